@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/** One console call: its path under /prod-api, who may make it, and the schemas of its body and Data. */
+export interface CallDef<B extends z.ZodType = z.ZodType, D extends z.ZodType = z.ZodType> {
+  path: string;
+  /** `public` calls need no session (they are still signed with the empty-token key). */
+  auth: 'public' | 'session';
+  body: B;
+  data: D;
+  /** Body fields sealed to the server's public key (see wire.ts). */
+  sealed?: readonly string[];
+  /** 'long' uses the 120 s timeout of §7.1 instead of 30 s. */
+  timeout?: 'normal' | 'long';
+  summary: string;
+}
+
+export function defineCall<B extends z.ZodType, D extends z.ZodType>(def: CallDef<B, D>): CallDef<B, D> {
+  return def;
+}
+
+export type CallBody<C> = C extends CallDef<infer B, z.ZodType> ? z.input<B> : never;
+export type CallData<C> = C extends CallDef<z.ZodType, infer D> ? z.output<D> : never;
+
+/** Calls without a body accept an absent body or an empty object. */
+export const EmptyBody = z.object({}).optional();
+
+export const ZeroOne = z.union([z.literal(0), z.literal(1)]);

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { defineCall, EmptyBody, ZeroOne } from '../call.js';
+import { TimeZoneSchema } from '../timezone.js';
+
+export const RightsSchema = z.object({
+  EditDevice: z.boolean(),
+  EditFix: z.boolean(),
+  RemoteInstr: z.boolean(),
+  ShareDevice: z.boolean(),
+  DownloadData: z.boolean(),
+});
+export type Rights = z.infer<typeof RightsSchema>;
+
+/**
+ * The permission set of the login result (§3 leaves its content open): the rights the user holds on
+ * the devices of their own organisation, and whether they are the organisation's primary user.
+ * Devices shared with the user carry their own rights on each tree node.
+ */
+export const PermissionSetSchema = z.object({
+  IsPrimary: z.boolean(),
+  OwnDevices: RightsSchema,
+});
+export type PermissionSet = z.infer<typeof PermissionSetSchema>;
+
+export const SafeSettingSchema = z.object({
+  CountryCode: z.string(),
+  Phone: z.string(),
+  Email: z.string(),
+  PasswordOnly: z.boolean(),
+});
+export type SafeSetting = z.infer<typeof SafeSettingSchema>;
+
+export const UserSchema = z.object({
+  UserId: z.number().int(),
+  UserIdStr: z.string(),
+  UserName: z.string(),
+  NickName: z.string(),
+  CustomerId: z.number().int(),
+  CustomerIdStr: z.string(),
+  CustomerName: z.string(),
+  ParentUnit: z.string(),
+  IsPrimary: z.boolean(),
+  FixTag: z.enum(['DEFAULT', 'CHANNEL']),
+  TelephoneCode: z.string(),
+  Phone: z.string(),
+  EMail: z.string(),
+  ImgUrl: z.string(),
+  ExperienceFunc: ZeroOne,
+  Company: z.string(),
+  Lcid: z.union([z.literal(2052), z.literal(1033)]),
+  TimeZone: z.string(),
+  SafeSetting: SafeSettingSchema,
+});
+export type User = z.infer<typeof UserSchema>;
+
+export const PublicKeyDataSchema = z.object({
+  Algorithm: z.literal('X25519-HKDF-SHA256-XChaCha20Poly1305'),
+  PublicKey: z.string(),
+});
+
+export const GetPublicKey = defineCall({
+  path: '/api/Auth/GetPublicKey',
+  auth: 'public',
+  body: EmptyBody,
+  data: PublicKeyDataSchema,
+  summary: 'The server public key that passwords in bodies are sealed to.',
+});
+
+export const PasswordLoginBody = z.object({
+  account: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(64, { error: 'validation.tooLong' }),
+  pwd: z.string({ error: 'validation.required' }).min(1, { error: 'validation.required' }).max(1024, { error: 'validation.tooLong' }),
+  timeZone: TimeZoneSchema,
+});
+
+export const LoginResultSchema = z.object({
+  Token: z.string(),
+  UserName: z.string(),
+  ExperienceFunc: ZeroOne,
+  Permissions: PermissionSetSchema,
+  /** True when the stored password no longer meets §5's rule: the shell suggests a change. */
+  WeakPassword: z.boolean(),
+  User: UserSchema,
+});
+export type LoginResult = z.infer<typeof LoginResultSchema>;
+
+export const PasswordLogin = defineCall({
+  path: '/api/Auth/PasswordLogin',
+  auth: 'public',
+  body: PasswordLoginBody,
+  data: LoginResultSchema,
+  sealed: ['pwd'],
+  summary: 'Sign in with user name or e-mail and a sealed password.',
+});
+
+export const GetAccountSafeSetting = defineCall({
+  path: '/api/Auth/GetAccountSafeSetting',
+  auth: 'session',
+  body: EmptyBody,
+  data: SafeSettingSchema,
+  summary: 'The e-mail and phone that secure the account (empty strings when none).',
+});
+
+export const Heartbeat = defineCall({
+  path: '/api/Auth/Heartbeat',
+  auth: 'session',
+  body: EmptyBody,
+  data: z.object({ ServerTime: z.number().int() }),
+  summary: 'An authenticated no-op: keeps the session alive and tells whether it still is.',
+});

@@ -1,0 +1,11 @@
+export * from './envelope.js';
+export * from './lang.js';
+export * from './constants.js';
+export * from './timezone.js';
+export * from './validation.js';
+export * from './messages.js';
+export * from './wire.js';
+export * from './call.js';
+export * from './calls/auth.js';
+export * from './calls/user.js';
+export * as calls from './calls/index.js';
