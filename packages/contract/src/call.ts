@@ -22,6 +22,6 @@ export type CallBody<C> = C extends CallDef<infer B, z.ZodType> ? z.input<B> : n
 export type CallData<C> = C extends CallDef<z.ZodType, infer D> ? z.output<D> : never;
 
 /** Calls without a body accept an absent body or an empty object. */
-export const EmptyBody = z.object({}).optional();
+export const EmptyBody = z.object({}).nullish();
 
 export const ZeroOne = z.union([z.literal(0), z.literal(1)]);

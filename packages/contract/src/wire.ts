@@ -46,8 +46,13 @@ export interface SignInput {
   body: string | Uint8Array | undefined;
 }
 
+/** The signed string: method, path, timestamp, request code and the body's SHA-256 (hex), one per line. */
+export function canonicalString(method: string, path: string, timestamp: number | string, requestCode: string, bodyHashHex: string): string {
+  return [method.toUpperCase(), path, String(timestamp), requestCode, bodyHashHex].join('\n');
+}
+
 export function canonicalRequest(input: SignInput): string {
-  return [input.method.toUpperCase(), input.path, String(input.timestamp), input.requestCode, bodyHash(input.body)].join('\n');
+  return canonicalString(input.method, input.path, input.timestamp, input.requestCode, bodyHash(input.body));
 }
 
 export function signRequest(key: Uint8Array, input: SignInput): string {

@@ -1,0 +1,25 @@
+// Bundles the server (and the contract it imports) into dist/; native and heavy packages stay external.
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: { main: 'src/main.ts', cli: 'src/cli.ts' },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  sourcemap: true,
+  packages: 'external',
+  // The contract is TypeScript source in the workspace: bundle it in.
+  alias: {},
+  plugins: [
+    {
+      name: 'bundle-contract',
+      setup(b) {
+        b.onResolve({ filter: /^@wildtrack\/contract$/ }, () => ({ path: new URL('../../packages/contract/src/index.ts', import.meta.url).pathname }));
+      },
+    },
+  ],
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  logLevel: 'info',
+});

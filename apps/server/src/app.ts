@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import compress from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { API_BASE, CLIENT_VERSION, Code, Header, message } from '@wildtrack/contract';
+import type { Config } from './config.js';
+import type { Db } from './db/connect.js';
+import { AppError } from './http/errors.js';
+import { installErrorHandling, isApiPath } from './http/error-handler.js';
+import { requestLang } from './http/lang.js';
+import { ReplayGuard, verifySignature } from './http/signature.js';
+import { validatorCompiler } from './http/validation.js';
+import type { CallHooks } from './http/calls.js';
+import { AuthRepository } from './modules/auth/repository.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { AuthService } from './modules/auth/service.js';
+import { UserRepository } from './modules/user/repository.js';
+import { userRoutes } from './modules/user/routes.js';
+import { UserService } from './modules/user/service.js';
+
+export interface Services {
+  auth: AuthService;
+  users: UserService;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  services: Services;
+}
+
+export async function buildApp(config: Config, database: Db): Promise<BuiltApp> {
+  const options: FastifyServerOptions = {
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    genReqId: () => randomUUID(),
+    requestIdHeader: Header.requestId,
+    trustProxy: config.trustProxy,
+  };
+  // With TLS the server is an https.Server; routes and hooks don't see the difference, the types do.
+  const app: FastifyInstance = config.tls
+    ? (Fastify as unknown as (o: object) => FastifyInstance)({
+        ...options,
+        https: { cert: fs.readFileSync(config.tls.cert), key: fs.readFileSync(config.tls.key) },
+      })
+    : Fastify(options);
+
+  app.decorateRequest('rawBody', undefined);
+  app.decorateRequest('lang', 'en');
+  app.decorateRequest('session', undefined);
+  app.addHook('onRequest', async (request, reply) => {
+    request.lang = requestLang(request);
+    reply.header(Header.requestId, request.id);
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    request.rawBody = text;
+    if (text.length === 0) return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new AppError(Code.BadJson, 'error.badJson', {}, 400), undefined);
+    }
+  });
+
+  app.setValidatorCompiler(validatorCompiler);
+  // Responses are built from the contract's types; the schemas document them (OpenAPI) and the route
+  // tests check them, so serialising needs no second validation pass.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Wildtrack console API', version: CLIENT_VERSION, description: 'Every call is a signed POST under /prod-api; see docs/api.md.' },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(compress, { threshold: 1024 });
+
+  installErrorHandling(app, config.bodyLimit);
+
+  const authRepo = new AuthRepository(database.db);
+  const userRepo = new UserRepository(database.db);
+  const services: Services = {
+    auth: new AuthService(authRepo, userRepo, config.sessionIdleMs),
+    users: new UserService(userRepo),
+  };
+  const replay = new ReplayGuard();
+  const hooks: CallHooks = {
+    verify: (request) => verifySignature(request, replay),
+    resolveSession: (token) => services.auth.resolveSession(token),
+    openSealed: (field, value, code) => services.auth.openSealed(field, value, code),
+  };
+
+  authRoutes(app, hooks, services.auth, services.users);
+  userRoutes(app, hooks, services.users, services.auth);
+
+  app.get(`${API_BASE}/docs`, { schema: { hide: true } }, async () => app.swagger());
+
+  const webDist = config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist');
+  if (fs.existsSync(path.join(webDist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, cacheControl: false });
+    const indexHtml = fs.readFileSync(path.join(webDist, 'index.html'));
+    const assets = new Set(fs.readdirSync(webDist, { recursive: true }).map((p) => `/${String(p).split(path.sep).join('/')}`));
+    app.get('/*', { schema: { hide: true } }, (request, reply) => {
+      const url = request.url.split('?')[0] ?? '/';
+      if (isApiPath(url)) {
+        return reply.status(404).send({ Code: Code.UnknownPath, Msg: message(request.lang, 'error.notFound', { path: `GET ${url}` }), Data: null });
+      }
+      if (url !== '/' && assets.has(url)) {
+        if (url.startsWith('/assets/')) reply.header('cache-control', 'public, max-age=31536000, immutable');
+        return reply.sendFile(url.slice(1));
+      }
+      // Client routes (/device, /login, ...) all load the single page.
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    });
+  }
+
+  const sweep = setInterval(() => {
+    services.auth.sweepIdleSessions().catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
+  }, 60 * 60_000);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
+
+  return { app, services };
+}

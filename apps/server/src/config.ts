@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const boolish = z
+  .enum(['0', '1', 'true', 'false'])
+  .transform((v) => v === '1' || v === 'true');
+
+/** The environment, parsed once; a bad value stops the start with a message naming the variable. */
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  WILDTRACK_DATA: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).default(7 * 24 * 3600),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  TLS_CERT: z.string().optional(),
+  TLS_KEY: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+  WILDTRACK_ADMIN_EMAIL: z.string().default('admin@wildtrack.local'),
+  TRUST_PROXY: boolish.default(false),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  sessionIdleMs: number;
+  bodyLimit: number;
+  tls: { cert: string; key: string } | undefined;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  webDist: string | undefined;
+  adminEmail: string;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (Boolean(e.TLS_CERT) !== Boolean(e.TLS_KEY)) {
+    throw new ConfigError('Invalid environment:\n  TLS_CERT and TLS_KEY must be given together');
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.WILDTRACK_DATA),
+    databaseUrl: e.DATABASE_URL,
+    sessionIdleMs: e.SESSION_IDLE_SECONDS * 1000,
+    bodyLimit: e.BODY_LIMIT_BYTES,
+    tls: e.TLS_CERT && e.TLS_KEY ? { cert: e.TLS_CERT, key: e.TLS_KEY } : undefined,
+    logLevel: e.LOG_LEVEL,
+    webDist: e.WEB_DIST,
+    adminEmail: e.WILDTRACK_ADMIN_EMAIL,
+    trustProxy: e.TRUST_PROXY,
+  };
+}

@@ -1,0 +1,29 @@
+import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely } from 'kysely';
+import { PostgresAdapter } from 'kysely';
+
+/** The few differences between SQLite and PostgreSQL, kept in one place (migrations use these too). */
+export type DialectName = 'sqlite' | 'postgres';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function dialectOf(db: Kysely<any>): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** An auto-generated integer primary key named `id`. */
+export function withId<T extends string>(
+  table: CreateTableBuilder<T, never>,
+  dialect: DialectName,
+): CreateTableBuilder<T, 'id'> {
+  return dialect === 'postgres'
+    ? table.addColumn('id', 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity())
+    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+}
+
+/** Epoch-millisecond times and other 64-bit integers. */
+export function bigintType(dialect: DialectName): 'bigint' | 'integer' {
+  return dialect === 'postgres' ? 'bigint' : 'integer';
+}
+
+export function notNull(c: ColumnDefinitionBuilder): ColumnDefinitionBuilder {
+  return c.notNull();
+}

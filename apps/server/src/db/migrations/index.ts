@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as accounts from './2026-11-22T00-00-00_accounts.js';
+
+/**
+ * Every migration, by its frozen name. Listed here rather than read from disk so that the bundled
+ * server carries them; names sort by date, which is the order Kysely applies them in.
+ */
+export const migrations: Record<string, Migration> = {
+  '2026-11-22T00-00-00_accounts': accounts,
+};

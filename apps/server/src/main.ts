@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { buildApp } from './app.js';
+import { ensureInitialAdmin, INITIAL_ADMIN_FILE } from './bootstrap.js';
+import { ConfigError, loadConfig } from './config.js';
+import { connect, migrateToLatest } from './db/connect.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = connect({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'wildtrack.db') });
+  const applied = await migrateToLatest(database.db);
+  const { app, services } = await buildApp(config, database);
+  if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
+  const admin = await ensureInitialAdmin(services.users, config);
+
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const scheme = config.tls ? 'https' : 'http';
+  const url = `${scheme}://localhost:${config.port}`;
+  const db = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `SQLite in ${path.join(config.dataDir, 'wildtrack.db')}`;
+  const lines = ['', `  Wildtrack is running: ${url}`, `  Database: ${db}`];
+  if (admin) {
+    lines.push(
+      '  First start: an organisation and its primary user were created.',
+      `    account:  ${admin.account}`,
+      `    password: ${admin.password}`,
+      `  (printed once; also in ${admin.file}, readable only by you)`,
+    );
+  } else {
+    lines.push(`  Sign in with your account; the first account's credentials are in ${path.join(config.dataDir, INITIAL_ADMIN_FILE)}.`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
+  else process.stderr.write(`Wildtrack failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

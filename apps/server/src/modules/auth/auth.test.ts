@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calls, Code, LoginResultSchema, newRequestCode, sealSecret, SafeSettingSchema } from '@wildtrack/contract';
+import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+
+describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
+  let t: TestApp;
+  const password = 'Ringed-Plover-7';
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    await t.services.users.createUser({ orgName: 'Plover Lab', userName: 'plover01', password, email: 'Ringer@Example.org' });
+  });
+  afterAll(async () => t.close());
+
+  it('hands out the public key without a session', async () => {
+    const { body } = await t.call(calls.GetPublicKey.path, {});
+    expect(body.Code).toBe(Code.Success);
+    expect((body.Data as { PublicKey: string }).PublicKey).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+  });
+
+  it('signs in by user name or e-mail, case-insensitively, and returns the contract login result', async () => {
+    for (const account of ['plover01', 'PLOVER01', 'ringer@example.org']) {
+      const { body } = await t.login(account, password);
+      expect(body.Code, account).toBe(Code.Success);
+      const data = LoginResultSchema.parse(body.Data);
+      expect(data.UserName).toBe('plover01');
+      expect(data.Token.length).toBeGreaterThan(30);
+      expect(data.User.CustomerName).toBe('Plover Lab');
+      expect(data.User.TimeZone).toBe('+08:00');
+      expect(data.WeakPassword).toBe(false);
+    }
+  });
+
+  it('answers a wrong password and an unknown account with the same generic message, in the caller language', async () => {
+    const wrong = await t.login('plover01', 'Wrong-Pass-1', 'en');
+    const unknown = await t.login('nobody-here', 'Wrong-Pass-1', 'en');
+    expect(wrong.body).toEqual({ Code: Code.SignInFailed, Msg: 'Incorrect account or password', Data: null });
+    expect(unknown.body).toEqual(wrong.body);
+    const zh = await t.login('plover01', 'Wrong-Pass-1', 'zh');
+    expect(zh.body.Msg).toBe('账号或密码错误');
+    await t.login('plover01', password); // a success clears the failures counted above
+  });
+
+  it('locks an account for 15 minutes after 5 failures in 15 minutes, even for the right password', async () => {
+    await t.services.users.createUser({ orgName: 'Plover Lab', userName: 'locked01', password });
+    const codes: number[] = [];
+    for (let i = 0; i < 5; i++) codes.push((await t.login('locked01', 'Not-The-One-9')).body.Code);
+    expect(codes).toEqual([Code.SignInFailed, Code.SignInFailed, Code.SignInFailed, Code.SignInFailed, Code.AccountLocked]);
+    const right = await t.login('locked01', password);
+    expect(right.body.Code).toBe(Code.AccountLocked);
+    expect(right.body.Msg).toBe('Too many failed sign-ins; the account is locked, try again in 15 minutes');
+    // Once the lock has passed, the right password works again.
+    await t.database.db.updateTable('sign_in_failures').set({ locked_until: Date.now() - 1 }).where('account_key', '=', 'locked01').execute();
+    expect((await t.login('locked01', password)).body.Code).toBe(Code.Success);
+  });
+
+  it('locks unknown accounts the same way, so the lock does not reveal which accounts exist', async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 5; i++) codes.push((await t.login('ghost-account', 'Not-The-One-9')).body.Code);
+    expect(codes[4]).toBe(Code.AccountLocked);
+  });
+
+  it('refuses a password sealed for another request code (a captured password cannot be reused)', async () => {
+    const key = await t.call(calls.GetPublicKey.path, {});
+    const sealed = sealSecret((key.body.Data as { PublicKey: string }).PublicKey, password, 'some-other-code');
+    const { body } = await t.call(calls.PasswordLogin.path, { account: 'plover01', pwd: sealed, timeZone: '+08:00' }, { requestCode: newRequestCode() });
+    expect(body.Code).toBe(Code.BadCiphertext);
+    expect(body.Msg).toContain('pwd');
+  });
+
+  it('refuses a plain-text password: passwords must be sealed', async () => {
+    const { body } = await t.call(calls.PasswordLogin.path, { account: 'plover01', pwd: password, timeZone: '+08:00' });
+    expect(body.Code).toBe(Code.BadCiphertext);
+  });
+
+  it('keeps a session alive with its token and ends it on Exit', async () => {
+    const { body } = await t.login('plover01', password);
+    const token = (body.Data as { Token: string }).Token;
+    expect((await t.call(calls.Heartbeat.path, {}, { token })).body.Code).toBe(Code.Success);
+    const safe = await t.call(calls.GetAccountSafeSetting.path, undefined, { token });
+    expect(SafeSettingSchema.parse(safe.body.Data)).toEqual({ CountryCode: '86', Phone: '', Email: 'Ringer@Example.org', PasswordOnly: false });
+    expect((await t.call(calls.Exit.path, undefined, { token })).body.Code).toBe(Code.Success);
+    const after = await t.call(calls.Heartbeat.path, {}, { token });
+    expect(after.body).toEqual({ Code: Code.SessionExpired, Msg: 'Your session has expired, please sign in again', Data: null });
+  });
+
+  it('answers 1004 without a token and for an unknown token', async () => {
+    expect((await t.call(calls.Heartbeat.path, {})).body.Code).toBe(Code.SessionExpired);
+    expect((await t.call(calls.Heartbeat.path, {}, { token: 'not-a-real-token-at-all' })).body.Code).toBe(Code.SessionExpired);
+  });
+
+  it('stores only a hash of the token', async () => {
+    const { body } = await t.login('plover01', password);
+    const token = (body.Data as { Token: string }).Token;
+    const rows = await t.database.db.selectFrom('sessions').select('token_hash').execute();
+    expect(rows.some((r) => r.token_hash === token)).toBe(false);
+    expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.token_hash))).toBe(true);
+  });
+});
+
+describe.each(DIALECTS)('session inactivity on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { SESSION_IDLE_SECONDS: '60' });
+  });
+  afterAll(async () => t.close());
+
+  it('expires a session idle longer than the limit with 1004, and keeps a used one', async () => {
+    const { token } = await t.userWithToken();
+    expect((await t.call(calls.Heartbeat.path, {}, { token })).body.Code).toBe(Code.Success);
+    // 59 s idle: still alive (and the use moves last_seen forward).
+    await t.database.db.updateTable('sessions').set({ last_seen_at: Date.now() - 59_000 }).execute();
+    expect((await t.call(calls.Heartbeat.path, {}, { token })).body.Code).toBe(Code.Success);
+    const row = await t.database.db.selectFrom('sessions').select('last_seen_at').executeTakeFirstOrThrow();
+    expect(Date.now() - row.last_seen_at).toBeLessThan(10_000);
+    // 61 s idle: expired, and the row is gone.
+    await t.database.db.updateTable('sessions').set({ last_seen_at: Date.now() - 61_000 }).execute();
+    expect((await t.call(calls.Heartbeat.path, {}, { token })).body.Code).toBe(Code.SessionExpired);
+    expect(await t.database.db.selectFrom('sessions').selectAll().execute()).toHaveLength(0);
+  });
+});

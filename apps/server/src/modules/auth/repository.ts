@@ -1,0 +1,84 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database, SessionRow } from '../../db/schema.js';
+
+export class AuthRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async createSession(s: { token_hash: string; user_id: number; now: number; ip: string; user_agent: string }): Promise<void> {
+    await this.db
+      .insertInto('sessions')
+      .values({ token_hash: s.token_hash, user_id: s.user_id, created_at: s.now, last_seen_at: s.now, ip: s.ip, user_agent: s.user_agent })
+      .execute();
+  }
+
+  findSession(tokenHash: string): Promise<(SessionRow & { org_id: number }) | undefined> {
+    return this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('sessions')
+      .select('users.org_id')
+      .where('sessions.token_hash', '=', tokenHash)
+      .executeTakeFirst();
+  }
+
+  async touchSession(id: number, now: number): Promise<void> {
+    await this.db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
+  }
+
+  async deleteSession(id: number): Promise<void> {
+    await this.db.deleteFrom('sessions').where('id', '=', id).execute();
+  }
+
+  async deleteIdleSessions(before: number): Promise<number> {
+    const r = await this.db.deleteFrom('sessions').where('last_seen_at', '<', before).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  lockedUntil(accountKey: string): Promise<{ locked_until: number } | undefined> {
+    return this.db.selectFrom('sign_in_failures').select('locked_until').where('account_key', '=', accountKey).executeTakeFirst();
+  }
+
+  /**
+   * Counts a failed sign-in inside a sliding window in one statement (safe under concurrent attempts),
+   * and sets the lock when the count reaches `limit`. Returns the lock time (0 when not locked).
+   */
+  async recordFailure(accountKey: string, now: number, windowMs: number, limit: number, lockMs: number): Promise<number> {
+    const windowOpen = now - windowMs;
+    const row = await this.db
+      .insertInto('sign_in_failures')
+      .values({ account_key: accountKey, window_start: now, failures: 1, locked_until: 0 })
+      .onConflict((oc) =>
+        oc.column('account_key').doUpdateSet({
+          window_start: sql<number>`case when sign_in_failures.window_start < ${windowOpen} then ${now} else sign_in_failures.window_start end`,
+          failures: sql<number>`case when sign_in_failures.window_start < ${windowOpen} then 1 else sign_in_failures.failures + 1 end`,
+        }),
+      )
+      .returning(['failures'])
+      .executeTakeFirstOrThrow();
+    if (Number(row.failures) < limit) return 0;
+    const until = now + lockMs;
+    await this.db
+      .updateTable('sign_in_failures')
+      .set({ locked_until: until, failures: 0, window_start: now })
+      .where('account_key', '=', accountKey)
+      .execute();
+    return until;
+  }
+
+  async clearFailures(accountKey: string): Promise<void> {
+    await this.db.deleteFrom('sign_in_failures').where('account_key', '=', accountKey).execute();
+  }
+
+  getKey(purpose: string): Promise<{ public_key: string; secret_key: string } | undefined> {
+    return this.db.selectFrom('server_keys').select(['public_key', 'secret_key']).where('purpose', '=', purpose).executeTakeFirst();
+  }
+
+  /** Inserts the key unless one exists for the purpose (two processes starting at once agree on one). */
+  async insertKey(purpose: string, publicKey: string, secretKey: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('server_keys')
+      .values({ purpose, public_key: publicKey, secret_key: secretKey, created_at: now })
+      .onConflict((oc) => oc.column('purpose').doNothing())
+      .execute();
+  }
+}

@@ -1,0 +1,127 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  Code,
+  fromBase64,
+  generateSealKeyPair,
+  isSimplePassword,
+  type LoginResult,
+  openSecret,
+  toBase64,
+} from '@wildtrack/contract';
+import argon2 from 'argon2';
+import { AppError, sessionExpired } from '../../http/errors.js';
+import type { UserRepository } from '../user/repository.js';
+import { hashPassword, toUser } from '../user/service.js';
+import type { AuthRepository } from './repository.js';
+
+export const SIGN_IN_WINDOW_MS = 15 * 60_000;
+export const SIGN_IN_FAILURE_LIMIT = 5;
+export const SIGN_IN_LOCK_MS = 15 * 60_000;
+
+export interface SessionInfo {
+  sessionId: number;
+  userId: number;
+  orgId: number;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export class AuthService {
+  private sealKey: Promise<{ publicKey: string; secretKey: Uint8Array }> | undefined;
+  /** Verified against when the account doesn't exist, so both paths take the same time. */
+  private dummyHash: Promise<string> | undefined;
+  /** last_seen_at is written at most this often per session, so most requests only read. */
+  private readonly touchIntervalMs: number;
+
+  constructor(
+    private readonly auth: AuthRepository,
+    private readonly users: UserRepository,
+    private readonly sessionIdleMs: number,
+  ) {
+    this.touchIntervalMs = Math.min(60_000, Math.floor(sessionIdleMs / 10));
+  }
+
+  /** The X25519 key that passwords are sealed to: made on first use, then kept in the database. */
+  publicKey(): Promise<{ publicKey: string; secretKey: Uint8Array }> {
+    this.sealKey ??= (async () => {
+      let row = await this.auth.getKey('password-seal');
+      if (!row) {
+        const kp = generateSealKeyPair();
+        await this.auth.insertKey('password-seal', toBase64(kp.publicKey), toBase64(kp.secretKey), Date.now());
+        row = await this.auth.getKey('password-seal');
+        if (!row) throw new Error('could not store the sealing key');
+      }
+      return { publicKey: row.public_key, secretKey: fromBase64(row.secret_key) };
+    })();
+    this.sealKey.catch(() => (this.sealKey = undefined));
+    return this.sealKey;
+  }
+
+  async openSealed(field: string, sealed: string, requestCode: string): Promise<string> {
+    const { secretKey } = await this.publicKey();
+    try {
+      return openSecret(secretKey, sealed, requestCode);
+    } catch {
+      throw new AppError(Code.BadCiphertext, 'error.badCiphertext', { field });
+    }
+  }
+
+  async login(
+    input: { account: string; password: string; timeZone: string },
+    meta: { ip: string; userAgent: string },
+  ): Promise<LoginResult> {
+    const now = Date.now();
+    const accountKey = input.account.trim().toLowerCase();
+    const lock = await this.auth.lockedUntil(accountKey);
+    if (lock && lock.locked_until > now) {
+      throw new AppError(Code.AccountLocked, 'auth.locked', { minutes: Math.ceil((lock.locked_until - now) / 60_000) });
+    }
+    const user = await this.users.findByAccount(accountKey);
+    this.dummyHash ??= hashPassword('Dummy-password-1');
+    const valid = await argon2.verify(user?.password_hash ?? (await this.dummyHash), input.password).catch(() => false);
+    if (!user || !valid) {
+      const until = await this.auth.recordFailure(accountKey, now, SIGN_IN_WINDOW_MS, SIGN_IN_FAILURE_LIMIT, SIGN_IN_LOCK_MS);
+      if (until > 0) throw new AppError(Code.AccountLocked, 'auth.locked', { minutes: Math.ceil(SIGN_IN_LOCK_MS / 60_000) });
+      throw new AppError(Code.SignInFailed, 'auth.failed');
+    }
+    await this.auth.clearFailures(accountKey);
+    const token = randomBytes(32).toString('base64url');
+    await this.auth.createSession({ token_hash: hashToken(token), user_id: Number(user.id), now, ip: meta.ip, user_agent: meta.userAgent.slice(0, 300) });
+    await this.users.updateSettings(Number(user.id), { time_zone: input.timeZone });
+    const settings = await this.users.settings(Number(user.id));
+    const { Token: _t, ...profile } = toUser(user, settings);
+    const allRights = { EditDevice: true, EditFix: true, RemoteInstr: true, ShareDevice: true, DownloadData: true };
+    return {
+      Token: token,
+      UserName: user.user_name,
+      ExperienceFunc: profile.ExperienceFunc,
+      Permissions: { IsPrimary: user.is_primary === 1, OwnDevices: allRights },
+      WeakPassword: isSimplePassword(input.password),
+      User: profile,
+    };
+  }
+
+  /** The live session of a token, or 1004 when it is unknown or idle past the limit. */
+  async resolveSession(token: string | undefined): Promise<SessionInfo> {
+    if (!token || token.length > 200) throw sessionExpired();
+    const now = Date.now();
+    const row = await this.auth.findSession(hashToken(token));
+    if (!row) throw sessionExpired();
+    if (now - row.last_seen_at > this.sessionIdleMs) {
+      await this.auth.deleteSession(Number(row.id));
+      throw sessionExpired();
+    }
+    if (now - row.last_seen_at > this.touchIntervalMs) await this.auth.touchSession(Number(row.id), now);
+    return { sessionId: Number(row.id), userId: Number(row.user_id), orgId: Number(row.org_id) };
+  }
+
+  async exit(sessionId: number): Promise<void> {
+    await this.auth.deleteSession(sessionId);
+  }
+
+  async sweepIdleSessions(): Promise<number> {
+    return this.auth.deleteIdleSessions(Date.now() - this.sessionIdleMs);
+  }
+}

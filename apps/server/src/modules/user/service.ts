@@ -1,0 +1,138 @@
+import {
+  AccountNameSchema,
+  type AccountSetting,
+  EmailSchema,
+  LanguageId,
+  PasswordSchema,
+  PhoneSchema,
+  type SafeSetting,
+  type User,
+} from '@wildtrack/contract';
+import argon2 from 'argon2';
+import type { UserSettingRow } from '../../db/schema.js';
+import type { UserRepository, UserWithOrg } from './repository.js';
+
+export function safeSettingOf(row: UserWithOrg): SafeSetting {
+  return {
+    CountryCode: row.telephone_code,
+    Phone: row.phone ?? '',
+    Email: row.email ?? '',
+    PasswordOnly: !row.phone && !row.email,
+  };
+}
+
+export function toUser(row: UserWithOrg, settings: UserSettingRow, token = ''): User & { Token: string } {
+  return {
+    UserId: Number(row.id),
+    UserIdStr: String(row.id),
+    UserName: row.user_name,
+    NickName: row.nick_name,
+    CustomerId: Number(row.org_id),
+    CustomerIdStr: String(row.org_id),
+    CustomerName: row.org_name,
+    ParentUnit: row.parent_unit,
+    IsPrimary: row.is_primary === 1,
+    FixTag: row.fix_tag === 'CHANNEL' ? 'CHANNEL' : 'DEFAULT',
+    TelephoneCode: row.telephone_code,
+    Phone: row.phone ?? '',
+    EMail: row.email ?? '',
+    ImgUrl: row.img_url,
+    ExperienceFunc: settings.experience_func === 1 ? 1 : 0,
+    Company: row.org_name,
+    Lcid: settings.lcid === LanguageId.en ? LanguageId.en : LanguageId.zh,
+    TimeZone: settings.time_zone,
+    SafeSetting: safeSettingOf(row),
+    Token: token,
+  };
+}
+
+export interface NewUserInput {
+  orgName: string;
+  userName: string;
+  password: string;
+  email?: string | undefined;
+  phone?: string | undefined;
+  nickName?: string | undefined;
+  isPrimary?: boolean;
+  lcid?: number;
+}
+
+export class UserInputError extends Error {}
+
+export class UserService {
+  constructor(private readonly users: UserRepository) {}
+
+  async isEmpty(): Promise<boolean> {
+    return (await this.users.countOrganisations()) === 0;
+  }
+
+  async getUser(userId: number): Promise<User> {
+    const row = await this.users.findById(userId);
+    if (!row) throw new Error(`user ${userId} vanished`);
+    const { Token: _token, ...user } = toUser(row, await this.users.settings(userId));
+    return user;
+  }
+
+  async safeSetting(userId: number): Promise<SafeSetting> {
+    const row = await this.users.findById(userId);
+    if (!row) throw new Error(`user ${userId} vanished`);
+    return safeSettingOf(row);
+  }
+
+  async accountSetting(userId: number): Promise<AccountSetting> {
+    const s = await this.users.settings(userId);
+    return {
+      TdtKey: s.tdt_key,
+      ReceiveNotification: { APP: s.receive_app === 1 ? 1 : 0, Email: s.receive_email === 1 ? 1 : 0 },
+      TimeZone: s.time_zone,
+    };
+  }
+
+  async setLcid(userId: number, lcid: number): Promise<void> {
+    await this.users.updateSettings(userId, { lcid });
+  }
+
+  async setTimeZone(userId: number, timeZone: string): Promise<void> {
+    await this.users.updateSettings(userId, { time_zone: timeZone });
+  }
+
+  /** Operator path (CLI, first start): validated by the same rules as the forms. */
+  async createUser(input: NewUserInput): Promise<number> {
+    const check = <T>(label: string, r: { success: true; data: T } | { success: false; error: { issues: { message: string }[] } }): T => {
+      if (!r.success) throw new UserInputError(`${label}: ${r.error.issues.map((i) => i.message).join(', ')}`);
+      return r.data;
+    };
+    const userName = check('user name', AccountNameSchema.safeParse(input.userName));
+    const password = check('password', PasswordSchema.safeParse(input.password));
+    const email = input.email ? check('e-mail', EmailSchema.safeParse(input.email)) : null;
+    const phone = input.phone ? check('phone', PhoneSchema.safeParse(input.phone)) : null;
+    if (!input.orgName.trim()) throw new UserInputError('organisation: required');
+    if (await this.users.findByAccount(userName.toLowerCase())) throw new UserInputError(`user name: ${userName} is taken`);
+    if (email && (await this.users.findByAccount(email.toLowerCase()))) throw new UserInputError(`e-mail: ${email} is taken`);
+    const now = Date.now();
+    return this.users.createUser(
+      input.orgName.trim(),
+      {
+        user_name: userName,
+        user_name_key: userName.toLowerCase(),
+        email,
+        email_key: email?.toLowerCase() ?? null,
+        phone,
+        telephone_code: '86',
+        nick_name: input.nickName?.trim() || userName,
+        password_hash: await hashPassword(password),
+        is_primary: input.isPrimary ? 1 : 0,
+        img_url: '',
+        fix_tag: 'DEFAULT',
+        created_at: now,
+        updated_at: now,
+      },
+      { lcid: input.lcid ?? LanguageId.zh, time_zone: '+08:00' },
+    );
+  }
+}
+
+/** argon2id with the library's defaults (m = 64 MiB, t = 3, p = 4). */
+export function hashPassword(password: string): Promise<string> {
+  return argon2.hash(password, { type: argon2.argon2id });
+}

@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { API_BASE, calls, LanguageId, newRequestCode, sealSecret, signedHeaders } from '@wildtrack/contract';
+import { buildApp, type Services } from '../app.js';
+import { loadConfig } from '../config.js';
+import { connect, type Db, migrateToLatest } from '../db/connect.js';
+import type { DialectName } from '../db/dialect.js';
+
+/** SQLite always; PostgreSQL too when DATABASE_URL is set (each test app gets a schema of its own). */
+export const DIALECTS: DialectName[] = process.env.DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export interface Envelope {
+  Code: number;
+  Msg: string;
+  Data: unknown;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  database: Db;
+  dataDir: string;
+  /** A signed POST of a contract call, as the web client sends it. */
+  call(pathUnderApi: string, body?: unknown, opts?: CallOptions): Promise<{ res: LightMyRequestResponse; body: Envelope }>;
+  login(account: string, password: string, lang?: 'zh' | 'en'): Promise<{ res: LightMyRequestResponse; body: Envelope }>;
+  /** Creates a user in a fresh organisation (or the named one) and signs them in. */
+  userWithToken(opts?: { org?: string; email?: string }): Promise<{ token: string; userName: string; password: string }>;
+  close(): Promise<void>;
+}
+
+export interface CallOptions {
+  token?: string;
+  lang?: 'zh' | 'en';
+  /** Replace or drop (undefined) headers after signing, to forge requests. */
+  headers?: Record<string, string | undefined>;
+  requestCode?: string;
+  now?: number;
+  /** Send this raw text instead of JSON.stringify(body) (still signed over it). */
+  raw?: string;
+}
+
+export async function createTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wildtrack-test-'));
+  let dropSchema: (() => Promise<void>) | undefined;
+  let database: Db;
+  if (dialect === 'postgres') {
+    const url = process.env.DATABASE_URL as string;
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    database = connect({ databaseUrl: url, pgSchema: schema });
+    dropSchema = async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+    };
+  } else {
+    database = connect({ sqliteFile: path.join(dataDir, 'test.db') });
+  }
+  await migrateToLatest(database.db);
+  const config = loadConfig({ LOG_LEVEL: 'silent', WILDTRACK_DATA: dataDir, WEB_DIST: path.join(dataDir, 'no-web'), ...env });
+  const { app, services } = await buildApp(config, database);
+
+  const call: TestApp['call'] = async (p, body, opts = {}) => {
+    const payload = opts.raw ?? (body === undefined ? undefined : JSON.stringify(body));
+    const headers: Record<string, string> = {
+      ...signedHeaders({
+        token: opts.token,
+        path: p,
+        body: payload,
+        lcid: LanguageId[opts.lang ?? 'en'],
+        ...(opts.requestCode ? { requestCode: opts.requestCode } : {}),
+        ...(opts.now ? { now: opts.now } : {}),
+      }),
+    };
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    for (const [k, v] of Object.entries(opts.headers ?? {})) {
+      if (v === undefined) delete headers[k];
+      else headers[k] = v;
+    }
+    const inject: InjectOptions = { method: 'POST', url: API_BASE + p, headers, ...(payload === undefined ? {} : { payload }) };
+    const res = await app.inject(inject);
+    return { res, body: res.json() as Envelope };
+  };
+
+  const login: TestApp['login'] = async (account, password, lang = 'en') => {
+    const key = await call(calls.GetPublicKey.path, {});
+    const publicKey = (key.body.Data as { PublicKey: string }).PublicKey;
+    const requestCode = newRequestCode();
+    return call(
+      calls.PasswordLogin.path,
+      { account, pwd: sealSecret(publicKey, password, requestCode), timeZone: '+08:00' },
+      { requestCode, lang },
+    );
+  };
+
+  let counter = 0;
+  const userWithToken: TestApp['userWithToken'] = async (opts = {}) => {
+    counter += 1;
+    const userName = `tester${counter}${randomBytes(3).toString('hex')}`;
+    const password = 'Field-Station-1';
+    await services.users.createUser({ orgName: opts.org ?? `Org ${userName}`, userName, password, email: opts.email });
+    const r = await login(userName, password);
+    const token = (r.body.Data as { Token?: string } | null)?.Token;
+    if (!token) throw new Error(`login failed: ${JSON.stringify(r.body)}`);
+    return { token, userName, password };
+  };
+
+  return {
+    app,
+    services,
+    database,
+    dataDir,
+    call,
+    login,
+    userWithToken,
+    async close() {
+      await app.close();
+      await database.close();
+      await dropSchema?.();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
