@@ -1,0 +1,288 @@
+import {
+  API_BASE,
+  bodyHash,
+  Code,
+  DUPLICATE_SUBMIT_WINDOW_MS,
+  GetPublicKey,
+  Header,
+  LanguageId,
+  LONG_REQUEST_TIMEOUT_MS,
+  newRequestCode,
+  PasswordLogin,
+  REQUEST_TIMEOUT_MS,
+  sealSecret,
+  signedHeaders,
+  SILENT_CODES,
+  type CallBody,
+  type CallData,
+  type CallDef,
+  type Envelope,
+} from '@wildtrack/contract';
+import { getLang, i18n } from '../../i18n';
+import { beginLoading } from '../loading';
+import { currentFullPath, loginPathFor, navigateTo } from '../navigation';
+import { notifier } from '../notify';
+import { clearSession, getToken } from '../session';
+import { ApiError } from './errors';
+import { terminalDescription } from './terminal';
+
+/**
+ * The one way the console talks to the server (§7.1, §8): a signed POST to /prod-api + path, the
+ * envelope mapped exactly as the error catalogue says.
+ *
+ * - `callReply()` resolves for 1000 and for the silent codes 1005/1006/1007 (handed back as data, no
+ *   notification), so verification flows can branch on the code.
+ * - `call()` resolves with Data for 1000 and rejects otherwise (silent codes as an `ApiError` of kind
+ *   'silent', still without a notification).
+ * Every other outcome rejects with an `ApiError` after showing what §8 asks for.
+ */
+
+export interface CallOptions {
+  /** Drop the same call with the same body within 400 ms (§5). Default true. */
+  repeatCheck?: boolean;
+  /** Show the global loading overlay while the call runs. Default true. */
+  loading?: boolean;
+  /**
+   * Show the warning for refusal codes other than 500/601/1004/1005–1007. Default true; false for the
+   * user-log record call (§8), which must never bother the user.
+   */
+  notify?: boolean;
+  /** Aborting it cancels the call silently. */
+  signal?: AbortSignal;
+}
+
+export type Reply<C extends CallDef> =
+  | { ok: true; code: typeof Code.Success; msg: string; data: CallData<C> }
+  | { ok: false; code: number; msg: string; data: unknown };
+
+/** A call's body is optional when its schema accepts `undefined` (calls without a body). */
+export type CallArgs<C extends CallDef> = undefined extends CallBody<C>
+  ? [body?: CallBody<C>, opts?: CallOptions]
+  : [body: CallBody<C>, opts?: CallOptions];
+
+const TIMEOUT = Symbol('timeout');
+const CANCELLED = Symbol('cancelled');
+
+const t = (key: string, params?: Record<string, unknown>): string => i18n.t(key, params ?? {});
+
+// ---- state kept across calls ----------------------------------------------------------------------
+
+/** When each (path, body) was last sent, for the duplicate-submit window. Bodies are kept as hashes. */
+const recentSubmissions = new Map<string, number>();
+let publicKeyPromise: Promise<string> | null = null;
+/** The token whose expiry was already announced, so parallel 1004 replies warn once. */
+let expiryAnnouncedFor: string | undefined;
+let terminal: string | undefined;
+
+export function resetClientForTests(): void {
+  recentSubmissions.clear();
+  publicKeyPromise = null;
+  expiryAnnouncedFor = undefined;
+  terminal = undefined;
+}
+
+function isDuplicate(path: string, plainBody: string): boolean {
+  const now = Date.now();
+  for (const [key, at] of recentSubmissions) if (now - at >= DUPLICATE_SUBMIT_WINDOW_MS) recentSubmissions.delete(key);
+  const key = `${path}\n${bodyHash(plainBody)}`;
+  const last = recentSubmissions.get(key);
+  if (last !== undefined && now - last < DUPLICATE_SUBMIT_WINDOW_MS) return true;
+  recentSubmissions.set(key, now);
+  return false;
+}
+
+function cancelled(reason: string): ApiError {
+  return new ApiError('cancelled', reason, { notified: false });
+}
+
+/** The server's sealing key, fetched once per page life; a failed fetch is retried on the next need. */
+function publicKey(): Promise<string> {
+  if (!publicKeyPromise) {
+    publicKeyPromise = call(GetPublicKey, undefined, { loading: false, repeatCheck: false }).then(
+      (data) => data.PublicKey,
+      (error: unknown) => {
+        publicKeyPromise = null;
+        throw error;
+      },
+    );
+  }
+  return publicKeyPromise;
+}
+
+function parseEnvelope(text: string): Envelope<unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object' && typeof (value as { Code?: unknown }).Code === 'number') {
+      const env = value as { Code: number; Msg?: unknown; Data?: unknown };
+      return { Code: env.Code, Msg: typeof env.Msg === 'string' ? env.Msg : '', Data: env.Data ?? null };
+    }
+  } catch {
+    // not JSON: handled by the caller
+  }
+  return null;
+}
+
+// ---- the exchange -------------------------------------------------------------------------------
+
+async function exchange(
+  def: CallDef,
+  body: unknown,
+  plainBody: string,
+  token: string | undefined,
+  opts: CallOptions,
+): Promise<Envelope<unknown>> {
+  // The request code is chosen first: sealed values are bound to it (wire.ts).
+  const requestCode = newRequestCode();
+  let wireBody = plainBody;
+  if (def.sealed?.length && body && typeof body === 'object') {
+    const key = await publicKey();
+    const sealed: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+    for (const field of def.sealed) {
+      const value = sealed[field];
+      if (typeof value === 'string') sealed[field] = sealSecret(key, value, requestCode);
+    }
+    wireBody = JSON.stringify(sealed);
+  }
+
+  terminal ??= terminalDescription();
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    [Header.terminal]: terminal,
+    ...signedHeaders({ token, path: def.path, body: wireBody, lcid: LanguageId[getLang()], requestCode }),
+  };
+
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(TIMEOUT),
+    def.timeout === 'long' ? LONG_REQUEST_TIMEOUT_MS : REQUEST_TIMEOUT_MS,
+  );
+  const onCancel = (): void => controller.abort(CANCELLED);
+  if (opts.signal?.aborted) onCancel();
+  else opts.signal?.addEventListener('abort', onCancel, { once: true });
+
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(`${API_BASE}${def.path}`, {
+      method: 'POST',
+      headers,
+      body: wireBody,
+      signal: controller.signal,
+      credentials: 'same-origin',
+    });
+    text = await response.text();
+  } catch (error) {
+    if (controller.signal.aborted && controller.signal.reason === TIMEOUT) {
+      notifier().message.error(t('api.timeout'));
+      throw new ApiError('timeout', t('api.timeout'), { notified: true });
+    }
+    if (controller.signal.aborted) throw cancelled('aborted by the caller');
+    notifier().message.error(t('api.network'));
+    throw new ApiError('network', error instanceof Error ? error.message : String(error), { notified: true });
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onCancel);
+  }
+
+  const envelope = parseEnvelope(text);
+  if (!response.ok) {
+    const status = String(response.status).slice(-3);
+    const base = t('api.http', { status });
+    notifier().message.error(envelope?.Msg ? `${base}: ${envelope.Msg}` : base);
+    throw new ApiError('http', base, {
+      status: response.status,
+      ...(envelope ? { code: envelope.Code, msg: envelope.Msg } : {}),
+      notified: true,
+    });
+  }
+  if (!envelope) {
+    notifier().notification.warning({ title: t('api.networkTitle'), description: t('api.badReply') });
+    throw new ApiError('bad-reply', 'the reply is not an envelope', { status: response.status, notified: true });
+  }
+  return envelope;
+}
+
+function sessionExpired(token: string | undefined, msg: string): void {
+  clearSession();
+  if (expiryAnnouncedFor !== token || token === undefined) {
+    expiryAnnouncedFor = token;
+    notifier().message.warning(msg || t('api.sessionExpired'));
+  }
+  const here = currentFullPath();
+  const loginPath = loginPathFor(here);
+  if (!here.startsWith('/login')) navigateTo(loginPath, { replace: true });
+}
+
+function handleEnvelope<C extends CallDef>(def: C, envelope: Envelope<unknown>, token: string | undefined, opts: CallOptions): Reply<C> {
+  const { Code: code, Msg: msg } = envelope;
+  if (code === Code.Success) {
+    const parsed = def.data.safeParse(envelope.Data);
+    if (!parsed.success) {
+      notifier().notification.warning({ title: t('api.networkTitle'), description: t('api.badReply') });
+      throw new ApiError('bad-reply', `Data of ${def.path} does not match the contract`, { code, notified: true });
+    }
+    return { ok: true, code: Code.Success, msg, data: parsed.data as CallData<C> };
+  }
+  if (code === Code.SessionExpired) {
+    sessionExpired(token, msg);
+    throw new ApiError('session', msg || t('api.sessionExpired'), { code, msg, notified: true });
+  }
+  if (SILENT_CODES.includes(code)) return { ok: false, code, msg, data: envelope.Data };
+
+  const info = { code, msg, data: envelope.Data };
+  if (code === Code.ServerError) {
+    notifier().notification.error({ title: t('api.serverTitle'), description: msg || t('api.badReply') });
+    throw new ApiError('code', msg, { ...info, notified: true });
+  }
+  if (code === Code.Invalid) {
+    notifier().message.warning(msg);
+    throw new ApiError('code', msg, { ...info, notified: true });
+  }
+  const notify = opts.notify !== false;
+  if (notify) notifier().notification.warning({ title: t('api.noteTitle'), description: msg });
+  throw new ApiError('code', msg, { ...info, notified: notify });
+}
+
+export async function callReply<C extends CallDef>(def: C, ...args: CallArgs<C>): Promise<Reply<C>> {
+  const [body, opts = {}] = args as [unknown, CallOptions | undefined];
+  const token = getToken();
+
+  // §4 Session: without a token nothing but public calls leave; signing in twice is refused.
+  if (def.auth === 'session' && !token) {
+    navigateTo('/');
+    throw cancelled(`${def.path} needs a session`);
+  }
+  if (def.path === PasswordLogin.path && token) {
+    navigateTo('/');
+    throw cancelled('already signed in');
+  }
+  if (opts.signal?.aborted) throw cancelled('aborted by the caller');
+
+  const plainBody = JSON.stringify(body ?? {});
+  if (opts.repeatCheck !== false && isDuplicate(def.path, plainBody)) {
+    throw new ApiError('duplicate', t('api.duplicate'), { notified: false });
+  }
+
+  const endLoading = opts.loading === false ? () => undefined : beginLoading();
+  try {
+    const sessionToken = def.auth === 'session' ? token : undefined;
+    let envelope: Envelope<unknown>;
+    try {
+      envelope = await exchange(def, body, plainBody, sessionToken, opts);
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      // Anything unforeseen (sealing, a broken header value): a warning with the network title.
+      notifier().notification.warning({ title: t('api.networkTitle'), description: error instanceof Error ? error.message : String(error) });
+      throw new ApiError('network', error instanceof Error ? error.message : String(error), { notified: true });
+    }
+    return handleEnvelope(def, envelope, sessionToken, opts);
+  } finally {
+    endLoading();
+  }
+}
+
+export async function call<C extends CallDef>(def: C, ...args: CallArgs<C>): Promise<CallData<C>> {
+  const reply = await callReply(def, ...args);
+  if (reply.ok) return reply.data;
+  throw new ApiError('silent', reply.msg, { code: reply.code, msg: reply.msg, data: reply.data, notified: false });
+}

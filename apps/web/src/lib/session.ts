@@ -1,0 +1,183 @@
+import { EXPERIENCE_FLAG_KEY, TIME_ZONE_KEEP_DAYS, TOKEN_COOKIE, type LoginResult } from '@wildtrack/contract';
+import Cookies from 'js-cookie';
+import { useSyncExternalStore } from 'react';
+
+/**
+ * What the browser keeps about the signed-in user (§2.2, §3 "Values kept in the browser"): the token in
+ * a cookie with a fixed name, the user's display values in localStorage, and the time zone the user
+ * chose (30 days). Everything here is synchronous so the router guard and the API client can read it.
+ */
+
+const USER_KEYS = {
+  nickName: 'wildtrack_nickname',
+  imgUrl: 'wildtrack_img_url',
+  customerName: 'wildtrack_customer_name',
+  email: 'wildtrack_email',
+  parentUnit: 'wildtrack_parent_unit',
+  phone: 'wildtrack_phone',
+  telephoneCode: 'wildtrack_telephone_code',
+  userName: 'wildtrack_user_name',
+  timeZone: 'wildtrack_time_zone',
+} as const;
+
+/** The time zone the user picked (settings); the sign-in request sends it instead of the browser's. */
+const CHOSEN_TIME_ZONE_COOKIE = 'wildtrack_chosen_time_zone';
+/** Set at sign-in when the account has neither e-mail nor phone (§4 Safety prompt). */
+const SAFETY_PROMPT_KEY = 'wildtrack_safety_prompt';
+
+export type StoredUser = { [K in keyof typeof USER_KEYS]: string } & { experience: '1' | '0' };
+
+const listeners = new Set<() => void>();
+let version = 0;
+
+function emit(): void {
+  version += 1;
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function getToken(): string | undefined {
+  const token = Cookies.get(TOKEN_COOKIE);
+  return token ? token : undefined;
+}
+
+export function hasToken(): boolean {
+  return getToken() !== undefined;
+}
+
+export function setToken(token: string): void {
+  Cookies.set(TOKEN_COOKIE, token, { path: '/', sameSite: 'Lax' });
+  emit();
+}
+
+export function clearToken(): void {
+  Cookies.remove(TOKEN_COOKIE, { path: '/' });
+  emit();
+}
+
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function storeLoginResult(result: LoginResult): void {
+  const { User } = result;
+  const values: StoredUser = {
+    nickName: User.NickName,
+    imgUrl: User.ImgUrl,
+    customerName: User.CustomerName,
+    email: User.EMail,
+    parentUnit: User.ParentUnit,
+    phone: User.Phone,
+    telephoneCode: User.TelephoneCode,
+    userName: result.UserName || User.UserName,
+    timeZone: User.TimeZone,
+    experience: result.ExperienceFunc === 1 ? '1' : '0',
+  };
+  writeStoredUser(values);
+  setToken(result.Token);
+}
+
+export function writeStoredUser(values: Partial<StoredUser>): void {
+  const store = storage();
+  if (!store) return;
+  for (const [field, key] of Object.entries(USER_KEYS) as [keyof typeof USER_KEYS, string][]) {
+    const value = values[field];
+    if (value !== undefined) store.setItem(key, value);
+  }
+  if (values.experience !== undefined) store.setItem(EXPERIENCE_FLAG_KEY, values.experience);
+  emit();
+}
+
+export function readStoredUser(): StoredUser {
+  const store = storage();
+  const read = (key: string): string => store?.getItem(key) ?? '';
+  return {
+    nickName: read(USER_KEYS.nickName),
+    imgUrl: read(USER_KEYS.imgUrl),
+    customerName: read(USER_KEYS.customerName),
+    email: read(USER_KEYS.email),
+    parentUnit: read(USER_KEYS.parentUnit),
+    phone: read(USER_KEYS.phone),
+    telephoneCode: read(USER_KEYS.telephoneCode),
+    userName: read(USER_KEYS.userName),
+    timeZone: read(USER_KEYS.timeZone),
+    experience: read(EXPERIENCE_FLAG_KEY) === '1' ? '1' : '0',
+  };
+}
+
+export function clearStoredUser(): void {
+  const store = storage();
+  if (store) {
+    for (const key of Object.values(USER_KEYS)) store.removeItem(key);
+    store.removeItem(EXPERIENCE_FLAG_KEY);
+  }
+  try {
+    window.sessionStorage.removeItem(SAFETY_PROMPT_KEY);
+  } catch {
+    // storage blocked: nothing to clear
+  }
+  emit();
+}
+
+/** Ends the session in this browser: token and every kept user value. */
+export function clearSession(): void {
+  clearToken();
+  clearStoredUser();
+}
+
+export function chosenTimeZone(): string | undefined {
+  return Cookies.get(CHOSEN_TIME_ZONE_COOKIE) || undefined;
+}
+
+/** Remembers a time zone the user picked for 30 days (§9). */
+export function rememberTimeZone(zone: string): void {
+  Cookies.set(CHOSEN_TIME_ZONE_COOKIE, zone, { path: '/', sameSite: 'Lax', expires: TIME_ZONE_KEEP_DAYS });
+}
+
+export function markSafetyPrompt(needed: boolean): void {
+  try {
+    if (needed) window.sessionStorage.setItem(SAFETY_PROMPT_KEY, '1');
+    else window.sessionStorage.removeItem(SAFETY_PROMPT_KEY);
+  } catch {
+    // storage blocked: the prompt simply does not survive a reload
+  }
+  emit();
+}
+
+export function safetyPromptPending(): boolean {
+  try {
+    return window.sessionStorage.getItem(SAFETY_PROMPT_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+export interface SessionSnapshot {
+  token: string | undefined;
+  user: StoredUser;
+  safetyPrompt: boolean;
+}
+
+let cached: { version: number; snapshot: SessionSnapshot } | null = null;
+
+function snapshot(): SessionSnapshot {
+  const token = getToken();
+  // The cookie can change without an emit (another tab, the server); compare it too.
+  if (!cached || cached.version !== version || cached.snapshot.token !== token) {
+    cached = { version, snapshot: { token, user: readStoredUser(), safetyPrompt: safetyPromptPending() } };
+  }
+  return cached.snapshot;
+}
+
+/** The session as React sees it; re-renders on sign-in, sign-out and user value changes. */
+export function useSession(): SessionSnapshot {
+  return useSyncExternalStore(subscribe, snapshot, snapshot);
+}

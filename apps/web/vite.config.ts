@@ -1,0 +1,24 @@
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+// The dev server forwards the API to the local server (npm run dev -w @wildtrack/server or the built one);
+// the production build lands in apps/web/dist, which the server serves with an SPA fallback.
+export default defineConfig({
+  root,
+  plugins: [react()],
+  server: {
+    port: 5173,
+    proxy: { '/prod-api': { target: 'http://localhost:8080', changeOrigin: true } },
+  },
+  preview: {
+    proxy: { '/prod-api': { target: 'http://localhost:8080', changeOrigin: true } },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 2000,
+  },
+});
