@@ -1,0 +1,56 @@
+# Wildtrack: `make start` serves the console on http://localhost:8080; `make test` runs every test.
+SHELL := /bin/bash
+.DEFAULT_GOAL := start
+
+STAMP := node_modules/.wildtrack-install
+WEB_SOURCES := $(shell find apps/web/src apps/web/index.html apps/web/vite.config.ts apps/web/public packages/contract/src -type f 2>/dev/null)
+SERVER_SOURCES := $(shell find apps/server/src apps/server/build.mjs packages/contract/src -type f 2>/dev/null)
+
+.PHONY: start test install build lint typecheck unit e2e browser clean
+
+start: build
+	node apps/server/dist/main.js
+
+$(STAMP): package.json package-lock.json packages/contract/package.json apps/server/package.json apps/web/package.json e2e/package.json bench/package.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: $(STAMP)
+
+apps/web/dist/index.html: $(STAMP) $(WEB_SOURCES)
+	npm run build -w @wildtrack/web
+
+apps/server/dist/main.js: $(STAMP) $(SERVER_SOURCES)
+	npm run build -w @wildtrack/server
+
+build: apps/web/dist/index.html apps/server/dist/main.js
+
+# Debian's chromium for the browser specs (Playwright drives it; no browser download).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for the browser specs"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+lint: install
+	npm run lint
+
+typecheck: install
+	npm run typecheck
+
+unit: install
+	npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json
+
+e2e: build browser
+	npm run test:e2e -- --reporter=default --reporter=json --outputFile.json=../test-results/e2e.json
+
+test: install browser
+	@rm -rf test-results
+	$(MAKE) lint
+	$(MAKE) typecheck
+	$(MAKE) unit
+	$(MAKE) e2e
+	@node scripts/test-summary.mjs test-results/unit.json test-results/e2e.json
+
+clean:
+	rm -rf apps/web/dist apps/server/dist test-results

@@ -1,0 +1,33 @@
+// Child process of the envelope benchmark: either the bare Fastify route or the real console app on a
+// fresh SQLite database with a signed-in user. Prints one JSON line {port, token} when listening.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import { buildApp } from '../../apps/server/src/app.js';
+import { loadConfig } from '../../apps/server/src/config.js';
+import { connect, migrateToLatest } from '../../apps/server/src/db/connect.js';
+
+const mode = process.argv[2];
+
+if (mode === 'bare') {
+  const app = Fastify({ logger: false });
+  app.post('/bare', async () => ({ Code: 1000, Msg: 'ok', Data: { ServerTime: Date.now() } }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  process.stdout.write(`${JSON.stringify({ port: typeof addr === 'object' && addr ? addr.port : 0 })}\n`);
+} else {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wildtrack-bench-'));
+  const config = loadConfig({ WILDTRACK_DATA: dataDir, LOG_LEVEL: 'warn', WEB_DIST: path.join(dataDir, 'none') });
+  const database = connect({ sqliteFile: path.join(dataDir, 'wildtrack.db') });
+  await migrateToLatest(database.db);
+  const { app, services } = await buildApp(config, database);
+  await services.users.createUser({ orgName: 'Bench', userName: 'benchuser', password: 'Bench-Pass-1', email: 'bench@example.org' });
+  const login = await services.auth.login({ account: 'benchuser', password: 'Bench-Pass-1', timeZone: '+08:00' }, { ip: '127.0.0.1', userAgent: 'bench' });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  process.stdout.write(`${JSON.stringify({ port: typeof addr === 'object' && addr ? addr.port : 0, token: login.Token })}\n`);
+  process.on('SIGTERM', () => {
+    void app.close().then(() => fs.rmSync(dataDir, { recursive: true, force: true })).then(() => process.exit(0));
+  });
+}

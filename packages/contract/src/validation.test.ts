@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AccountNameSchema,
+  displayWidth,
+  EmailSchema,
+  isSimplePassword,
+  maskEmail,
+  maskPhone,
+  NicknameSchema,
+  PasswordSchema,
+  PhoneSchema,
+  truncateDisplay,
+  VerificationCodeSchema,
+} from './validation.js';
+
+const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
+
+describe('§5 validation rules', () => {
+  it('password: 8-16 characters with lower, upper and digit; specials optional', () => {
+    for (const ok of ['Abcdefg1', 'Abcdefg1!@#$%^&*', 'aB3aaaaaaaaaaaaa']) expect(PasswordSchema.safeParse(ok).success, ok).toBe(true);
+    expect(firstMessage(PasswordSchema.safeParse('Abcdef1'))).toBe('validation.password.length');
+    expect(firstMessage(PasswordSchema.safeParse('Abcdefgh12345678x'))).toBe('validation.password.length');
+    expect(firstMessage(PasswordSchema.safeParse('abcdefg1'))).toBe('validation.password.rule');
+    expect(firstMessage(PasswordSchema.safeParse('ABCDEFG1'))).toBe('validation.password.rule');
+    expect(firstMessage(PasswordSchema.safeParse('Abcdefgh'))).toBe('validation.password.rule');
+    expect(firstMessage(PasswordSchema.safeParse('Abcd efg1'))).toBe('validation.password.rule');
+    expect(firstMessage(PasswordSchema.safeParse(''))).toBe('validation.required');
+    expect(isSimplePassword('password')).toBe(true);
+    expect(isSimplePassword('Pass-word-9')).toBe(false);
+  });
+
+  it('account name: starts with a letter, 6-30, letters digits symbols, no @', () => {
+    for (const ok of ['abcdef', 'a_b.c-d9', `a${'b'.repeat(29)}`]) expect(AccountNameSchema.safeParse(ok).success, ok).toBe(true);
+    expect(firstMessage(AccountNameSchema.safeParse('1abcdef'))).toBe('validation.accountName.start');
+    expect(firstMessage(AccountNameSchema.safeParse('abcde'))).toBe('validation.accountName.length');
+    expect(firstMessage(AccountNameSchema.safeParse(`a${'b'.repeat(30)}`))).toBe('validation.accountName.length');
+    expect(firstMessage(AccountNameSchema.safeParse('abc def'))).toBe('validation.accountName.chars');
+    expect(firstMessage(AccountNameSchema.safeParse('abc@def'))).toBe('validation.accountName.at');
+  });
+
+  it('e-mail: standard form, suffix of 2+ letters, at most 40', () => {
+    expect(EmailSchema.safeParse('a.b@field-station.cn').success).toBe(true);
+    expect(firstMessage(EmailSchema.safeParse('a@b.c'))).toBe('validation.email.invalid');
+    expect(firstMessage(EmailSchema.safeParse('no-at.example.com'))).toBe('validation.email.invalid');
+    expect(firstMessage(EmailSchema.safeParse(`${'a'.repeat(35)}@b.com`))).toBe('validation.email.length');
+    expect(firstMessage(EmailSchema.safeParse(''))).toBe('validation.required');
+  });
+
+  it('phone: 11 digits, 1 then 3-9', () => {
+    expect(PhoneSchema.safeParse('13912345678').success).toBe(true);
+    for (const bad of ['12912345678', '1391234567', '139123456789', '2391234567a']) {
+      expect(firstMessage(PhoneSchema.safeParse(bad)), bad).toBe('validation.phone.invalid');
+    }
+  });
+
+  it('verification code: exactly 4 digits', () => {
+    expect(VerificationCodeSchema.safeParse('0427').success).toBe(true);
+    for (const bad of ['427', '04270', 'abcd']) expect(firstMessage(VerificationCodeSchema.safeParse(bad))).toBe('validation.code.invalid');
+  });
+
+  it('nickname: required, not blank, trimmed', () => {
+    expect(NicknameSchema.parse('  Crane  ')).toBe('Crane');
+    expect(firstMessage(NicknameSchema.safeParse('   '))).toBe('validation.nickname.required');
+  });
+
+  it('weighted display width: above 127 and the caret count 2', () => {
+    expect(displayWidth('abc')).toBe(3);
+    expect(displayWidth('丹顶鹤')).toBe(6);
+    expect(displayWidth('a^b')).toBe(4);
+    expect(truncateDisplay('short')).toBe('short');
+    const cut = truncateDisplay('东方白鹳东方白鹳东方白鹳东方白鹳');
+    expect(displayWidth(cut)).toBeLessThanOrEqual(22 + 1);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(truncateDisplay('a'.repeat(22))).toBe('a'.repeat(22));
+  });
+
+  it('masks e-mail and phone as §9 says', () => {
+    expect(maskEmail('ringer@example.org')).toBe('rin***@example.org');
+    expect(maskPhone('13912345678')).toBe('139*****678');
+  });
+});
