@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { API_BASE, type CallDef, Code, envelopeSchema, Header, message } from '@wildtrack/contract';
+import { API_BASE, type CallDef, Code, envelopeSchema, Header, type Lang, message } from '@wildtrack/contract';
 import type { z } from 'zod';
 import type { SessionInfo } from '../modules/auth/service.js';
 import { AppError } from './errors.js';
@@ -8,7 +8,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The body exactly as sent, for the signature's body hash. */
     rawBody: string | undefined;
-    lang: import('@wildtrack/contract').Lang;
+    lang: Lang;
     session: SessionInfo | undefined;
   }
   interface FastifyContextConfig {
