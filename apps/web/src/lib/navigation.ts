@@ -6,9 +6,12 @@
 type Navigate = (to: string, opts?: { replace?: boolean }) => void;
 
 let navigateImpl: Navigate | null = null;
+let locationImpl: (() => string) | null = null;
 
-export function setNavigator(fn: Navigate | null): void {
+/** Registers the router: how to navigate and, for routers other than the browser's, where it is. */
+export function setNavigator(fn: Navigate | null, currentPath: (() => string) | null = null): void {
   navigateImpl = fn;
+  locationImpl = currentPath;
 }
 
 export function navigateTo(to: string, opts: { replace?: boolean } = {}): void {
@@ -19,6 +22,7 @@ export function navigateTo(to: string, opts: { replace?: boolean } = {}): void {
 
 /** The full current path with query and hash, as the redirect query of /login carries it (§2.2). */
 export function currentFullPath(): string {
+  if (locationImpl) return locationImpl();
   const { pathname, search, hash } = window.location;
   return `${pathname}${search}${hash}`;
 }

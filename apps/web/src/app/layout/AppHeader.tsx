@@ -1,0 +1,45 @@
+import { ClockCircleOutlined } from '@ant-design/icons';
+import { Grid, Layout, Menu, Tag, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { BrandMark } from '../../components/BrandMark';
+import { LanguageToggle } from '../../components/LanguageToggle';
+import { useSession } from '../../lib/session';
+import { MENU, normalizePath } from '../routes';
+import { UserMenu } from './UserMenu';
+
+/** The header bar (§2.3): brand, the top tabs, and on the right time zone, language and user. */
+export function AppHeader({ onAccountSecurity }: { onAccountSecurity: () => void }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const { user } = useSession();
+  const screens = Grid.useBreakpoint();
+  const current = normalizePath(pathname);
+  const selected = MENU.filter((entry) => current === entry.path || current.startsWith(`${entry.path}/`)).map((e) => e.path);
+
+  return (
+    <Layout.Header className="wt-header">
+      <Link to="/" className="wt-brand" aria-label={t('app.name')}>
+        <BrandMark size={30} />
+        {screens.md ? <span className="wt-brand-name">{t('app.name')}</span> : null}
+      </Link>
+      <Menu
+        className="wt-top-menu"
+        mode="horizontal"
+        selectedKeys={selected}
+        items={MENU.map((entry) => ({ key: entry.path, label: <Link to={entry.path}>{t(entry.labelKey)}</Link> }))}
+      />
+      <div className="wt-header-right">
+        {user.timeZone && !screens.xs ? (
+          <Tooltip title={t('layout.timeZoneTitle')}>
+            <Tag icon={<ClockCircleOutlined />} className="wt-time-zone" data-testid="time-zone">
+              {user.timeZone}
+            </Tag>
+          </Tooltip>
+        ) : null}
+        <LanguageToggle size="small" />
+        <UserMenu onAccountSecurity={onAccountSecurity} />
+      </div>
+    </Layout.Header>
+  );
+}

@@ -1,0 +1,41 @@
+import { Layout } from 'antd';
+import { useState } from 'react';
+import { useLocation } from 'react-router';
+import { AccountSecurityDialog, SafetyPrompt } from '../../features/account-security';
+import { logout } from '../../lib/auth';
+import { markSafetyPrompt, useSession } from '../../lib/session';
+import { showsTreePanel } from '../routes';
+import { AppHeader } from './AppHeader';
+import { Breadcrumbs } from './Breadcrumbs';
+import { KeepAliveOutlet } from './KeepAliveOutlet';
+import { TreePanel } from './TreePanel';
+import './layout.css';
+
+/** The common layout of every route but the sign-in page (§2.1, §2.3). */
+export function AppLayout() {
+  const { pathname } = useLocation();
+  const { safetyPrompt } = useSession();
+  const [securityOpen, setSecurityOpen] = useState(false);
+
+  return (
+    <Layout className="wt-shell">
+      <AppHeader onAccountSecurity={() => setSecurityOpen(true)} />
+      <Layout className="wt-body">
+        {showsTreePanel(pathname) ? <TreePanel /> : null}
+        <Layout.Content className="wt-content" id="wt-content">
+          <Breadcrumbs />
+          <KeepAliveOutlet />
+        </Layout.Content>
+      </Layout>
+      <AccountSecurityDialog open={securityOpen} onClose={() => setSecurityOpen(false)} />
+      <SafetyPrompt
+        open={safetyPrompt && !securityOpen}
+        onSecure={() => {
+          markSafetyPrompt(false);
+          setSecurityOpen(true);
+        }}
+        onLeave={() => logout()}
+      />
+    </Layout>
+  );
+}

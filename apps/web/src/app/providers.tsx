@@ -1,0 +1,50 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import type { Lang } from '@wildtrack/contract';
+import { App, ConfigProvider } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import type { Locale } from 'antd/es/locale';
+import { useEffect, type ReactNode } from 'react';
+import { LoadingOverlay } from '../components/LoadingOverlay';
+import { useLang } from '../i18n';
+import { setNotifier } from '../lib/notify';
+import { queryClient } from '../lib/queryClient';
+import { theme } from './theme';
+
+const ANTD_LOCALE: Record<Lang, Locale> = { zh: zhCN, en: enUS };
+
+/** Hands antd's context-aware message and notification to the API client. */
+function NotifierBridge() {
+  const { message, notification } = App.useApp();
+  useEffect(() => {
+    setNotifier({
+      notification: {
+        error: (args) => notification.error(args),
+        warning: (args) => notification.warning(args),
+      },
+      message: {
+        error: (content) => void message.error(content),
+        warning: (content) => void message.warning(content),
+        success: (content) => void message.success(content),
+      },
+    });
+    return () => setNotifier(null);
+  }, [message, notification]);
+  return null;
+}
+
+/** Query client, antd theme and locale (following the language toggle), feedback and loading overlay. */
+export function AppProviders({ children }: { children: ReactNode }) {
+  const lang = useLang();
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ConfigProvider locale={ANTD_LOCALE[lang]} theme={theme}>
+        <App notification={{ placement: 'topRight' }}>
+          <NotifierBridge />
+          {children}
+          <LoadingOverlay />
+        </App>
+      </ConfigProvider>
+    </QueryClientProvider>
+  );
+}

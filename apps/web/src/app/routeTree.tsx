@@ -1,0 +1,30 @@
+import { Navigate, type RouteObject } from 'react-router';
+import { LoginPage } from '../features/auth/LoginPage';
+import { DevicePage } from '../features/device/DevicePage';
+import { AppLayout } from './layout/AppLayout';
+import { NotFound } from './NotFound';
+import { RedirectHelper } from './RedirectHelper';
+import { Root } from './Root';
+import type { RouteHandle } from './routes';
+
+const handle = (h: RouteHandle): RouteHandle => h;
+
+/** The route table of §2.1 for the screens that exist today. */
+export const routeTree: RouteObject[] = [
+  {
+    element: <Root />,
+    children: [
+      { path: '/login', element: <LoginPage />, handle: handle({ nameKey: 'route.login' }) },
+      { path: '/login2', element: <LoginPage />, handle: handle({ nameKey: 'route.login' }) },
+      { path: '/redirect/*', element: <RedirectHelper /> },
+      {
+        element: <AppLayout />,
+        children: [
+          { index: true, element: <Navigate to="/device" replace /> },
+          { path: '/device', element: <DevicePage />, handle: handle({ nameKey: 'route.device' }) },
+          { path: '*', element: <NotFound />, handle: handle({ nameKey: 'route.notFound' }) },
+        ],
+      },
+    ],
+  },
+];

@@ -1,0 +1,19 @@
+import type { ThemeConfig } from 'antd';
+
+/** A light console with a teal brand: forest and water, the colours of the field. */
+export const theme: ThemeConfig = {
+  token: {
+    colorPrimary: '#0f766e',
+    colorInfo: '#0f766e',
+    colorSuccess: '#16a34a',
+    colorLink: '#0f766e',
+    colorBgLayout: '#f3f6f5',
+    borderRadius: 8,
+    fontFamily:
+      "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans CJK SC', 'Noto Sans SC', sans-serif",
+  },
+  components: {
+    Layout: { headerBg: '#ffffff', siderBg: '#ffffff', bodyBg: '#f3f6f5', headerHeight: 56 },
+    Menu: { horizontalItemSelectedColor: '#0f766e', itemSelectedColor: '#0f766e' },
+  },
+};

@@ -1,0 +1,2 @@
+export { AccountSecurityDialog } from './components/AccountSecurityDialog';
+export { SafetyPrompt } from './components/SafetyPrompt';

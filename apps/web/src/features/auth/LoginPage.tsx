@@ -1,0 +1,69 @@
+import { ClockCircleOutlined } from '@ant-design/icons';
+import { CLIENT_VERSION } from '@wildtrack/contract';
+import { App, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { BrandMark } from '../../components/BrandMark';
+import { LanguageToggle } from '../../components/LanguageToggle';
+import { safeRedirectTarget } from '../../lib/navigation';
+import { signInTimeZone, useSignIn } from './api/useSignIn';
+import { SignInForm } from './components/SignInForm';
+import './login.css';
+
+/** /login and /login2 (§2.1): the sign-in page, outside the common layout. */
+export function LoginPage() {
+  const { t } = useTranslation();
+  const { message, notification } = App.useApp();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const signIn = useSignIn((result) => {
+    // an earlier failed attempt's warning is stale now
+    notification.destroy();
+    if (result.WeakPassword) message.warning(t('validation.password.simple', { ns: 'contract' }), 6);
+    void navigate(safeRedirectTarget(params.get('redirect')), { replace: true });
+  });
+
+  return (
+    <div className="wt-login">
+      <section className="wt-login-hero" aria-hidden="true">
+        <div className="wt-login-hero-inner">
+          <div className="wt-login-brand">
+            <BrandMark size={44} />
+            <span>{t('app.name')}</span>
+          </div>
+          <h2>{t('login.heroTitle')}</h2>
+          <p>{t('login.heroText')}</p>
+        </div>
+        <svg className="wt-login-ridge" viewBox="0 0 1200 300" preserveAspectRatio="none">
+          <path d="M0 220 L180 120 L300 190 L470 70 L640 200 L800 110 L960 210 L1200 90 L1200 300 L0 300 Z" fill="rgba(255,255,255,0.10)" />
+          <path d="M0 260 L220 170 L380 240 L560 150 L760 250 L940 170 L1200 240 L1200 300 L0 300 Z" fill="rgba(255,255,255,0.16)" />
+          <path d="M120 150 C 320 60, 520 200, 720 110 S 1020 60, 1140 120" fill="none" stroke="rgba(236,253,245,0.8)" strokeWidth="3" strokeDasharray="2 12" strokeLinecap="round" />
+        </svg>
+      </section>
+      <main className="wt-login-panel">
+        <div className="wt-login-top">
+          <div className="wt-login-brand wt-login-brand-compact">
+            <BrandMark size={32} />
+            <span>{t('app.name')}</span>
+          </div>
+          <LanguageToggle />
+        </div>
+        <div className="wt-login-card">
+          <Typography.Title level={2} style={{ marginBottom: 4 }}>
+            {t('login.welcome')}
+          </Typography.Title>
+          <Typography.Paragraph type="secondary" style={{ marginBottom: 28 }}>
+            {t('login.subtitle')}
+          </Typography.Paragraph>
+          <SignInForm onSubmit={(values) => signIn.mutate(values)} submitting={signIn.isPending} />
+          <div className="wt-login-meta">
+            <span>
+              <ClockCircleOutlined /> {t('login.timeZone', { zone: signInTimeZone() })}
+            </span>
+            <span>v{CLIENT_VERSION}</span>
+          </div>
+        </div>
+      </main>
+    </div>
+  );
+}

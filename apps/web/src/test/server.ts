@@ -1,0 +1,34 @@
+import { Code, generateSealKeyPair, toBase64 } from '@wildtrack/contract';
+import { vi, type Mock } from 'vitest';
+
+export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
+
+export function envelope(code: number, msg: string, data: unknown = null, status = 200): Response {
+  const text = JSON.stringify({ Code: code, Msg: msg, Data: data });
+  return { ok: status >= 200 && status < 300, status, text: () => Promise.resolve(text) } as Response;
+}
+
+/**
+ * A fake server for component tests: answers each call path with a handler, and the public key with a
+ * real X25519 key so sealed fields work. Unknown paths answer HTTP 404 like the real server.
+ */
+export function fakeServer(handlers: Record<string, (body: Record<string, unknown>) => Response>): Mock<FetchFn> {
+  const keys = generateSealKeyPair();
+  const fetchMock = vi.fn<FetchFn>((url, init) => {
+    const path = url.replace(/^\/prod-api/, '');
+    if (path === '/api/Auth/GetPublicKey') {
+      return Promise.resolve(
+        envelope(Code.Success, '', { Algorithm: 'X25519-HKDF-SHA256-XChaCha20Poly1305', PublicKey: toBase64(keys.publicKey) }),
+      );
+    }
+    const handler = handlers[path];
+    const body = JSON.parse((init.body as string) || '{}') as Record<string, unknown>;
+    return Promise.resolve(handler ? handler(body) : envelope(1031, `No such interface: ${path}`, null, 404));
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+export function callsTo(fetchMock: Mock<FetchFn>, path: string): RequestInit[] {
+  return fetchMock.mock.calls.filter(([url]) => url === `/prod-api${path}`).map(([, init]) => init);
+}
