@@ -9,3 +9,5 @@ export * from './call.js';
 export * from './calls/auth.js';
 export * from './calls/user.js';
 export * as calls from './calls/index.js';
+export * from './device.js';
+export * from './ingest.js';

@@ -1,0 +1,107 @@
+/**
+ * Device and sensor enums of §3/§4, with the issue's decisions where the spec disagrees with itself:
+ * device type Unknown=0, Tracker=1, VHFReceiver=2, Phone=3; sex Unknown/Male/Female.
+ */
+
+export const DeviceType = { Unknown: 0, Tracker: 1, VHFReceiver: 2, Phone: 3 } as const;
+export type DeviceType = (typeof DeviceType)[keyof typeof DeviceType];
+
+export const SpeciesType = { Unknown: 0, OtherSpecies: 1, Bird: 2, Beast: 3 } as const;
+export type SpeciesType = (typeof SpeciesType)[keyof typeof SpeciesType];
+
+export const BatteryType = { Unknown: 0, Li: 1, LIC: 2, LiSOCl2Added: 3 } as const;
+export type BatteryType = (typeof BatteryType)[keyof typeof BatteryType];
+
+/**
+ * Device work status (§4). The spec names the states and says codes 2, 3 and 4 allow remote
+ * instructions; those are the three states in which a tag is powered and reachable.
+ */
+export const DeviceStatus = {
+  Stock: 1,
+  NotMounted: 2,
+  Working: 3,
+  UnderMaintenance: 4,
+  Retrieved: 5,
+  ShutDown: 6,
+  Malfunction: 7,
+  ServicesUnavailable: 8,
+  Virtual: 9,
+} as const;
+export type DeviceStatus = (typeof DeviceStatus)[keyof typeof DeviceStatus];
+export const INSTRUCTABLE_STATUSES: readonly number[] = [DeviceStatus.NotMounted, DeviceStatus.Working, DeviceStatus.UnderMaintenance];
+
+/** Sensor support flags (§3) as bits of Device.Sensor. */
+export const SensorFlag = {
+  GNSS: 1 << 0,
+  Acceleration: 1 << 1,
+  OldAcceleration: 1 << 2,
+  Temperature: 1 << 3,
+  WaterDepth: 1 << 4,
+  Pressure: 1 << 5,
+  Image: 1 << 6,
+  Video: 1 << 7,
+  Audio: 1 << 8,
+  RedInfraredLight: 1 << 9,
+  LightIntensity: 1 << 10,
+  Humidity: 1 << 11,
+  Magnetism: 1 << 12,
+} as const;
+export type SensorFlagName = keyof typeof SensorFlag;
+export const SENSOR_FLAG_NAMES = Object.keys(SensorFlag) as SensorFlagName[];
+
+export function sensorMask(names: readonly SensorFlagName[]): number {
+  return names.reduce((m, n) => m | SensorFlag[n], 0);
+}
+
+export function sensorNames(mask: number): SensorFlagName[] {
+  return SENSOR_FLAG_NAMES.filter((n) => (mask & SensorFlag[n]) !== 0);
+}
+
+/** Instruction support flags (§3) as bits of Device.InstrSupport. */
+export const InstrSupportFlag = {
+  AccCollectionSwitch: 1 << 0,
+  AccCollectionFrequency: 1 << 1,
+  GNSSCollectionAdaptiveHighFrequency: 1 << 2,
+  GNSSCollectionAdaptiveLowFrequency: 1 << 3,
+  DataPostbackHours: 1 << 4,
+} as const;
+export type InstrSupportName = keyof typeof InstrSupportFlag;
+
+export const Sex = { Unknown: 0, Male: 1, Female: 2 } as const;
+export const Age = { Unknown: 0, Larva: 1, Subadult: 2, Adult: 3 } as const;
+
+/** Position validity (§5): longitude within ±180, latitude within ±90, altitude within ±10000. */
+export function isValidPosition(lon: number, lat: number, alt: number | null | undefined): boolean {
+  return (
+    Number.isFinite(lon) && Number.isFinite(lat) && Math.abs(lon) <= 180 && Math.abs(lat) <= 90 &&
+    (alt === null || alt === undefined || (Number.isFinite(alt) && Math.abs(alt) <= 10000))
+  );
+}
+
+/** Speed of -1 means "no speed" (§5). */
+export const NO_SPEED = -1;
+
+/** Precision grades: A..E are 1..5; 6 and 7 are shown as N (§9). */
+export const PRECISION_GRADE_VALUES: Record<string, readonly number[]> = {
+  A: [1], B: [2], C: [3], D: [4], E: [5], N: [6, 7],
+};
+export function gradeLetter(grade: number | null | undefined): string {
+  if (grade === null || grade === undefined) return '';
+  return grade >= 1 && grade <= 5 ? 'ABCDE'[grade - 1]! : 'N';
+}
+
+/** Scalar sensor kinds and the meaning of their value columns (one layout per kind, §3). */
+export const SensorKind = {
+  temperature: { id: 1, values: ['Temperature'] },
+  pressure: { id: 2, values: ['Pressure'] },
+  waterDepth: { id: 3, values: ['WaterDepth'] },
+  redInfrared: { id: 4, values: ['RedLight', 'InfraredLight'] },
+  light: { id: 5, values: ['LightIntensity'] },
+  humidity: { id: 6, values: ['Humidity'] },
+  magnetism: { id: 7, values: ['X', 'Y', 'Z', 'Angle'] },
+} as const;
+export type SensorKindName = keyof typeof SensorKind;
+export const SENSOR_KIND_NAMES = Object.keys(SensorKind) as SensorKindName[];
+
+export const MediaKind = { image: 1, video: 2, audio: 3 } as const;
+export type MediaKindName = keyof typeof MediaKind;

@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { SENSOR_KIND_NAMES } from './device.js';
+import { bodyHash, canonicalString, newRequestCode } from './wire.js';
+
+/**
+ * The device-facing ingest protocol (docs/ingest.md), apart from the console's /prod-api: devices POST
+ * signed batches to /ingest/v1/... Batches are columnar (one array per field) because that is what a
+ * tag's firmware buffers, and it parses and checks in a tight loop on the server.
+ */
+
+export const INGEST_BASE = '/ingest/v1';
+export const IngestHeader = {
+  imei: 'x-device-imei',
+  timestamp: 'x-timestamp',
+  nonce: 'x-nonce',
+  signature: 'x-signature',
+} as const;
+/** A batch signed longer ago than this (or ahead by more) is refused; nonces are remembered this long. */
+export const INGEST_WINDOW_MS = 15 * 60_000;
+/** Records dated more than a day ahead of the server clock are refused. */
+export const INGEST_MAX_FUTURE_MS = 24 * 3600_000;
+export const INGEST_MAX_BATCH_BYTES = 8 * 1024 * 1024;
+export const INGEST_MAX_MEDIA_BYTES = 32 * 1024 * 1024;
+export const INGEST_MAX_RECORDS = 20_000;
+
+const time = z.number().int().min(0);
+const num = z.number();
+const optNum = z.array(num.nullable()).optional();
+
+/** Fixes, one array per field; every array present has the length of `t`. Times are epoch ms (UTC). */
+export const FixColumnsSchema = z.object({
+  t: z.array(time),
+  lon: z.array(num),
+  lat: z.array(num),
+  alt: optNum,
+  /** Ground speed in km/h; -1 or null = none. */
+  speed: optNum,
+  /** Course over ground, degrees from north. */
+  course: optNum,
+  temp: optNum,
+  /** Activity count of the tag (the "Exercise" column of §3). */
+  activity: optNum,
+  voltage: optNum,
+  sats: optNum,
+  hdop: optNum,
+  vdop: optNum,
+  /** Precision grade 1..7 (A..E, 6-7 = N). */
+  grade: optNum,
+  channel: optNum,
+  /** When the fix left the device (epoch ms). */
+  tx: optNum,
+});
+export type FixColumns = z.infer<typeof FixColumnsSchema>;
+export const FIX_OPTIONAL_COLUMNS = ['alt', 'speed', 'course', 'temp', 'activity', 'voltage', 'sats', 'hdop', 'vdop', 'grade', 'channel', 'tx'] as const;
+
+export const SensorColumnsSchema = z.object({
+  kind: z.enum(SENSOR_KIND_NAMES as [string, ...string[]]),
+  t: z.array(time),
+  /** The values of each record in the kind's layout order (device.ts SensorKind), e.g. [[red, ir], ...]. */
+  v: z.array(z.array(num).min(1).max(4)),
+});
+export type SensorColumns = z.infer<typeof SensorColumnsSchema>;
+
+export const AccAxes = z.enum(['X', 'Y', 'Z', 'XY', 'XZ', 'YZ', 'XYZ']);
+export type AccAxes = z.infer<typeof AccAxes>;
+
+export const BurstSchema = z.object({
+  /** Start of the burst, epoch ms. */
+  t: time,
+  /** Sampling frequency per axis, Hz. */
+  hz: z.number().positive().max(1000),
+  axes: AccAxes,
+  /** Interleaved raw samples (XYZXYZ...) as little-endian int16, base64. */
+  samples: z.string().min(1),
+  /** Calibration: g = (raw - offset) * scale, per axis in `axes` order; defaults to e-obs-like 12-bit. */
+  scale: z.array(num).optional(),
+  offset: z.array(num).optional(),
+});
+export type Burst = z.infer<typeof BurstSchema>;
+
+export const IngestBatchSchema = z.object({
+  fixes: FixColumnsSchema.optional(),
+  sensors: z.array(SensorColumnsSchema).optional(),
+  bursts: z.array(BurstSchema).optional(),
+});
+export type IngestBatch = z.infer<typeof IngestBatchSchema>;
+
+export const PendingInstructionSchema = z.object({
+  id: z.number().int(),
+  type: z.enum(['ACQUISITION_FREQUENCY', 'POSTBACK_FREQUENCY']),
+  params: z.record(z.string(), z.unknown()),
+  sentAt: z.number().int(),
+});
+export type PendingInstruction = z.infer<typeof PendingInstructionSchema>;
+
+export const IngestAnswerSchema = z.object({
+  ok: z.literal(true),
+  accepted: z.object({ fixes: z.number().int(), sensors: z.number().int(), bursts: z.number().int(), media: z.number().int() }),
+  /** Records already stored (same device, time and kind): counted, not stored again. */
+  duplicates: z.number().int(),
+  instructions: z.array(PendingInstructionSchema),
+  serverTime: z.number().int(),
+});
+export type IngestAnswer = z.infer<typeof IngestAnswerSchema>;
+
+export const IngestErrorSchema = z.object({ ok: z.literal(false), error: z.string(), reason: z.string() });
+export type IngestError = z.infer<typeof IngestErrorSchema>;
+
+export const AckSchema = z.object({
+  id: z.number().int(),
+  outcome: z.enum(['SUCCESSFUL', 'FAILED']),
+  executedAt: time,
+  message: z.string().max(500).optional(),
+});
+export type Ack = z.infer<typeof AckSchema>;
+
+/** Media upload: the body is the file; these travel in the query string (signed with the path). */
+export const MediaQuerySchema = z.object({
+  kind: z.enum(['image', 'video', 'audio']),
+  t: z.coerce.number().int().min(0),
+  lon: z.coerce.number().optional(),
+  lat: z.coerce.number().optional(),
+  alt: z.coerce.number().optional(),
+  width: z.coerce.number().int().optional(),
+  height: z.coerce.number().int().optional(),
+  duration: z.coerce.number().optional(),
+  rate: z.coerce.number().int().optional(),
+  bitDepth: z.coerce.number().int().optional(),
+  track: z.coerce.number().int().optional(),
+});
+export type MediaQuery = z.infer<typeof MediaQuerySchema>;
+
+/** Packs int16 samples little-endian and base64s them (for device code and the simulator). */
+export function packSamples(samples: ArrayLike<number>): string {
+  const bytes = new Uint8Array(samples.length * 2);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < samples.length; i++) view.setInt16(i * 2, Math.max(-32768, Math.min(32767, Math.round(samples[i]!))), true);
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
+  return btoa(s);
+}
+
+/**
+ * Headers of one signed ingest request: HMAC-SHA256 keyed with the device secret over the same
+ * canonical string as console calls (method, full path with query, timestamp, nonce, body SHA-256).
+ */
+export function ingestHeaders(opts: {
+  imei: string;
+  secret: string;
+  path: string;
+  body: string | Uint8Array | undefined;
+  now?: number;
+  nonce?: string;
+  method?: string;
+}): Record<string, string> {
+  const timestamp = opts.now ?? Date.now();
+  const nonce = opts.nonce ?? newRequestCode();
+  const canonical = canonicalString(opts.method ?? 'POST', opts.path, timestamp, nonce, bodyHash(opts.body));
+  return {
+    [IngestHeader.imei]: opts.imei,
+    [IngestHeader.timestamp]: String(timestamp),
+    [IngestHeader.nonce]: nonce,
+    [IngestHeader.signature]: bytesToHex(hmac(sha256, utf8ToBytes(opts.secret), utf8ToBytes(canonical))),
+  };
+}
