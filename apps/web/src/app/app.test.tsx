@@ -1,5 +1,5 @@
 import { Code, EXPERIENCE_FLAG_KEY, TOKEN_COOKIE } from '@wildtrack/contract';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import Cookies from 'js-cookie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -8,7 +8,7 @@ import { resetClientForTests } from '../lib/api/client';
 import { setNavigator } from '../lib/navigation';
 import { queryClient } from '../lib/queryClient';
 import { clearSession, readStoredUser, setToken, writeStoredUser } from '../lib/session';
-import { loginResult } from '../test/fixtures';
+import { loginResult, user } from '../test/fixtures';
 import { callsTo, envelope, fakeServer } from '../test/server';
 import { AppProviders } from './providers';
 import { routeTree } from './routeTree';
@@ -209,18 +209,21 @@ describe('language toggle', () => {
 });
 
 describe('session expiry', () => {
-  it('a 1004 reply sends the user to /login with the redirect and a warning', async () => {
-    fakeServer({ '/api/Auth/GetAccountSafeSetting': () => envelope(Code.SessionExpired, 'Your session has expired, please sign in again') });
+  it('a 1004 reply when the shell opens sends the user to /login with the redirect and one warning', async () => {
+    fakeServer({ '/api/User/GetInfo': () => envelope(Code.SessionExpired, 'Your session has expired, please sign in again') });
     signIn();
     const { here } = renderApp('/device?x=1');
-    await screen.findByTestId('user-menu');
-    const { call } = await import('../lib/api');
-    const { GetAccountSafeSetting } = await import('@wildtrack/contract');
-    await act(async () => {
-      await call(GetAccountSafeSetting).catch(() => undefined);
-    });
     await waitFor(() => expect(here()).toBe('/login?redirect=%2Fdevice%3Fx%3D1'));
-    expect(await screen.findByText('Your session has expired, please sign in again')).toBeTruthy();
+    expect(await screen.findAllByText('Your session has expired, please sign in again')).toHaveLength(1);
     expect(Cookies.get(TOKEN_COOKIE)).toBeUndefined();
+    expect(readStoredUser().nickName).toBe('');
+  });
+
+  it('refreshes the kept user values from GetUserInfo', async () => {
+    fakeServer({ '/api/User/GetInfo': () => envelope(Code.Success, '', user({ NickName: 'Fresh Name', TimeZone: '-05:00' })) });
+    signIn();
+    renderApp('/device');
+    await waitFor(() => expect(screen.getByTestId('time-zone').textContent).toContain('-05:00'));
+    expect(readStoredUser().nickName).toBe('Fresh Name');
   });
 });

@@ -7,6 +7,17 @@ export const theme: ThemeConfig = {
     colorInfo: '#0f766e',
     colorSuccess: '#16a34a',
     colorLink: '#0f766e',
+    // antd derives greyish tints from a dark seed; the light shades are set by hand to stay teal.
+    colorPrimaryBg: '#e6f5f2',
+    colorPrimaryBgHover: '#cdebe5',
+    colorPrimaryBorder: '#9fd8cc',
+    colorPrimaryBorderHover: '#5fbfae',
+    colorPrimaryHover: '#138a80',
+    colorPrimaryActive: '#0b5e57',
+    colorInfoBg: '#e6f5f2',
+    colorInfoBorder: '#9fd8cc',
+    colorSuccessBg: '#ecfdf3',
+    colorSuccessBorder: '#a6e9c0',
     colorBgLayout: '#f3f6f5',
     borderRadius: 8,
     fontFamily:

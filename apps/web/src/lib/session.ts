@@ -1,4 +1,4 @@
-import { EXPERIENCE_FLAG_KEY, TIME_ZONE_KEEP_DAYS, TOKEN_COOKIE, type LoginResult } from '@wildtrack/contract';
+import { EXPERIENCE_FLAG_KEY, TIME_ZONE_KEEP_DAYS, TOKEN_COOKIE, type LoginResult, type User } from '@wildtrack/contract';
 import Cookies from 'js-cookie';
 import { useSyncExternalStore } from 'react';
 
@@ -67,21 +67,28 @@ function storage(): Storage | null {
   }
 }
 
-export function storeLoginResult(result: LoginResult): void {
-  const { User } = result;
-  const values: StoredUser = {
-    nickName: User.NickName,
-    imgUrl: User.ImgUrl,
-    customerName: User.CustomerName,
-    email: User.EMail,
-    parentUnit: User.ParentUnit,
-    phone: User.Phone,
-    telephoneCode: User.TelephoneCode,
-    userName: result.UserName || User.UserName,
-    timeZone: User.TimeZone,
-    experience: result.ExperienceFunc === 1 ? '1' : '0',
+/** The values the browser keeps about a user (§3), from the login result or a fresh GetUserInfo. */
+export function userValues(user: User): StoredUser {
+  return {
+    nickName: user.NickName,
+    imgUrl: user.ImgUrl,
+    customerName: user.CustomerName,
+    email: user.EMail,
+    parentUnit: user.ParentUnit,
+    phone: user.Phone,
+    telephoneCode: user.TelephoneCode,
+    userName: user.UserName,
+    timeZone: user.TimeZone,
+    experience: user.ExperienceFunc === 1 ? '1' : '0',
   };
-  writeStoredUser(values);
+}
+
+export function storeLoginResult(result: LoginResult): void {
+  writeStoredUser({
+    ...userValues(result.User),
+    userName: result.UserName || result.User.UserName,
+    experience: result.ExperienceFunc === 1 ? '1' : '0',
+  });
   setToken(result.Token);
 }
 

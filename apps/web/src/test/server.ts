@@ -1,5 +1,6 @@
 import { Code, generateSealKeyPair, toBase64 } from '@wildtrack/contract';
 import { vi, type Mock } from 'vitest';
+import { user } from './fixtures';
 
 export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -12,6 +13,10 @@ export function envelope(code: number, msg: string, data: unknown = null, status
  * A fake server for component tests: answers each call path with a handler, and the public key with a
  * real X25519 key so sealed fields work. Unknown paths answer HTTP 404 like the real server.
  */
+const defaults: Record<string, (body: Record<string, unknown>) => Response> = {
+  '/api/User/GetInfo': () => envelope(Code.Success, '', user()),
+};
+
 export function fakeServer(handlers: Record<string, (body: Record<string, unknown>) => Response>): Mock<FetchFn> {
   const keys = generateSealKeyPair();
   const fetchMock = vi.fn<FetchFn>((url, init) => {
@@ -21,7 +26,7 @@ export function fakeServer(handlers: Record<string, (body: Record<string, unknow
         envelope(Code.Success, '', { Algorithm: 'X25519-HKDF-SHA256-XChaCha20Poly1305', PublicKey: toBase64(keys.publicKey) }),
       );
     }
-    const handler = handlers[path];
+    const handler = handlers[path] ?? defaults[path];
     const body = JSON.parse((init.body as string) || '{}') as Record<string, unknown>;
     return Promise.resolve(handler ? handler(body) : envelope(1031, `No such interface: ${path}`, null, 404));
   });

@@ -9,6 +9,7 @@ import { AppHeader } from './AppHeader';
 import { Breadcrumbs } from './Breadcrumbs';
 import { KeepAliveOutlet } from './KeepAliveOutlet';
 import { TreePanel } from './TreePanel';
+import { useUserInfo } from './useUserInfo';
 import './layout.css';
 
 /** The common layout of every route but the sign-in page (§2.1, §2.3). */
@@ -16,6 +17,7 @@ export function AppLayout() {
   const { pathname } = useLocation();
   const { safetyPrompt } = useSession();
   const [securityOpen, setSecurityOpen] = useState(false);
+  useUserInfo();
 
   return (
     <Layout className="wt-shell">

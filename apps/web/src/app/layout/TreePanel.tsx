@@ -34,10 +34,16 @@ export function TreePanel() {
     }
   };
 
+  // On narrow screens the expanded panel floats over the page instead of squeezing it.
+  const overlay = screens.md === false && !packed;
   const label = packed ? t('layout.treeExpand') : t('layout.treePack');
   return (
     <Layout.Sider
-      className="wt-tree-panel"
+      className={overlay ? 'wt-tree-panel wt-tree-panel-overlay' : 'wt-tree-panel'}
+      breakpoint="md"
+      onBreakpoint={(narrow) => {
+        if (narrow) setPacked(true);
+      }}
       theme="light"
       width={screens.lg ? 300 : 260}
       collapsedWidth={48}

@@ -1,10 +1,11 @@
 import { LockOutlined, MailOutlined, MobileOutlined } from '@ant-design/icons';
 import { maskEmail, maskPhone } from '@wildtrack/contract';
-import { Alert, List, Modal, Skeleton, Tag, Typography } from 'antd';
+import { Alert, Modal, Skeleton, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
 import { useSafeSetting } from '../api/useSafeSetting';
+import './security.css';
 
 /**
  * The account-security dialog (§2.4). Its start page lists what secures the account: e-mail, phone and
@@ -31,18 +32,18 @@ export function AccountSecurityDialog({ open, onClose }: { open: boolean; onClos
     content = (
       <>
         <Typography.Paragraph type="secondary">{t('security.intro')}</Typography.Paragraph>
-        <List
-          itemLayout="horizontal"
-          dataSource={rows}
-          renderItem={(row) => (
-            <List.Item
-              data-testid={`security-${row.key}`}
-              extra={row.bound ? <Tag color="success">{row.boundText}</Tag> : <Tag color="warning">{t('security.notBound')}</Tag>}
-            >
-              <List.Item.Meta avatar={<span className="wt-security-icon">{row.icon}</span>} title={row.label} description={row.value || null} />
-            </List.Item>
-          )}
-        />
+        <ul className="wt-security-list">
+          {rows.map((row) => (
+            <li key={row.key} className="wt-security-row" data-testid={`security-${row.key}`}>
+              <span className="wt-security-icon">{row.icon}</span>
+              <div className="wt-security-text">
+                <Typography.Text strong>{row.label}</Typography.Text>
+                {row.value ? <Typography.Text type="secondary">{row.value}</Typography.Text> : null}
+              </div>
+              {row.bound ? <Tag color="success">{row.boundText}</Tag> : <Tag color="warning">{t('security.notBound')}</Tag>}
+            </li>
+          ))}
+        </ul>
         {setting.PasswordOnly ? <Alert type="info" showIcon title={t('security.passwordOnly')} /> : null}
       </>
     );
