@@ -21,10 +21,18 @@ import { AuthService } from './modules/auth/service.js';
 import { UserRepository } from './modules/user/repository.js';
 import { userRoutes } from './modules/user/routes.js';
 import { UserService } from './modules/user/service.js';
+import { DeviceRepository } from './modules/device/repository.js';
+import { DeviceService } from './modules/device/service.js';
+import { IngestRepository, InstructionRepository, MediaRepository } from './ingest/repository.js';
+import { ingestRoutes } from './ingest/routes.js';
+import { IngestService } from './ingest/service.js';
+import { INGEST_WINDOW_MS } from '@wildtrack/contract';
 
 export interface Services {
   auth: AuthService;
   users: UserService;
+  devices: DeviceService;
+  ingest: IngestService;
 }
 
 export interface BuiltApp {
@@ -85,9 +93,12 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
 
   const authRepo = new AuthRepository(database.db);
   const userRepo = new UserRepository(database.db);
+  const ingestRepo = new IngestRepository(database);
   const services: Services = {
     auth: new AuthService(authRepo, userRepo, config.sessionIdleMs),
     users: new UserService(userRepo),
+    devices: new DeviceService(new DeviceRepository(database.db)),
+    ingest: new IngestService(ingestRepo, new InstructionRepository(database.db), new MediaRepository(database.db), config.dataDir),
   };
   const replay = new ReplayGuard();
   const hooks: CallHooks = {
@@ -98,6 +109,7 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
 
   authRoutes(app, hooks, services.auth, services.users);
   userRoutes(app, hooks, services.users, services.auth);
+  ingestRoutes(app, services.ingest, ingestRepo);
 
   app.get(`${API_BASE}/docs`, { schema: { hide: true } }, async () => app.swagger());
 
@@ -122,7 +134,8 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
 
   const sweep = setInterval(() => {
     services.auth.sweepIdleSessions().catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
-  }, 60 * 60_000);
+    ingestRepo.sweepNonces(Date.now() - 2 * INGEST_WINDOW_MS).catch((err: unknown) => app.log.warn({ err }, 'nonce sweep failed'));
+  }, 10 * 60_000);
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
 

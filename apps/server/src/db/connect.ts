@@ -10,6 +10,8 @@ import type { DialectName } from './dialect.js';
 export interface Db {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** The SQLite handle itself, for bulk writes with prepared statements (ingest); undefined on PostgreSQL. */
+  sqlite?: SQLite.Database;
   close(): Promise<void>;
 }
 
@@ -42,7 +44,7 @@ export function connect(opts: ConnectOptions): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
 }
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {

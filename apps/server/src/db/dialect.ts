@@ -1,5 +1,5 @@
 import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely } from 'kysely';
-import { PostgresAdapter } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 
 /** The few differences between SQLite and PostgreSQL, kept in one place (migrations use these too). */
 export type DialectName = 'sqlite' | 'postgres';
@@ -26,4 +26,13 @@ export function bigintType(dialect: DialectName): 'bigint' | 'integer' {
 
 export function notNull(c: ColumnDefinitionBuilder): ColumnDefinitionBuilder {
   return c.notNull();
+}
+
+export function blobType(dialect: DialectName): 'bytea' | 'blob' {
+  return dialect === 'postgres' ? 'bytea' : 'blob';
+}
+
+/** SQLite clusters a WITHOUT ROWID table by its primary key; PostgreSQL's heap has no such option. */
+export function clusteredByKey<T extends string, C extends string>(table: CreateTableBuilder<T, C>, dialect: DialectName): CreateTableBuilder<T, C> {
+  return dialect === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table;
 }

@@ -6,6 +6,8 @@ export interface OrganisationTable {
   name: string;
   parent_unit: string;
   created_at: number;
+  /** 1 for the organisation that owns the sample (experience) devices. */
+  is_samples: Generated<number>;
 }
 
 export interface UserTable {
@@ -65,7 +67,148 @@ export interface ServerKeyTable {
   created_at: number;
 }
 
+export interface FolderTable {
+  id: Generated<number>;
+  org_id: number;
+  /** null: directly under the organisation's root (IdStr '-1'). */
+  parent_id: number | null;
+  name: string;
+  created_at: number;
+}
+
+export interface DeviceTable {
+  id: Generated<number>;
+  org_id: number;
+  folder_id: number | null;
+  imei: string;
+  type: number;
+  model: Generated<string>;
+  species_type: Generated<number>;
+  battery_type: Generated<number>;
+  sensors: Generated<number>;
+  instr_support: Generated<number>;
+  caption: string;
+  remark_name: Generated<string>;
+  description: Generated<string>;
+  image: Generated<string>;
+  status: number;
+  second_level_fix: Generated<number>;
+  example: Generated<number>;
+  /** The device's ingest secret (HMAC key); needed in clear to verify signatures. */
+  secret: string;
+  effective_time: number | null;
+  failure_time: number | null;
+  last_work_time: number | null;
+  last_voltage: number | null;
+  /** JSON object of extra attributes (e.g. Movebank reference data). */
+  attributes: Generated<string>;
+  created_at: number;
+}
+
+export interface FixTable {
+  device_id: number;
+  pick_time: number;
+  lon: number;
+  lat: number;
+  alt: number | null;
+  speed: number | null;
+  course: number | null;
+  temperature: number | null;
+  activity: number | null;
+  voltage: number | null;
+  channel: number | null;
+  satellites: number | null;
+  hdop: number | null;
+  vdop: number | null;
+  grade: number | null;
+  valid: number;
+  tx_time: number | null;
+  received_at: number;
+  invalid_by: number | null;
+  invalid_at: number | null;
+  extra: string | null;
+}
+
+export interface SensorRecordTable {
+  device_id: number;
+  kind: number;
+  time: number;
+  v1: number;
+  v2: number | null;
+  v3: number | null;
+  v4: number | null;
+  received_at: number;
+}
+
+export interface AccBurstTable {
+  device_id: number;
+  start_time: number;
+  hz: number;
+  axes: string;
+  sample_count: number;
+  samples: Uint8Array;
+  odba: Uint8Array;
+  mean_odba: number;
+  calibration: string;
+  received_at: number;
+  extra: string | null;
+}
+
+export interface MediaRecordTable {
+  device_id: number;
+  kind: number;
+  pick_time: number;
+  file: string;
+  mime: string;
+  size: number;
+  lon: number | null;
+  lat: number | null;
+  alt: number | null;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+  rate: number | null;
+  bit_depth: number | null;
+  track: number | null;
+  received_at: number;
+}
+
+export interface JsonDocTable {
+  device_id: number;
+  updated_at: number;
+}
+
+export interface InstructionTable {
+  id: Generated<number>;
+  device_id: number;
+  type: string;
+  params: string;
+  status: string;
+  sender_user_id: number | null;
+  send_time: number;
+  estimate_execute_time: number | null;
+  delivered_at: number | null;
+  execute_time: number | null;
+  error_message: string | null;
+}
+
+export interface IngestNonceTable {
+  device_id: number;
+  nonce: string;
+  received_at: number;
+}
+
 export interface Database {
+  folders: FolderTable;
+  devices: DeviceTable;
+  fixes: FixTable;
+  sensor_records: SensorRecordTable;
+  acc_bursts: AccBurstTable;
+  media_records: MediaRecordTable;
+  device_work_status: JsonDocTable & { settings: string };
+  mount_info: JsonDocTable & { info: string };
+  instructions: InstructionTable;
+  ingest_nonces: IngestNonceTable;
   organisations: OrganisationTable;
   users: UserTable;
   user_settings: UserSettingTable;
@@ -80,3 +223,6 @@ export type UserUpdate = Updateable<UserTable>;
 export type UserSettingRow = Selectable<UserSettingTable>;
 export type SessionRow = Selectable<SessionTable>;
 export type OrganisationRow = Selectable<OrganisationTable>;
+export type DeviceRow = Selectable<DeviceTable>;
+export type NewDevice = Insertable<DeviceTable>;
+export type FolderRow = Selectable<FolderTable>;

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as accounts from './2026-11-22T00-00-00_accounts.js';
+import * as devices from './2026-11-22T01-00-00_devices.js';
 
 /**
  * Every migration, by its frozen name. Listed here rather than read from disk so that the bundled
@@ -7,4 +8,5 @@ import * as accounts from './2026-11-22T00-00-00_accounts.js';
  */
 export const migrations: Record<string, Migration> = {
   '2026-11-22T00-00-00_accounts': accounts,
+  '2026-11-22T01-00-00_devices': devices,
 };

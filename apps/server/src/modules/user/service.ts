@@ -3,6 +3,7 @@ import {
   type AccountSetting,
   EmailSchema,
   LanguageId,
+  message,
   PasswordSchema,
   PhoneSchema,
   type SafeSetting,
@@ -99,7 +100,7 @@ export class UserService {
   /** Operator path (CLI, first start): validated by the same rules as the forms. */
   async createUser(input: NewUserInput): Promise<number> {
     const check = <T>(label: string, r: { success: true; data: T } | { success: false; error: { issues: { message: string }[] } }): T => {
-      if (!r.success) throw new UserInputError(`${label}: ${r.error.issues.map((i) => i.message).join(', ')}`);
+      if (!r.success) throw new UserInputError(`${label}: ${r.error.issues.map((i) => message('en', i.message)).join(', ')}`);
       return r.data;
     };
     const userName = check('user name', AccountNameSchema.safeParse(input.userName));

@@ -1,0 +1,224 @@
+import {
+  type Burst,
+  FIX_OPTIONAL_COLUMNS,
+  type FixColumns,
+  INGEST_MAX_FUTURE_MS,
+  INGEST_MAX_RECORDS,
+  type IngestBatch,
+  isValidPosition,
+  SensorKind,
+  type SensorKindName,
+} from '@wildtrack/contract';
+
+/** A batch that can't be stored: refused whole, with a reason naming the record and field. */
+export class BatchRefused extends Error {
+  constructor(
+    readonly error: string,
+    readonly reason: string,
+  ) {
+    super(`${error}: ${reason}`);
+    this.name = 'BatchRefused';
+  }
+}
+
+export interface FixRow {
+  pick_time: number;
+  lon: number;
+  lat: number;
+  alt: number | null;
+  speed: number | null;
+  course: number | null;
+  temperature: number | null;
+  activity: number | null;
+  voltage: number | null;
+  channel: number | null;
+  satellites: number | null;
+  hdop: number | null;
+  vdop: number | null;
+  grade: number | null;
+  valid: number;
+  tx_time: number | null;
+  /** Set when the source itself marked the record (Movebank `visible=false`, outlier columns). */
+  invalid_at: number | null;
+  extra: string | null;
+}
+
+export interface SensorRow {
+  kind: number;
+  time: number;
+  v1: number;
+  v2: number | null;
+  v3: number | null;
+  v4: number | null;
+}
+
+export interface BurstRow {
+  start_time: number;
+  hz: number;
+  axes: string;
+  sample_count: number;
+  samples: Uint8Array;
+  odba: Uint8Array;
+  mean_odba: number;
+  calibration: string;
+  extra: string | null;
+}
+
+export interface DecodedBatch {
+  fixes: FixRow[];
+  sensors: SensorRow[];
+  bursts: BurstRow[];
+  /** Latest record time and voltage seen, for the device's last-work fields. */
+  lastTime: number | null;
+  lastVoltage: number | null;
+}
+
+function checkTime(t: number, where: string, now: number): void {
+  if (!Number.isSafeInteger(t) || t < 0) throw new BatchRefused('bad_time', `${where}: time must be epoch milliseconds`);
+  if (t > now + INGEST_MAX_FUTURE_MS) {
+    throw new BatchRefused('future_time', `${where}: ${new Date(t).toISOString()} is more than a day in the future`);
+  }
+}
+
+function finite(v: number, where: string): number {
+  if (!Number.isFinite(v)) throw new BatchRefused('not_finite', `${where}: NaN or Infinity`);
+  return v;
+}
+
+function optional(col: (number | null)[] | undefined, i: number, where: string): number | null {
+  const v = col?.[i];
+  return v === null || v === undefined ? null : finite(v, where);
+}
+
+function decodeFixes(f: FixColumns, now: number, out: DecodedBatch): void {
+  const n = f.t.length;
+  if (f.lon.length !== n || f.lat.length !== n) throw new BatchRefused('bad_columns', 'fixes: lon and lat must have the length of t');
+  for (const name of FIX_OPTIONAL_COLUMNS) {
+    const col = f[name];
+    if (col && col.length !== n) throw new BatchRefused('bad_columns', `fixes.${name}: ${col.length} values for ${n} fixes`);
+  }
+  for (let i = 0; i < n; i++) {
+    const t = f.t[i]!;
+    checkTime(t, `fixes[${i}]`, now);
+    const lon = finite(f.lon[i]!, `fixes[${i}].lon`);
+    const lat = finite(f.lat[i]!, `fixes[${i}].lat`);
+    const alt = optional(f.alt, i, `fixes[${i}].alt`);
+    const speed = optional(f.speed, i, `fixes[${i}].speed`);
+    const voltage = optional(f.voltage, i, `fixes[${i}].voltage`);
+    out.fixes.push({
+      pick_time: t,
+      lon,
+      lat,
+      alt,
+      speed: speed === null || speed === -1 ? null : speed,
+      course: optional(f.course, i, `fixes[${i}].course`),
+      temperature: optional(f.temp, i, `fixes[${i}].temp`),
+      activity: optional(f.activity, i, `fixes[${i}].activity`),
+      voltage,
+      channel: optional(f.channel, i, `fixes[${i}].channel`),
+      satellites: optional(f.sats, i, `fixes[${i}].sats`),
+      hdop: optional(f.hdop, i, `fixes[${i}].hdop`),
+      vdop: optional(f.vdop, i, `fixes[${i}].vdop`),
+      grade: optional(f.grade, i, `fixes[${i}].grade`),
+      valid: isValidPosition(lon, lat, alt) ? 1 : 0,
+      tx_time: optional(f.tx, i, `fixes[${i}].tx`),
+      invalid_at: null,
+      extra: null,
+    });
+    if (out.lastTime === null || t >= out.lastTime) {
+      out.lastTime = t;
+      if (voltage !== null) out.lastVoltage = voltage;
+    }
+  }
+}
+
+/** Default calibration when a device sends none: 12-bit counts centred on 2048 (e-obs style). */
+export const DEFAULT_SCALE = 0.0027;
+export const DEFAULT_OFFSET = 2048;
+
+function base64Bytes(text: string, where: string): Uint8Array {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw new BatchRefused('bad_samples', `${where}: samples must be base64`);
+  return new Uint8Array(Buffer.from(text, 'base64'));
+}
+
+/**
+ * ODBA per sample: for each axis, the calibrated value minus the burst's mean (the static part),
+ * summed as absolute values over the axes; stored as uint16 milli-g.
+ */
+export function burstRow(
+  b: { t: number; hz: number; axes: string; raw: Int16Array; scale?: number[] | undefined; offset?: number[] | undefined; extra?: string | null },
+  where: string,
+): BurstRow {
+  const axes = b.axes.length;
+  if (b.raw.length === 0 || b.raw.length % axes !== 0) {
+    throw new BatchRefused('bad_samples', `${where}: ${b.raw.length} samples don't divide into ${axes} axes`);
+  }
+  const scale = b.scale ?? Array(axes).fill(DEFAULT_SCALE);
+  const offset = b.offset ?? Array(axes).fill(DEFAULT_OFFSET);
+  if (scale.length !== axes || offset.length !== axes) throw new BatchRefused('bad_calibration', `${where}: one scale and offset per axis`);
+  scale.forEach((v, i) => finite(v, `${where}.scale[${i}]`));
+  offset.forEach((v, i) => finite(v, `${where}.offset[${i}]`));
+  const n = b.raw.length / axes;
+  const mean = new Float64Array(axes);
+  for (let i = 0; i < n; i++) for (let a = 0; a < axes; a++) mean[a]! += (b.raw[i * axes + a]! - offset[a]!) * scale[a]!;
+  for (let a = 0; a < axes; a++) mean[a]! /= n;
+  const odba = new Uint8Array(n * 2);
+  const view = new DataView(odba.buffer);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    let sum = 0;
+    for (let a = 0; a < axes; a++) sum += Math.abs((b.raw[i * axes + a]! - offset[a]!) * scale[a]! - mean[a]!);
+    total += sum;
+    view.setUint16(i * 2, Math.min(65535, Math.round(sum * 1000)), true);
+  }
+  const samples = new Uint8Array(b.raw.buffer, b.raw.byteOffset, b.raw.byteLength);
+  return {
+    start_time: b.t,
+    hz: b.hz,
+    axes: b.axes,
+    sample_count: n,
+    samples: new Uint8Array(samples),
+    odba,
+    mean_odba: total / n,
+    calibration: JSON.stringify({ scale, offset }),
+    extra: b.extra ?? null,
+  };
+}
+
+function decodeBurst(b: Burst, i: number, now: number): BurstRow {
+  const where = `bursts[${i}]`;
+  checkTime(b.t, where, now);
+  const bytes = base64Bytes(b.samples, where);
+  if (bytes.length % 2 !== 0) throw new BatchRefused('bad_samples', `${where}: odd number of sample bytes`);
+  const raw = new Int16Array(bytes.length / 2);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let k = 0; k < raw.length; k++) raw[k] = view.getInt16(k * 2, true);
+  return burstRow({ t: b.t, hz: b.hz, axes: b.axes, raw, scale: b.scale, offset: b.offset }, where);
+}
+
+/** Checks a schema-valid batch in full and turns it into rows; throws BatchRefused, storing nothing. */
+export function decodeBatch(batch: IngestBatch, now = Date.now()): DecodedBatch {
+  const count =
+    (batch.fixes?.t.length ?? 0) + (batch.sensors ?? []).reduce((n, s) => n + s.t.length, 0) + (batch.bursts?.length ?? 0);
+  if (count > INGEST_MAX_RECORDS) throw new BatchRefused('too_many_records', `${count} records; at most ${INGEST_MAX_RECORDS} per batch`);
+  const out: DecodedBatch = { fixes: [], sensors: [], bursts: [], lastTime: null, lastVoltage: null };
+  if (batch.fixes) decodeFixes(batch.fixes, now, out);
+  (batch.sensors ?? []).forEach((s, si) => {
+    const layout = SensorKind[s.kind as SensorKindName];
+    if (s.v.length !== s.t.length) throw new BatchRefused('bad_columns', `sensors[${si}]: v must have the length of t`);
+    for (let i = 0; i < s.t.length; i++) {
+      const where = `sensors[${si}][${i}]`;
+      checkTime(s.t[i]!, where, now);
+      const v = s.v[i]!;
+      if (v.length !== layout.values.length) {
+        throw new BatchRefused('bad_columns', `${where}: ${s.kind} records hold ${layout.values.length} value(s) (${layout.values.join(', ')})`);
+      }
+      v.forEach((x, k) => finite(x, `${where}.v[${k}]`));
+      out.sensors.push({ kind: layout.id, time: s.t[i]!, v1: v[0]!, v2: v[1] ?? null, v3: v[2] ?? null, v4: v[3] ?? null });
+    }
+  });
+  (batch.bursts ?? []).forEach((b, i) => out.bursts.push(decodeBurst(b, i, now)));
+  for (const r of out.sensors) if (out.lastTime === null || r.time > out.lastTime) out.lastTime = r.time;
+  for (const r of out.bursts) if (out.lastTime === null || r.start_time > out.lastTime) out.lastTime = r.start_time;
+  return out;
+}

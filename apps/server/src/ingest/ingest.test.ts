@@ -1,0 +1,163 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeviceType, INGEST_BASE, ingestHeaders, IngestHeader, packSamples, type IngestBatch } from '@wildtrack/contract';
+import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
+
+interface Dev {
+  id: number;
+  imei: string;
+  secret: string;
+}
+
+describe.each(DIALECTS)('device ingest on %s', (dialect) => {
+  let t: TestApp;
+  let dev: Dev;
+  let other: Dev;
+  const now = Date.now();
+  const T0 = now - 3600_000;
+
+  const send = async (d: Dev, p: string, body: string | Buffer, opts: { contentType?: string; headers?: Record<string, string>; replayOf?: Record<string, string> } = {}) => {
+    const headers = opts.replayOf ?? ingestHeaders({ imei: d.imei, secret: d.secret, path: INGEST_BASE + p, body: typeof body === 'string' ? body : new Uint8Array(body) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: INGEST_BASE + p,
+      headers: { 'content-type': opts.contentType ?? 'application/json', ...headers, ...opts.headers },
+      payload: body,
+    });
+    return { res, body: res.json(), headers };
+  };
+  const batch = (d: Dev, b: IngestBatch | string) => send(d, '/batch', typeof b === 'string' ? b : JSON.stringify(b));
+  const count = async (table: 'fixes' | 'sensor_records' | 'acc_bursts' | 'media_records', deviceId: number) =>
+    Number((await t.database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('device_id', '=', deviceId).executeTakeFirstOrThrow()).n);
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    const org = await t.services.users.createUser({ orgName: 'Stork Lab', userName: 'storklab', password: 'Ciconia-boyc1' }).then(() => t.services.devices.orgIdByName('Stork Lab'));
+    dev = await t.services.devices.register({ orgId: org, imei: '860000000000001', type: DeviceType.Tracker, sensors: ['GNSS', 'Acceleration', 'Temperature'] });
+    other = await t.services.devices.register({ orgId: org, imei: '860000000000002', type: DeviceType.Tracker });
+  });
+  afterAll(async () => t.close());
+
+  it('stores fixes, sensor records and bursts, marking out-of-range positions invalid rather than dropping them', async () => {
+    const raw = Array.from({ length: 20 * 3 }, (_, i) => 2048 + Math.round(300 * Math.sin(i / 3)));
+    const { res, body } = await batch(dev, {
+      fixes: {
+        t: [T0, T0 + 60_000, T0 + 120_000],
+        lon: [121.5, 121.6, 200],
+        lat: [31.2, 31.3, 31.3],
+        alt: [10, 12, 11],
+        speed: [3.5, -1, 2],
+        voltage: [4.01, 4.02, 4.05],
+        grade: [1, 2, 6],
+      },
+      sensors: [
+        { kind: 'temperature', t: [T0, T0 + 600_000], v: [[21.5], [22.25]] },
+        { kind: 'redInfrared', t: [T0], v: [[120, 340]] },
+      ],
+      bursts: [{ t: T0, hz: 20, axes: 'XYZ', samples: packSamples(raw) }],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(body).toMatchObject({ ok: true, accepted: { fixes: 3, sensors: 3, bursts: 1, media: 0 }, duplicates: 0, instructions: [] });
+    const fixes = await t.database.db.selectFrom('fixes').selectAll().where('device_id', '=', dev.id).orderBy('pick_time').execute();
+    expect(fixes.map((f) => f.valid)).toEqual([1, 1, 0]);
+    expect(fixes[2]!.lon).toBe(200);
+    expect(fixes[1]!.speed).toBeNull();
+    const burst = await t.database.db.selectFrom('acc_bursts').selectAll().where('device_id', '=', dev.id).executeTakeFirstOrThrow();
+    expect(burst.sample_count).toBe(20);
+    expect(Buffer.from(burst.samples).length).toBe(20 * 3 * 2); // 2 bytes per axis-sample
+    expect(Buffer.from(burst.odba).length).toBe(20 * 2);
+    expect(burst.mean_odba).toBeGreaterThan(0);
+    const device = await t.database.db.selectFrom('devices').select(['last_work_time', 'last_voltage']).where('id', '=', dev.id).executeTakeFirstOrThrow();
+    expect(device.last_work_time).toBe(T0 + 600_000);
+    expect(device.last_voltage).toBe(4.05);
+  });
+
+  it('stores a record sent twice once, and says how many were duplicates', async () => {
+    const b: IngestBatch = { fixes: { t: [T0, T0 + 180_000], lon: [121.5, 121.7], lat: [31.2, 31.4] } };
+    const { body } = await batch(dev, b);
+    expect(body).toMatchObject({ accepted: { fixes: 1 }, duplicates: 1 });
+    expect(await count('fixes', dev.id)).toBe(4);
+  });
+
+  it('refuses an unknown IMEI, a bad signature and a stale timestamp, storing nothing', async () => {
+    const b = JSON.stringify({ fixes: { t: [T0 + 240_000], lon: [1], lat: [1] } });
+    const unknown = await send({ ...dev, imei: '999' }, '/batch', b);
+    expect(unknown.res.statusCode).toBe(401);
+    expect(unknown.body).toEqual({ ok: false, error: 'unknown_device', reason: 'no device with IMEI 999' });
+    const wrongSecret = await send({ ...dev, secret: 'not-the-secret' }, '/batch', b);
+    expect(wrongSecret.body.error).toBe('bad_signature');
+    const signed = ingestHeaders({ imei: dev.imei, secret: dev.secret, path: `${INGEST_BASE}/batch`, body: b });
+    const tampered = await send(dev, '/batch', b.replace('[1]', '[2]'), { replayOf: signed });
+    expect(tampered.body.error).toBe('bad_signature');
+    const stale = ingestHeaders({ imei: dev.imei, secret: dev.secret, path: `${INGEST_BASE}/batch`, body: b, now: Date.now() - 16 * 60_000 });
+    expect((await send(dev, '/batch', b, { replayOf: stale })).body.error).toBe('stale_timestamp');
+    const unsigned = await send(dev, '/batch', b, { replayOf: { [IngestHeader.imei]: dev.imei } });
+    expect(unsigned.body.error).toBe('unsigned');
+    expect(await count('fixes', dev.id)).toBe(4);
+  });
+
+  it('refuses a replayed batch', async () => {
+    const b = JSON.stringify({ fixes: { t: [T0 + 300_000], lon: [121], lat: [31] } });
+    const first = await send(dev, '/batch', b);
+    expect(first.body.accepted.fixes).toBe(1);
+    const again = await send(dev, '/batch', b, { replayOf: first.headers });
+    expect(again.res.statusCode).toBe(409);
+    expect(again.body).toEqual({ ok: false, error: 'replayed', reason: 'this nonce was used before' });
+  });
+
+  it('refuses NaN and Infinity, a time more than a day ahead, and ragged columns, storing none of the batch', async () => {
+    const before = await count('fixes', dev.id);
+    const inf = await batch(dev, '{"fixes":{"t":[1700000000000,1700000060000],"lon":[1,1e999],"lat":[1,1]}}');
+    expect(inf.body).toEqual({ ok: false, error: 'bad_batch', reason: 'fixes.lon.1: NaN or Infinity' });
+    const nan = await batch(dev, '{"fixes":{"t":[1700000000000],"lon":[NaN],"lat":[1]}}');
+    expect(nan.body.error).toBe('bad_json');
+    const future = await batch(dev, { fixes: { t: [T0 + 360_000, Date.now() + 25 * 3600_000], lon: [1, 2], lat: [1, 2] } });
+    expect(future.res.statusCode).toBe(400);
+    expect(future.body.error).toBe('future_time');
+    const ragged = await batch(dev, { fixes: { t: [T0 + 420_000, T0 + 480_000], lon: [1, 2], lat: [1, 2], alt: [5] } });
+    expect(ragged.body).toEqual({ ok: false, error: 'bad_columns', reason: 'fixes.alt: 1 values for 2 fixes' });
+    const badKind = await batch(dev, { sensors: [{ kind: 'redInfrared', t: [T0], v: [[1]] }] });
+    expect(badKind.body.reason).toBe('sensors[0][0]: redInfrared records hold 2 value(s) (RedLight, InfraredLight)');
+    const badShape = await batch(dev, '{"fixes":{"t":["yesterday"],"lon":[1],"lat":[1]}}');
+    expect(badShape.body.error).toBe('bad_batch');
+    expect(badShape.body.reason).toMatch(/^fixes\.t\.0: /);
+    expect(await count('fixes', dev.id)).toBe(before);
+  });
+
+  it('refuses a batch over the size limit with 413', async () => {
+    const big = JSON.stringify({ fixes: { t: [T0], lon: [1], lat: [1] }, pad: 'x'.repeat(9 * 1024 * 1024) });
+    const { res, body } = await batch(dev, big);
+    expect(res.statusCode).toBe(413);
+    expect(body.error).toBe('too_large');
+  });
+
+  it('stores a media file under the data directory, once', async () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9]);
+    const p = `/media?kind=image&t=${T0}&lon=121.5&lat=31.2&width=64&height=48`;
+    const first = await send(dev, p, jpeg, { contentType: 'image/jpeg' });
+    expect(first.body).toMatchObject({ ok: true, accepted: { media: 1 }, duplicates: 0 });
+    const row = await t.database.db.selectFrom('media_records').selectAll().where('device_id', '=', dev.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ kind: 1, size: 9, width: 64, height: 48, mime: 'image/jpeg' });
+    expect(fs.readFileSync(path.join(t.dataDir, row.file))).toEqual(jpeg);
+    const again = await send(dev, p, jpeg, { contentType: 'image/jpeg' });
+    expect(again.body).toMatchObject({ accepted: { media: 0 }, duplicates: 1 });
+    const bad = await send(dev, `/media?kind=smell&t=${T0}`, jpeg, { contentType: 'image/jpeg' });
+    expect(bad.body.error).toBe('bad_media');
+  });
+
+  it('hands out pending instructions with every answer and takes the device acknowledgement', async () => {
+    const repo = (t.services.ingest as unknown as { instructions: { create: (d: number, ty: string, p: unknown, u: null, n: number) => Promise<number> } }).instructions;
+    const id = await repo.create(dev.id, 'ACQUISITION_FREQUENCY', { intervalMinutes: 30 }, null, Date.now());
+    const { body } = await batch(dev, { fixes: { t: [T0 + 540_000], lon: [121], lat: [31] } });
+    expect(body.instructions).toEqual([{ id, type: 'ACQUISITION_FREQUENCY', params: { intervalMinutes: 30 }, sentAt: expect.any(Number) }]);
+    const foreign = await send(other, '/ack', JSON.stringify({ id, outcome: 'SUCCESSFUL', executedAt: Date.now() }));
+    expect(foreign.res.statusCode).toBe(404);
+    const ack = await send(dev, '/ack', JSON.stringify({ id, outcome: 'SUCCESSFUL', executedAt: Date.now() }));
+    expect(ack.body).toMatchObject({ ok: true, instructions: [] });
+    const row = await t.database.db.selectFrom('instructions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('SUCCESSFUL');
+    expect(row.delivered_at).not.toBeNull();
+    expect((await send(dev, '/ack', JSON.stringify({ id, outcome: 'FAILED', executedAt: Date.now() }))).res.statusCode).toBe(404);
+  });
+});

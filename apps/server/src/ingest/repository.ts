@@ -1,0 +1,213 @@
+import type SQLite from 'better-sqlite3';
+import { type Kysely, sql } from 'kysely';
+import type { Db } from '../db/connect.js';
+import type { Database } from '../db/schema.js';
+import type { BurstRow, DecodedBatch, FixRow, SensorRow } from './decode.js';
+
+export interface WriteCounts {
+  fixes: number;
+  sensors: number;
+  bursts: number;
+  duplicates: number;
+}
+
+export class Replayed extends Error {}
+
+const FIX_COLUMNS = [
+  'device_id', 'pick_time', 'lon', 'lat', 'alt', 'speed', 'course', 'temperature', 'activity', 'voltage', 'channel',
+  'satellites', 'hdop', 'vdop', 'grade', 'valid', 'tx_time', 'received_at', 'invalid_at', 'extra',
+] as const;
+const SENSOR_COLUMNS = ['device_id', 'kind', 'time', 'v1', 'v2', 'v3', 'v4', 'received_at'] as const;
+const BURST_COLUMNS = ['device_id', 'start_time', 'hz', 'axes', 'sample_count', 'samples', 'odba', 'mean_odba', 'calibration', 'received_at', 'extra'] as const;
+
+const insertSql = (table: string, cols: readonly string[]) =>
+  `insert or ignore into ${table} (${cols.join(', ')}) values (${cols.map(() => '?').join(', ')})`;
+
+interface SqliteStatements {
+  fix: SQLite.Statement;
+  sensor: SQLite.Statement;
+  burst: SQLite.Statement;
+  nonce: SQLite.Statement;
+  touch: SQLite.Statement;
+}
+
+/**
+ * The write side of everything devices send. One batch is one transaction: the nonce, every record
+ * and the device's last-work time commit together or not at all, so an acknowledged batch is durable
+ * and a refused one leaves nothing. A record already stored (same device, kind and time) is skipped
+ * and counted as a duplicate.
+ */
+export class IngestRepository {
+  private readonly db: Kysely<Database>;
+  private stmts: SqliteStatements | undefined;
+
+  constructor(private readonly database: Db) {
+    this.db = database.db;
+  }
+
+  findDevice(imei: string) {
+    return this.db.selectFrom('devices').select(['id', 'org_id', 'secret', 'status', 'type']).where('imei', '=', imei).executeTakeFirst();
+  }
+
+  async write(deviceId: number, batch: DecodedBatch, nonce: string | null, now: number): Promise<WriteCounts> {
+    return this.database.sqlite ? this.writeSqlite(this.database.sqlite, deviceId, batch, nonce, now) : this.writePostgres(deviceId, batch, nonce, now);
+  }
+
+  private statements(sqlite: SQLite.Database): SqliteStatements {
+    this.stmts ??= {
+      fix: sqlite.prepare(insertSql('fixes', FIX_COLUMNS)),
+      sensor: sqlite.prepare(insertSql('sensor_records', SENSOR_COLUMNS)),
+      burst: sqlite.prepare(insertSql('acc_bursts', BURST_COLUMNS)),
+      nonce: sqlite.prepare('insert or ignore into ingest_nonces (device_id, nonce, received_at) values (?, ?, ?)'),
+      touch: sqlite.prepare(
+        'update devices set last_work_time = ?, last_voltage = coalesce(?, last_voltage) where id = ? and (last_work_time is null or last_work_time <= ?)',
+      ),
+    };
+    return this.stmts;
+  }
+
+  private async writeSqlite(sqlite: SQLite.Database, deviceId: number, b: DecodedBatch, nonce: string | null, now: number): Promise<WriteCounts> {
+    const s = this.statements(sqlite);
+    // Holding Kysely's connection keeps its queries from interleaving with this transaction.
+    return this.db.connection().execute(async () =>
+      sqlite.transaction((): WriteCounts => {
+        if (nonce !== null && s.nonce.run(deviceId, nonce, now).changes === 0) throw new Replayed();
+        const c: WriteCounts = { fixes: 0, sensors: 0, bursts: 0, duplicates: 0 };
+        for (const f of b.fixes) {
+          c.fixes += s.fix.run(deviceId, f.pick_time, f.lon, f.lat, f.alt, f.speed, f.course, f.temperature, f.activity, f.voltage, f.channel,
+            f.satellites, f.hdop, f.vdop, f.grade, f.valid, f.tx_time, now, f.invalid_at, f.extra).changes;
+        }
+        for (const r of b.sensors) c.sensors += s.sensor.run(deviceId, r.kind, r.time, r.v1, r.v2, r.v3, r.v4, now).changes;
+        for (const r of b.bursts) {
+          c.bursts += s.burst.run(deviceId, r.start_time, r.hz, r.axes, r.sample_count, Buffer.from(r.samples), Buffer.from(r.odba), r.mean_odba,
+            r.calibration, now, r.extra).changes;
+        }
+        c.duplicates = b.fixes.length + b.sensors.length + b.bursts.length - c.fixes - c.sensors - c.bursts;
+        if (b.lastTime !== null) s.touch.run(b.lastTime, b.lastVoltage, deviceId, b.lastTime);
+        return c;
+      })(),
+    );
+  }
+
+  private async writePostgres(deviceId: number, b: DecodedBatch, nonce: string | null, now: number): Promise<WriteCounts> {
+    return this.db.transaction().execute(async (trx) => {
+      if (nonce !== null) {
+        const r = await trx
+          .insertInto('ingest_nonces')
+          .values({ device_id: deviceId, nonce, received_at: now })
+          .onConflict((oc) => oc.doNothing())
+          .executeTakeFirst();
+        if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) throw new Replayed();
+      }
+      const c: WriteCounts = { fixes: 0, sensors: 0, bursts: 0, duplicates: 0 };
+      c.fixes = await insertChunks(trx, 'fixes', b.fixes.map((f: FixRow) => ({ device_id: deviceId, received_at: now, invalid_by: null, ...f })), 2000);
+      c.sensors = await insertChunks(trx, 'sensor_records', b.sensors.map((r: SensorRow) => ({ device_id: deviceId, received_at: now, ...r })), 5000);
+      c.bursts = await insertChunks(trx, 'acc_bursts', b.bursts.map((r: BurstRow) => ({ device_id: deviceId, received_at: now, ...r })), 500);
+      c.duplicates = b.fixes.length + b.sensors.length + b.bursts.length - c.fixes - c.sensors - c.bursts;
+      if (b.lastTime !== null) {
+        await sql`update devices set last_work_time = ${b.lastTime}, last_voltage = coalesce(${b.lastVoltage}, last_voltage)
+                  where id = ${deviceId} and (last_work_time is null or last_work_time <= ${b.lastTime})`.execute(trx);
+      }
+      return c;
+    });
+  }
+
+  async sweepNonces(before: number): Promise<void> {
+    await this.db.deleteFrom('ingest_nonces').where('received_at', '<', before).execute();
+  }
+}
+
+async function insertChunks<T extends 'fixes' | 'sensor_records' | 'acc_bursts'>(
+  trx: Kysely<Database>,
+  table: T,
+  rows: Parameters<ReturnType<Kysely<Database>['insertInto']>['values']>[0][],
+  chunk: number,
+): Promise<number> {
+  let inserted = 0;
+  for (let i = 0; i < rows.length; i += chunk) {
+    const r = await trx
+      .insertInto(table)
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      .values(rows.slice(i, i + chunk) as any)
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    inserted += Number(r.numInsertedOrUpdatedRows ?? 0);
+  }
+  return inserted;
+}
+
+export interface MediaRow {
+  kind: number;
+  pick_time: number;
+  file: string;
+  mime: string;
+  size: number;
+  lon: number | null;
+  lat: number | null;
+  alt: number | null;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+  rate: number | null;
+  bit_depth: number | null;
+  track: number | null;
+}
+
+export class InstructionRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Instructions sent and not yet answered; the first delivery is recorded. */
+  async pending(deviceId: number, now: number) {
+    const rows = await this.db
+      .selectFrom('instructions')
+      .select(['id', 'type', 'params', 'send_time', 'delivered_at'])
+      .where('device_id', '=', deviceId)
+      .where('status', '=', 'SENT')
+      .orderBy('id')
+      .execute();
+    const undelivered = rows.filter((r) => r.delivered_at === null).map((r) => Number(r.id));
+    if (undelivered.length > 0) await this.db.updateTable('instructions').set({ delivered_at: now }).where('id', 'in', undelivered).execute();
+    return rows;
+  }
+
+  /** Records the device's outcome; false when the instruction isn't this device's or isn't awaiting one. */
+  async acknowledge(deviceId: number, id: number, outcome: 'SUCCESSFUL' | 'FAILED', executedAt: number, message: string | null): Promise<boolean> {
+    const r = await this.db
+      .updateTable('instructions')
+      .set({ status: outcome, execute_time: executedAt, error_message: outcome === 'FAILED' ? (message ?? '') : null })
+      .where('id', '=', id)
+      .where('device_id', '=', deviceId)
+      .where('status', '=', 'SENT')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async create(deviceId: number, type: string, params: unknown, senderUserId: number | null, now: number): Promise<number> {
+    const r = await this.db
+      .insertInto('instructions')
+      .values({ device_id: deviceId, type, params: JSON.stringify(params), status: 'SENT', sender_user_id: senderUserId, send_time: now, estimate_execute_time: null, delivered_at: null, execute_time: null, error_message: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(r.id);
+  }
+}
+
+export class MediaRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Stores the media row with the request's nonce; false when the same record exists already. */
+  async insert(deviceId: number, row: MediaRow, nonce: string, now: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const n = await trx.insertInto('ingest_nonces').values({ device_id: deviceId, nonce, received_at: now }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+      if (Number(n.numInsertedOrUpdatedRows ?? 0) === 0) throw new Replayed();
+      const r = await trx.insertInto('media_records').values({ device_id: deviceId, received_at: now, ...row }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+      await sql`update devices set last_work_time = ${row.pick_time} where id = ${deviceId} and (last_work_time is null or last_work_time <= ${row.pick_time})`.execute(trx);
+      return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+    });
+  }
+
+  async useNonce(deviceId: number, nonce: string, now: number): Promise<void> {
+    const n = await this.db.insertInto('ingest_nonces').values({ device_id: deviceId, nonce, received_at: now }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    if (Number(n.numInsertedOrUpdatedRows ?? 0) === 0) throw new Replayed();
+  }
+}

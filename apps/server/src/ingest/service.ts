@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  type Ack,
+  type IngestAnswer,
+  type IngestBatch,
+  MediaKind,
+  type MediaQuery,
+  type PendingInstruction,
+} from '@wildtrack/contract';
+import { BatchRefused, decodeBatch, type DecodedBatch } from './decode.js';
+import { type IngestRepository, type InstructionRepository, type MediaRepository, Replayed, type WriteCounts } from './repository.js';
+
+export const MEDIA_DIR = 'media';
+
+const EXT: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'video/webm': 'webm',
+  'video/mp4': 'mp4',
+  'audio/wav': 'wav',
+  'audio/x-wav': 'wav',
+  'application/octet-stream': 'bin',
+};
+
+export class IngestService {
+  constructor(
+    private readonly records: IngestRepository,
+    private readonly instructions: InstructionRepository,
+    private readonly media: MediaRepository,
+    private readonly dataDir: string,
+  ) {}
+
+  /** Decodes and stores a batch (one transaction); throws BatchRefused or Replayed, storing nothing. */
+  async writeBatch(deviceId: number, batch: IngestBatch, nonce: string | null, now = Date.now()): Promise<WriteCounts> {
+    return this.writeDecoded(deviceId, decodeBatch(batch, now), nonce, now);
+  }
+
+  writeDecoded(deviceId: number, decoded: DecodedBatch, nonce: string | null, now = Date.now()): Promise<WriteCounts> {
+    return this.records.write(deviceId, decoded, nonce, now);
+  }
+
+  async pendingInstructions(deviceId: number, now = Date.now()): Promise<PendingInstruction[]> {
+    const rows = await this.instructions.pending(deviceId, now);
+    return rows.map((r) => ({
+      id: Number(r.id),
+      type: r.type === 'POSTBACK_FREQUENCY' ? 'POSTBACK_FREQUENCY' : 'ACQUISITION_FREQUENCY',
+      params: JSON.parse(r.params) as Record<string, unknown>,
+      sentAt: r.send_time,
+    }));
+  }
+
+  async answer(deviceId: number, counts: Omit<WriteCounts, 'duplicates'> & { media?: number; duplicates: number }): Promise<IngestAnswer> {
+    return {
+      ok: true,
+      accepted: { fixes: counts.fixes, sensors: counts.sensors, bursts: counts.bursts, media: counts.media ?? 0 },
+      duplicates: counts.duplicates,
+      instructions: await this.pendingInstructions(deviceId),
+      serverTime: Date.now(),
+    };
+  }
+
+  /**
+   * Writes the file under $WILDTRACK_DATA/media/<device>/ (to a temporary name, renamed once complete),
+   * then the record; a duplicate record keeps the file it already has.
+   */
+  async storeMedia(deviceId: number, q: MediaQuery, body: Buffer, mime: string, nonce: string | null, now = Date.now()): Promise<boolean> {
+    if (body.length === 0) throw new BatchRefused('empty_media', 'the body holds no file');
+    const ext = EXT[mime] ?? (q.kind === 'audio' ? 'pdm' : 'bin');
+    const rel = path.join(MEDIA_DIR, String(deviceId), `${q.kind}-${q.t}.${ext}`);
+    const abs = path.join(this.dataDir, rel);
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    const exists = fs.existsSync(abs);
+    const tmp = `${abs}.${process.pid}.${now}.tmp`;
+    if (!exists) {
+      fs.writeFileSync(tmp, body);
+      fs.renameSync(tmp, abs);
+    }
+    const row = {
+      kind: MediaKind[q.kind],
+      pick_time: q.t,
+      file: rel.split(path.sep).join('/'),
+      mime,
+      size: body.length,
+      lon: q.lon ?? null,
+      lat: q.lat ?? null,
+      alt: q.alt ?? null,
+      width: q.width ?? null,
+      height: q.height ?? null,
+      duration: q.duration ?? null,
+      rate: q.rate ?? null,
+      bit_depth: q.bitDepth ?? null,
+      track: q.track ?? null,
+    };
+    try {
+      if (nonce === null) return await this.media.insert(deviceId, row, `local-${deviceId}-${q.kind}-${q.t}-${now}`, now);
+      return await this.media.insert(deviceId, row, nonce, now);
+    } catch (err) {
+      if (!exists && err instanceof Replayed) fs.rmSync(abs, { force: true });
+      throw err;
+    }
+  }
+
+  async acknowledge(deviceId: number, ack: Ack, nonce: string, now = Date.now()): Promise<boolean> {
+    await this.media.useNonce(deviceId, nonce, now);
+    return this.instructions.acknowledge(deviceId, ack.id, ack.outcome, ack.executedAt, ack.message ?? null);
+  }
+}

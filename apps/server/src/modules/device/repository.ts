@@ -1,0 +1,74 @@
+import type { Kysely } from 'kysely';
+import type { Database, NewDevice } from '../../db/schema.js';
+
+export class DeviceRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(device: NewDevice): Promise<number> {
+    const r = await this.db.insertInto('devices').values(device).returning('id').executeTakeFirstOrThrow();
+    return Number(r.id);
+  }
+
+  findByImei(imei: string) {
+    return this.db.selectFrom('devices').selectAll().where('imei', '=', imei).executeTakeFirst();
+  }
+
+  async orgId(name: string): Promise<number | undefined> {
+    const r = await this.db.selectFrom('organisations').select('id').where('name', '=', name).executeTakeFirst();
+    return r ? Number(r.id) : undefined;
+  }
+
+  async samplesOrg(): Promise<number | undefined> {
+    const r = await this.db.selectFrom('organisations').select('id').where('is_samples', '=', 1).executeTakeFirst();
+    return r ? Number(r.id) : undefined;
+  }
+
+  async createOrg(name: string, isSamples: boolean, now: number): Promise<number> {
+    const r = await this.db
+      .insertInto('organisations')
+      .values({ name, parent_unit: '', created_at: now, is_samples: isSamples ? 1 : 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(r.id);
+  }
+
+  async folderInOrg(folderId: number, orgId: number): Promise<boolean> {
+    const r = await this.db.selectFrom('folders').select('id').where('id', '=', folderId).where('org_id', '=', orgId).executeTakeFirst();
+    return r !== undefined;
+  }
+
+  async findOrCreateFolder(orgId: number, name: string, now: number): Promise<number> {
+    const r = await this.db.selectFrom('folders').select('id').where('org_id', '=', orgId).where('parent_id', 'is', null).where('name', '=', name).executeTakeFirst();
+    if (r) return Number(r.id);
+    const created = await this.db.insertInto('folders').values({ org_id: orgId, parent_id: null, name, created_at: now }).returning('id').executeTakeFirstOrThrow();
+    return Number(created.id);
+  }
+
+  /** Devices with their record counts, for the operator's list. */
+  list(orgId?: number) {
+    let q = this.db
+      .selectFrom('devices')
+      .innerJoin('organisations', 'organisations.id', 'devices.org_id')
+      .leftJoin('folders', 'folders.id', 'devices.folder_id')
+      .select((eb) => [
+        'devices.id',
+        'devices.imei',
+        'devices.type',
+        'devices.caption',
+        'devices.model',
+        'devices.sensors',
+        'devices.status',
+        'devices.example',
+        'devices.last_work_time',
+        'organisations.name as org_name',
+        'folders.name as folder_name',
+        eb.selectFrom('fixes').whereRef('fixes.device_id', '=', 'devices.id').select((e) => e.fn.countAll<number>().as('n')).as('fixes'),
+        eb.selectFrom('sensor_records').whereRef('sensor_records.device_id', '=', 'devices.id').select((e) => e.fn.countAll<number>().as('n')).as('sensor_records'),
+        eb.selectFrom('acc_bursts').whereRef('acc_bursts.device_id', '=', 'devices.id').select((e) => e.fn.countAll<number>().as('n')).as('bursts'),
+        eb.selectFrom('media_records').whereRef('media_records.device_id', '=', 'devices.id').select((e) => e.fn.countAll<number>().as('n')).as('media'),
+      ])
+      .orderBy('devices.id');
+    if (orgId !== undefined) q = q.where('devices.org_id', '=', orgId);
+    return q.execute();
+  }
+}
