@@ -1,0 +1,135 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { TOKEN_COOKIE } from '@wildtrack/contract';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { screenshotDir, serverCli, serverMain } from './paths';
+
+const run = promisify(execFile);
+
+export interface Account {
+  account: string;
+  password: string;
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  dataDir: string;
+  admin: Account & { email: string };
+  createUser(opts: { org: string; name: string; password: string; email?: string; phone?: string; nick?: string }): Promise<Account>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function readAdmin(dataDir: string): (Account & { email: string }) | null {
+  const file = join(dataDir, 'initial-admin.txt');
+  if (!existsSync(file)) return null;
+  const fields: Record<string, string> = {};
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const m = /^([\w-]+):\s*(.+)$/.exec(line.trim());
+    if (m) fields[m[1]!] = m[2]!;
+  }
+  if (!fields.account || !fields.password) return null;
+  return { account: fields.account, password: fields.password, email: fields['e-mail'] ?? '' };
+}
+
+/** Starts the built server on a free port with a fresh data directory and waits until it answers. */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wildtrack-e2e-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  // Always a fresh SQLite database in the temp directory, whatever the calling shell has configured.
+  const childEnv: Record<string, string | undefined> = { ...process.env, PORT: String(port), WILDTRACK_DATA: dataDir, ...env };
+  delete childEnv.DATABASE_URL;
+  const child: ChildProcess = spawn(process.execPath, [serverMain], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  const deadline = Date.now() + 30_000;
+  let admin = null as ReturnType<typeof readAdmin>;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output}`);
+    try {
+      const res = await fetch(`${baseUrl}/login`);
+      admin ??= readAdmin(dataDir);
+      if (res.ok && admin) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`the server did not start within 30 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+
+  return {
+    baseUrl,
+    dataDir,
+    admin,
+    async createUser({ org, name, password, email, phone, nick }) {
+      const args = [serverCli, 'create-user', '--org', org, '--name', name, '--password', password];
+      if (email) args.push('--email', email);
+      if (phone) args.push('--phone', phone);
+      if (nick) args.push('--nick', nick);
+      await run(process.execPath, args, { env: childEnv });
+      return { account: name, password };
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** A fresh browser profile with a browser language, so the console's default language follows it. */
+export async function newContext(browser: Browser, locale: 'zh-CN' | 'en-US'): Promise<BrowserContext> {
+  const context = await browser.newContext({ locale, viewport: { width: 1366, height: 820 }, timezoneId: 'Asia/Shanghai' });
+  context.setDefaultTimeout(10_000);
+  return context;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: false });
+}
+
+export async function signIn(page: Page, baseUrl: string, who: Account, path = '/login'): Promise<void> {
+  await page.goto(`${baseUrl}${path}`);
+  await page.locator('#account').fill(who.account);
+  await page.locator('#pwd').fill(who.password);
+  await page.locator('button[type=submit]').click();
+}
+
+export async function tokenCookie(context: BrowserContext): Promise<string | undefined> {
+  const cookies = await context.cookies();
+  return cookies.find((c) => c.name === TOKEN_COOKIE)?.value;
+}

@@ -1,0 +1,61 @@
+import { MESSAGES, TOKEN_COOKIE } from '@wildtrack/contract';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext, screenshot, signIn, startServer, tokenCookie, type RunningServer } from './harness';
+
+let browser: Browser;
+let idleServer: RunningServer;
+
+beforeAll(async () => {
+  // Sessions end after 2 idle seconds on this server.
+  [browser, idleServer] = await Promise.all([launchBrowser(), startServer({ SESSION_IDLE_SECONDS: '2' })]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await idleServer?.stop();
+});
+
+describe('an expired session', () => {
+  it('sends the user to /login with the redirect and the warning, once', async () => {
+    const context = await newContext(browser, 'en-US');
+    const page = await context.newPage();
+    try {
+      await signIn(page, idleServer.baseUrl, idleServer.admin, '/login?redirect=%2Fdevice%3Fview%3Dall');
+      await page.waitForURL(`${idleServer.baseUrl}/device?view=all`);
+      await page.waitForTimeout(3_000);
+
+      // The warning is a toast that fades after a few seconds: watch for it from before the reload.
+      const warning = page.locator('.ant-message-notice').filter({ hasText: MESSAGES['error.sessionExpired'].en });
+      await Promise.all([warning.waitFor(), page.reload()]);
+      await screenshot(page, 'session-expired-en-US');
+      await page.waitForURL(`${idleServer.baseUrl}/login?redirect=%2Fdevice%3Fview%3Dall`);
+      expect(await warning.count()).toBe(1);
+      expect(await tokenCookie(context)).toBeUndefined();
+
+      // signing in again returns to where the user was
+      await page.locator('#account').fill(idleServer.admin.account);
+      await page.locator('#pwd').fill(idleServer.admin.password);
+      await page.locator('button[type=submit]').click();
+      await page.waitForURL(`${idleServer.baseUrl}/device?view=all`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('treats an unknown token the same way (zh-CN)', async () => {
+    const context = await newContext(browser, 'zh-CN');
+    const page = await context.newPage();
+    try {
+      const url = new URL(idleServer.baseUrl);
+      await context.addCookies([{ name: TOKEN_COOKIE, value: 'not-a-real-token', domain: url.hostname, path: '/' }]);
+      const warning = page.locator('.ant-message-notice').filter({ hasText: MESSAGES['error.sessionExpired'].zh });
+      await Promise.all([warning.waitFor(), page.goto(`${idleServer.baseUrl}/device`)]);
+      await screenshot(page, 'session-unknown-token-zh-CN');
+      await page.waitForURL(`${idleServer.baseUrl}/login?redirect=%2Fdevice`);
+      expect(await tokenCookie(context)).toBeUndefined();
+    } finally {
+      await context.close();
+    }
+  });
+});

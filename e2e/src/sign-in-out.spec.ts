@@ -1,0 +1,84 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext, screenshot, signIn, startServer, tokenCookie, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const cases = [
+  {
+    locale: 'zh-CN' as const,
+    texts: { welcome: '欢迎回来', loginTitle: '登录 - Wildtrack', deviceTitle: '设备管理 - Wildtrack', tab: '设备列表', empty: '暂无设备', logout: '退出登录', confirmText: '确定要退出登录吗？' },
+  },
+  {
+    locale: 'en-US' as const,
+    texts: { welcome: 'Welcome back', loginTitle: 'Sign in - Wildtrack', deviceTitle: 'Device management - Wildtrack', tab: 'Device list', empty: 'No devices yet', logout: 'Sign out', confirmText: 'Do you want to sign out?' },
+  },
+];
+
+describe.each(cases)('sign in and out ($locale)', ({ locale, texts }) => {
+  it('goes through /login with the redirect, lands on the original path, and signs out after confirmation', async () => {
+    const context = await newContext(browser, locale);
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server.baseUrl}/device?folder=7`);
+      await page.waitForURL(/\/login\?redirect=/);
+      expect(new URL(page.url()).searchParams.get('redirect')).toBe('/device?folder=7');
+      await page.getByText(texts.welcome).waitFor();
+      expect(await page.title()).toBe(texts.loginTitle);
+      expect(await page.locator('html').getAttribute('lang')).toBe(locale);
+      await screenshot(page, `sign-in-${locale}-login`);
+
+      await page.locator('#account').fill(server.admin.account);
+      await page.locator('#pwd').fill(server.admin.password);
+      await page.locator('button[type=submit]').click();
+      await page.waitForURL(`${server.baseUrl}/device?folder=7`);
+      await page.getByRole('menuitem', { name: texts.tab }).waitFor();
+      expect(await page.title()).toBe(texts.deviceTitle);
+      expect(await page.getByTestId('time-zone').textContent()).toContain('+08:00');
+      expect(await page.getByText(texts.empty).count()).toBeGreaterThan(0);
+      expect(await tokenCookie(context)).toBeTruthy();
+      await screenshot(page, `sign-in-${locale}-device`);
+
+      await page.getByTestId('user-menu').click();
+      await page.getByRole('menuitem', { name: texts.logout }).click();
+      await page.getByText(texts.confirmText).waitFor();
+      await page.waitForTimeout(400); // let the dialog finish opening for the picture
+      await screenshot(page, `sign-in-${locale}-logout-confirm`);
+      await page.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
+      await page.waitForURL(`${server.baseUrl}/login`);
+      expect(await tokenCookie(context)).toBeUndefined();
+      expect(await page.evaluate(() => localStorage.getItem('wildtrack_user_name'))).toBeNull();
+
+      // signed out for real: the console sends a visitor back to the sign-in page
+      await page.goto(`${server.baseUrl}/device`);
+      await page.waitForURL(/\/login\?redirect=%2Fdevice$/);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('already signed in', () => {
+  it('sends /login back to the console', async () => {
+    const context = await newContext(browser, 'en-US');
+    const page = await context.newPage();
+    try {
+      await signIn(page, server.baseUrl, server.admin);
+      await page.waitForURL(`${server.baseUrl}/device`);
+      await page.goto(`${server.baseUrl}/login`);
+      await page.waitForURL(`${server.baseUrl}/device`);
+    } finally {
+      await context.close();
+    }
+  });
+});
