@@ -20,7 +20,7 @@ if (mode === 'bare') {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wildtrack-bench-'));
   const config = loadConfig({ WILDTRACK_DATA: dataDir, LOG_LEVEL: 'warn', WEB_DIST: path.join(dataDir, 'none') });
   const database = connect({ sqliteFile: path.join(dataDir, 'wildtrack.db') });
-  await migrateToLatest(database.db);
+  await migrateToLatest(database);
   const { app, services } = await buildApp(config, database);
   await services.users.createUser({ orgName: 'Bench', userName: 'benchuser', password: 'Bench-Pass-1', email: 'bench@example.org' });
   const login = await services.auth.login({ account: 'benchuser', password: 'Bench-Pass-1', timeZone: '+08:00' }, { ip: '127.0.0.1', userAgent: 'bench' });

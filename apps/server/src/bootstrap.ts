@@ -27,7 +27,7 @@ export interface InitialAdmin {
 }
 
 /**
- * On the first start (no organisation yet) creates an organisation and its primary user with a random
+ * On the first start (no user yet) creates an organisation and its primary user with a random
  * password, written to $WILDTRACK_DATA/initial-admin.txt (mode 600). Later starts return null.
  */
 export async function ensureInitialAdmin(users: UserService, config: Config): Promise<InitialAdmin | null> {

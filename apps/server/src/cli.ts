@@ -4,12 +4,26 @@ import { loadConfig } from './config.js';
 import { connect, migrateToLatest } from './db/connect.js';
 import { UserRepository } from './modules/user/repository.js';
 import { UserInputError, UserService } from './modules/user/service.js';
+import { DeviceRepository } from './modules/device/repository.js';
+import { BATTERY_NAMES, DEVICE_TYPE_NAMES, DeviceInputError, DeviceService, parseSensors, SPECIES_NAMES } from './modules/device/service.js';
+import { sensorNames } from '@wildtrack/contract';
 
 const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [options])
 
   create-user --org <organisation> --name <user name> --password <password>
               [--email <e-mail>] [--phone <mobile>] [--nick <nickname>] [--primary]
       Creates the organisation if it is new, then the user.
+
+  create-org --name <organisation>
+      Creates an organisation (without users).
+
+  register-device --org <organisation> --imei <imei> [--type tracker|vhf|phone] [--model <model>]
+              [--caption <name>] [--sensors GNSS,Acceleration,Temperature,...] [--species bird|beast|other]
+              [--battery li|lic|lisocl2] [--folder <folder name>]
+      Registers a device and prints its ingest secret as JSON {imei, secret} (shown once).
+
+  list-devices [--org <organisation>]
+      Lists devices with their record counts.
 
   migrate
       Applies pending database migrations and exits.
@@ -23,9 +37,9 @@ async function run(argv: string[]): Promise<number> {
     return command ? 0 : 2;
   }
   const config = loadConfig();
-  const database = connect({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'wildtrack.db') });
+  const database = connect({ databaseUrl: config.databaseUrl, pgSchema: config.databaseSchema, sqliteFile: path.join(config.dataDir, 'wildtrack.db') });
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database);
     switch (command) {
       case 'migrate':
         process.stdout.write('migrations are up to date\n');
@@ -60,12 +74,96 @@ async function run(argv: string[]): Promise<number> {
         process.stdout.write(`created user ${values.name} (id ${id}) in organisation ${values.org}\n`);
         return 0;
       }
+      case 'create-org': {
+        const { values } = parseArgs({ args: rest, options: { name: { type: 'string' } } });
+        if (!values.name?.trim()) {
+          process.stderr.write('create-org needs --name\n');
+          return 2;
+        }
+        const repo = new DeviceRepository(database.db);
+        if (await repo.orgId(values.name.trim())) {
+          process.stderr.write(`organisation ${values.name} exists already\n`);
+          return 1;
+        }
+        const id = await repo.createOrg(values.name.trim(), false, Date.now());
+        process.stdout.write(`created organisation ${values.name} (id ${id})\n`);
+        return 0;
+      }
+      case 'register-device': {
+        const { values } = parseArgs({
+          args: rest,
+          options: {
+            org: { type: 'string' },
+            imei: { type: 'string' },
+            type: { type: 'string', default: 'tracker' },
+            model: { type: 'string' },
+            caption: { type: 'string' },
+            sensors: { type: 'string', default: 'GNSS' },
+            species: { type: 'string', default: 'unknown' },
+            battery: { type: 'string', default: 'unknown' },
+            folder: { type: 'string' },
+          },
+        });
+        if (!values.org || !values.imei) {
+          process.stderr.write('register-device needs --org and --imei\n');
+          return 2;
+        }
+        const type = DEVICE_TYPE_NAMES[values.type];
+        const species = SPECIES_NAMES[values.species];
+        const battery = BATTERY_NAMES[values.battery];
+        if (type === undefined || species === undefined || battery === undefined) {
+          process.stderr.write(`--type is one of ${Object.keys(DEVICE_TYPE_NAMES).join('|')}, --species ${Object.keys(SPECIES_NAMES).join('|')}, --battery ${Object.keys(BATTERY_NAMES).join('|')}\n`);
+          return 2;
+        }
+        const repo = new DeviceRepository(database.db);
+        const devices = new DeviceService(repo);
+        const orgId = await devices.orgIdByName(values.org);
+        const folderId = values.folder ? await repo.findOrCreateFolder(orgId, values.folder, Date.now()) : null;
+        const r = await devices.register({
+          orgId,
+          imei: values.imei,
+          type,
+          model: values.model,
+          caption: values.caption,
+          sensors: parseSensors(values.sensors),
+          speciesType: species,
+          batteryType: battery,
+          folderId,
+        });
+        process.stdout.write(`${JSON.stringify({ imei: r.imei, secret: r.secret })}\n`);
+        return 0;
+      }
+      case 'list-devices': {
+        const { values } = parseArgs({ args: rest, options: { org: { type: 'string' } } });
+        const devices = new DeviceService(new DeviceRepository(database.db));
+        const orgId = values.org ? await devices.orgIdByName(values.org) : undefined;
+        const rows = await devices.list(orgId);
+        if (rows.length === 0) {
+          process.stdout.write('no devices\n');
+          return 0;
+        }
+        const table = rows.map((r) => ({
+          imei: r.imei,
+          caption: r.caption,
+          org: r.org_name,
+          folder: r.folder_name ?? '',
+          type: Object.keys(DEVICE_TYPE_NAMES).find((k) => DEVICE_TYPE_NAMES[k] === r.type) ?? String(r.type),
+          sensors: sensorNames(r.sensors).join(','),
+          fixes: Number(r.fixes),
+          sensor_records: Number(r.sensor_records),
+          bursts: Number(r.bursts),
+          media: Number(r.media),
+          last: r.last_work_time ? new Date(r.last_work_time).toISOString().slice(0, 16).replace('T', ' ') : '',
+        }));
+        console.table(table);
+        return 0;
+      }
       default:
         process.stderr.write(`unknown command: ${command}\n\n${USAGE}\n`);
         return 2;
     }
   } catch (err) {
-    if (err instanceof UserInputError) {
+    if (err instanceof UserInputError || err instanceof DeviceInputError) {
       process.stderr.write(`${err.message}\n`);
       return 1;
     }

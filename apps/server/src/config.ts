@@ -14,6 +14,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a plain lower-case PostgreSQL schema name').optional(),
   SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).default(7 * 24 * 3600),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   TLS_CERT: z.string().optional(),
@@ -29,6 +30,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL schema (search_path) to keep Wildtrack's tables in; default the server's default. */
+  databaseSchema: string | undefined;
   sessionIdleMs: number;
   bodyLimit: number;
   tls: { cert: string; key: string } | undefined;
@@ -55,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.WILDTRACK_DATA),
     databaseUrl: e.DATABASE_URL,
+    databaseSchema: e.DATABASE_SCHEMA,
     sessionIdleMs: e.SESSION_IDLE_SECONDS * 1000,
     bodyLimit: e.BODY_LIMIT_BYTES,
     tls: e.TLS_CERT && e.TLS_KEY ? { cert: e.TLS_CERT, key: e.TLS_KEY } : undefined,

@@ -6,8 +6,8 @@ import { connect, migrateToLatest } from './db/connect.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = connect({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'wildtrack.db') });
-  const applied = await migrateToLatest(database.db);
+  const database = connect({ databaseUrl: config.databaseUrl, pgSchema: config.databaseSchema, sqliteFile: path.join(config.dataDir, 'wildtrack.db') });
+  const applied = await migrateToLatest(database);
   const { app, services } = await buildApp(config, database);
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
   const admin = await ensureInitialAdmin(services.users, config);
@@ -23,7 +23,9 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   const scheme = config.tls ? 'https' : 'http';
-  const url = `${scheme}://localhost:${config.port}`;
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `${scheme}://localhost:${port}`;
   const db = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `SQLite in ${path.join(config.dataDir, 'wildtrack.db')}`;
   const lines = ['', `  Wildtrack is running: ${url}`, `  Database: ${db}`];
   if (admin) {

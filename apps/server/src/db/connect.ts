@@ -12,6 +12,8 @@ export interface Db {
   dialect: DialectName;
   /** The SQLite handle itself, for bulk writes with prepared statements (ingest); undefined on PostgreSQL. */
   sqlite?: SQLite.Database;
+  /** The PostgreSQL schema in use, when one was chosen. */
+  schema?: string | undefined;
   close(): Promise<void>;
 }
 
@@ -23,7 +25,7 @@ export interface ConnectOptions {
   databaseUrl?: string | undefined;
   sqliteFile?: string;
   /** PostgreSQL schema to use (tests give each file its own). */
-  pgSchema?: string;
+  pgSchema?: string | undefined;
 }
 
 export function connect(opts: ConnectOptions): Db {
@@ -34,7 +36,7 @@ export function connect(opts: ConnectOptions): Db {
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', schema: opts.pgSchema, close: () => db.destroy() };
   }
   const file = opts.sqliteFile ?? ':memory:';
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -47,8 +49,13 @@ export function connect(opts: ConnectOptions): Db {
   return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
 }
 
-export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+export async function migrateToLatest(database: Db): Promise<string[]> {
+  // Kysely looks for its own tables by name in every schema unless told which one to use.
+  const migrator = new Migrator({
+    db: database.db,
+    provider: { getMigrations: async () => migrations },
+    ...(database.schema ? { migrationTableSchema: database.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

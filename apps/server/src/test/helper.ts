@@ -64,7 +64,7 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
   } else {
     database = connect({ sqliteFile: path.join(dataDir, 'test.db') });
   }
-  await migrateToLatest(database.db);
+  await migrateToLatest(database);
   const config = loadConfig({ LOG_LEVEL: 'silent', WILDTRACK_DATA: dataDir, WEB_DIST: path.join(dataDir, 'no-web'), ...env });
   const { app, services } = await buildApp(config, database);
 

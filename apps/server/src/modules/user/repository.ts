@@ -39,8 +39,8 @@ export class UserRepository {
     return this.db.selectFrom('organisations').selectAll().where('name', '=', name).executeTakeFirst();
   }
 
-  async countOrganisations(): Promise<number> {
-    const row = await this.db.selectFrom('organisations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  async countUsers(): Promise<number> {
+    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(row.n);
   }
 

@@ -63,8 +63,9 @@ export class UserInputError extends Error {}
 export class UserService {
   constructor(private readonly users: UserRepository) {}
 
+  /** No user at all yet: the first start (organisations alone, e.g. made by the CLI, don't count). */
   async isEmpty(): Promise<boolean> {
-    return (await this.users.countOrganisations()) === 0;
+    return (await this.users.countUsers()) === 0;
   }
 
   async getUser(userId: number): Promise<User> {
