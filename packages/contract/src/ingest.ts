@@ -33,8 +33,9 @@ const optNum = z.array(num.nullable()).optional();
 /** Fixes, one array per field; every array present has the length of `t`. Times are epoch ms (UTC). */
 export const FixColumnsSchema = z.object({
   t: z.array(time),
-  lon: z.array(num),
-  lat: z.array(num),
+  /** null for an attempt that produced no position (stored, never valid). */
+  lon: z.array(num.nullable()),
+  lat: z.array(num.nullable()),
   alt: optNum,
   /** Ground speed in km/h; -1 or null = none. */
   speed: optNum,

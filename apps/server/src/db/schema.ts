@@ -108,8 +108,8 @@ export interface DeviceTable {
 export interface FixTable {
   device_id: number;
   pick_time: number;
-  lon: number;
-  lat: number;
+  lon: number | null;
+  lat: number | null;
   alt: number | null;
   speed: number | null;
   course: number | null;

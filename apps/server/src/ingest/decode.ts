@@ -23,8 +23,8 @@ export class BatchRefused extends Error {
 
 export interface FixRow {
   pick_time: number;
-  lon: number;
-  lat: number;
+  lon: number | null;
+  lat: number | null;
   alt: number | null;
   speed: number | null;
   course: number | null;
@@ -100,8 +100,9 @@ function decodeFixes(f: FixColumns, now: number, out: DecodedBatch): void {
   for (let i = 0; i < n; i++) {
     const t = f.t[i]!;
     checkTime(t, `fixes[${i}]`, now);
-    const lon = finite(f.lon[i]!, `fixes[${i}].lon`);
-    const lat = finite(f.lat[i]!, `fixes[${i}].lat`);
+    const lon = optional(f.lon, i, `fixes[${i}].lon`);
+    const lat = optional(f.lat, i, `fixes[${i}].lat`);
+    if ((lon === null) !== (lat === null)) throw new BatchRefused('bad_position', `fixes[${i}]: lon and lat must both be given or both be null`);
     const alt = optional(f.alt, i, `fixes[${i}].alt`);
     const speed = optional(f.speed, i, `fixes[${i}].speed`);
     const voltage = optional(f.voltage, i, `fixes[${i}].voltage`);
@@ -120,7 +121,7 @@ function decodeFixes(f: FixColumns, now: number, out: DecodedBatch): void {
       hdop: optional(f.hdop, i, `fixes[${i}].hdop`),
       vdop: optional(f.vdop, i, `fixes[${i}].vdop`),
       grade: optional(f.grade, i, `fixes[${i}].grade`),
-      valid: isValidPosition(lon, lat, alt) ? 1 : 0,
+      valid: lon !== null && lat !== null && isValidPosition(lon, lat, alt) ? 1 : 0,
       tx_time: optional(f.tx, i, `fixes[${i}].tx`),
       invalid_at: null,
       extra: null,

@@ -1,0 +1,109 @@
+// bench/ingest: 1M fixes through the device ingest API in batches of 1,000 into SQLite, fixes/s, beside
+// the raw better-sqlite3 prepared-insert ceiling into the same schema measured in the same run, and
+// the ratio (goal >= 0.5). The server runs in its own process; request bodies and signatures are made
+// before the clock starts, so the figure is the server's.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { INGEST_BASE, ingestHeaders, isValidPosition } from '@wildtrack/contract';
+import { connect, migrateToLatest } from '../../apps/server/src/db/connect.js';
+
+const TOTAL = Number(process.env.BENCH_FIXES ?? 1_000_000);
+const BATCH = 1000;
+const CONCURRENCY = 4;
+const here = path.dirname(new URL(import.meta.url).pathname);
+const T0 = Date.now() - 400 * 24 * 3600_000;
+
+/** A realistic fix stream: a walk with altitude, speed, course, temperature, voltage, satellites, HDOP, grade. */
+function columns(batchNo: number) {
+  const t: number[] = [], lon: number[] = [], lat: number[] = [], alt: number[] = [], speed: number[] = [], course: number[] = [];
+  const temp: number[] = [], voltage: number[] = [], sats: number[] = [], hdop: number[] = [], grade: number[] = [];
+  for (let i = 0; i < BATCH; i++) {
+    const k = batchNo * BATCH + i;
+    t.push(T0 + k * 30_000);
+    lon.push(116.3 + Math.sin(k / 5000) * 2 + (k % 7) * 1e-5);
+    lat.push(39.9 + Math.cos(k / 7000) * 1.5 + (k % 5) * 1e-5);
+    alt.push(50 + (k % 300));
+    speed.push((k % 40) / 2);
+    course.push(k % 360);
+    temp.push(12 + ((k % 100) - 50) / 10);
+    voltage.push(3.7 + (k % 50) / 100);
+    sats.push(4 + (k % 9));
+    hdop.push(0.8 + (k % 30) / 10);
+    grade.push(1 + (k % 7));
+  }
+  return { t, lon, lat, alt, speed, course, temp, voltage, sats, hdop, grade };
+}
+
+async function rawCeiling(): Promise<number> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wildtrack-bench-raw-'));
+  const db = connect({ sqliteFile: path.join(dir, 'raw.db') });
+  await migrateToLatest(db);
+  const sqlite = db.sqlite!;
+  const stmt = sqlite.prepare(
+    `insert or ignore into fixes (device_id, pick_time, lon, lat, alt, speed, course, temperature, activity, voltage, channel, satellites, hdop, vdop, grade, valid, tx_time, received_at, invalid_at, extra)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const batches = Array.from({ length: TOTAL / BATCH }, (_, b) => columns(b));
+  const now = Date.now();
+  const start = performance.now();
+  for (const c of batches) {
+    sqlite.transaction(() => {
+      for (let i = 0; i < BATCH; i++) {
+        stmt.run(1, c.t[i], c.lon[i], c.lat[i], c.alt[i], c.speed[i], c.course[i], c.temp[i], null, c.voltage[i], null, c.sats[i], c.hdop[i], null, c.grade[i],
+          isValidPosition(c.lon[i]!, c.lat[i]!, c.alt[i]) ? 1 : 0, null, now, null, null);
+      }
+    })();
+  }
+  const seconds = (performance.now() - start) / 1000;
+  await db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  return TOTAL / seconds;
+}
+
+async function throughApi(): Promise<{ rate: number; accepted: number; bytes: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const info = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once('line', resolve))) as {
+    port: number; imei: string; secret: string;
+  };
+  const url = `http://127.0.0.1:${info.port}${INGEST_BASE}/batch`;
+  const requests = Array.from({ length: TOTAL / BATCH }, (_, b) => {
+    const body = JSON.stringify({ fixes: columns(b) });
+    return { body, headers: { 'content-type': 'application/json', ...ingestHeaders({ imei: info.imei, secret: info.secret, path: `${INGEST_BASE}/batch`, body }) } };
+  });
+  const bytes = requests.reduce((n, r) => n + r.body.length, 0);
+  let next = 0;
+  let accepted = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < requests.length) {
+        const r = requests[next++]!;
+        const res = await fetch(url, { method: 'POST', headers: r.headers, body: r.body });
+        const json = (await res.json()) as { ok: boolean; accepted?: { fixes: number }; reason?: string };
+        if (!json.ok) throw new Error(`batch refused: ${json.reason}`);
+        accepted += json.accepted!.fixes;
+      }
+    }),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  await new Promise((r) => {
+    child.once('exit', r);
+    child.kill('SIGTERM');
+  });
+  return { rate: TOTAL / seconds, accepted, bytes };
+}
+
+const raw = await rawCeiling();
+const api = await throughApi();
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(10);
+console.log(`\nbench/ingest: ${TOTAL.toLocaleString('en-US')} fixes in batches of ${BATCH}, SQLite, same run`);
+console.log(`  raw better-sqlite3 prepared insert  ${fmt(raw)} fixes/s   (ceiling)`);
+console.log(`  signed ingest API over HTTP         ${fmt(api.rate)} fixes/s   (${CONCURRENCY} requests in flight, ${(api.bytes / TOTAL).toFixed(0)} bytes of JSON per fix, accepted ${api.accepted.toLocaleString('en-US')})`);
+console.log(`  ratio                               ${(api.rate / raw).toFixed(2)}   (goal >= 0.50)`);
+if (api.accepted !== TOTAL) {
+  console.error('not every fix was accepted: the figure is not valid');
+  process.exit(1);
+}
