@@ -1,37 +1,36 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type PluginOption } from 'vite';
+import { defineConfig } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-
-// @vitejs/plugin-react is hoisted next to Vite 8 (pulled in by Vitest) while this app builds with Vite 7;
-// the plugin supports both at run time, only their type declarations differ.
-const reactPlugin = react() as unknown as PluginOption;
+/** Where the dev server forwards /prod-api; the server's default port unless WILDTRACK_API says otherwise. */
+const apiTarget = process.env.WILDTRACK_API ?? 'http://localhost:8080';
 
 // The dev server forwards the API to the local server (npm run dev -w @wildtrack/server or the built one);
 // the production build lands in apps/web/dist, which the server serves with an SPA fallback.
 export default defineConfig({
   root,
-  plugins: [reactPlugin],
+  plugins: [react()],
   server: {
     port: 5173,
-    proxy: { '/prod-api': { target: 'http://localhost:8080', changeOrigin: true } },
+    proxy: { '/prod-api': { target: apiTarget, changeOrigin: true } },
   },
   preview: {
-    proxy: { '/prod-api': { target: 'http://localhost:8080', changeOrigin: true } },
+    proxy: { '/prod-api': { target: apiTarget, changeOrigin: true } },
   },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
-    rollupOptions: {
+    rolldownOptions: {
       output: {
         // Libraries change less often than the app: separate chunks stay cached across releases.
-        manualChunks(id) {
-          if (!id.includes('node_modules')) return undefined;
-          if (/node_modules\/(react|react-dom|scheduler|react-router)\//.test(id)) return 'react';
-          if (/node_modules\/(antd|@ant-design|rc-[^/]+|@rc-component)\//.test(id)) return 'antd';
-          return 'vendor';
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 3 },
+            { name: 'antd', test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+)[\\/]/, priority: 2 },
+            { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },
+          ],
         },
       },
     },
