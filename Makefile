@@ -42,7 +42,7 @@ unit: install
 	npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json
 
 e2e: build browser
-	npm run test:e2e -- --reporter=default --reporter=json --outputFile.json=../test-results/e2e.json
+	cd e2e && npx vitest run --config vitest.config.ts --reporter=default --reporter=json --outputFile.json=../test-results/e2e.json
 
 test: install browser
 	@rm -rf test-results
