@@ -1,5 +1,5 @@
 import { Activity, useState, type ReactNode } from 'react';
-import { useLocation, useOutlet } from 'react-router';
+import { useLocation, useMatches, useOutlet } from 'react-router';
 import { isKeptAlive, normalizePath } from '../routes';
 
 /**
@@ -9,10 +9,14 @@ import { isKeptAlive, normalizePath } from '../routes';
  */
 export function KeepAliveOutlet() {
   const outlet = useOutlet();
-  const key = normalizePath(useLocation().pathname);
+  const pathname = normalizePath(useLocation().pathname);
+  const matches = useMatches();
+  // One entry per route (not per URL): /device?folder=2 and /device share their screen, and every
+  // unknown path shares the not-found page.
+  const key = matches[matches.length - 1]?.id ?? pathname;
   const [visited, setVisited] = useState<{ key: string; element: ReactNode }[]>([]);
 
-  const keep = isKeptAlive(key);
+  const keep = isKeptAlive(pathname);
   if (keep && !visited.some((entry) => entry.key === key)) {
     // Recording a newly visited route during render is React's pattern for state derived from props.
     setVisited([...visited, { key, element: outlet }]);
