@@ -1,0 +1,126 @@
+import type { IngestBatch } from '@wildtrack/contract';
+import { type Advance, createDevice } from './device.js';
+import { HOUR } from './geo.js';
+import { getProfile, type Profile, type ProfileId } from './profiles.js';
+
+/** Records in a batch: fixes, sensor records and bursts (media travel separately). */
+export function countRecords(batch: IngestBatch): number {
+  return (batch.fixes?.t.length ?? 0) + (batch.sensors ?? []).reduce((n, s) => n + s.t.length, 0) + (batch.bursts?.length ?? 0);
+}
+
+/** Splits a batch into batches of at most `max` records, keeping each column's order. */
+export function splitBatch(batch: IngestBatch, max: number): IngestBatch[] {
+  if (countRecords(batch) <= max) return countRecords(batch) > 0 ? [batch] : [];
+  const out: IngestBatch[] = [];
+  let cur: IngestBatch = {};
+  let room = max;
+  const next = () => {
+    out.push(cur);
+    cur = {};
+    room = max;
+  };
+  const f = batch.fixes;
+  if (f) {
+    for (let i = 0; i < f.t.length; ) {
+      const n = Math.min(room, f.t.length - i);
+      const part = Object.fromEntries(Object.entries(f).map(([k, col]) => [k, (col as unknown[] | undefined)?.slice(i, i + n)]));
+      cur.fixes = part as IngestBatch['fixes'];
+      i += n;
+      room -= n;
+      if (room === 0) next();
+    }
+  }
+  for (const s of batch.sensors ?? []) {
+    for (let i = 0; i < s.t.length; ) {
+      const n = Math.min(room, s.t.length - i);
+      (cur.sensors ??= []).push({ kind: s.kind, t: s.t.slice(i, i + n), v: s.v.slice(i, i + n) });
+      i += n;
+      room -= n;
+      if (room === 0) next();
+    }
+  }
+  const b = batch.bursts ?? [];
+  for (let i = 0; i < b.length; ) {
+    const n = Math.min(room, b.length - i);
+    cur.bursts = b.slice(i, i + n);
+    i += n;
+    room -= n;
+    if (room === 0) next();
+  }
+  if (room < max) out.push(cur);
+  return out;
+}
+
+export interface BackfillOptions {
+  seed: number;
+  start: number;
+  end: number;
+  /** Records per batch, at most (default 5,000). */
+  maxRecords?: number;
+  /** Include the deliberate bad and invalid fixes (default true). */
+  badFixes?: boolean;
+}
+
+/**
+ * History of one device from start to end, as upload-ready batches of at most maxRecords records; each
+ * media file comes once, with the batch of its period. In-process and fast: the server calls it on first
+ * start to fill the sample devices.
+ */
+export function* backfill(profile: Profile | ProfileId, opts: BackfillOptions): Generator<Advance> {
+  const p = typeof profile === 'string' ? getProfile(profile) : profile;
+  const max = opts.maxRecords ?? 5000;
+  const device = createDevice(p, { seed: opts.seed, start: opts.start, badFixes: opts.badFixes ?? true });
+  for (let t = opts.start; t < opts.end; ) {
+    t = Math.min(opts.end, t + 6 * HOUR);
+    const { batch, media } = device.advance(t);
+    const parts = splitBatch(batch, max);
+    if (parts.length === 0 && media.length > 0) yield { batch: {}, media };
+    for (let i = 0; i < parts.length; i++) yield { batch: parts[i]!, media: i === 0 ? media : [] };
+  }
+}
+
+export interface FleetDevice {
+  imei: string;
+  profile: Profile;
+  seed: number;
+  caption: string;
+  captionZh: string;
+}
+
+/** A 15-digit IMEI with its Luhn check digit, from a 14-digit body. */
+export function imeiWithCheck(body14: string): string {
+  if (!/^\d{14}$/.test(body14)) throw new Error('an IMEI body has 14 digits');
+  let sum = 0;
+  for (let i = 0; i < 14; i++) {
+    let d = Number(body14[i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return body14 + String((10 - (sum % 10)) % 10);
+}
+
+const FLEET: [ProfileId, string, string][] = [
+  ['stork', '86451204000117', 'F07'],
+  ['deer', '86451204000225', 'M03'],
+  ['seal', '86451204000333', 'PL-12'],
+  ['fisher', '86451204000441', 'F1'],
+  ['vhf', '86451204000559', 'Wucheng'],
+  ['phone', '86451204000667', 'Ranger 2'],
+];
+
+/** The six sample devices a fresh server shows: one per profile, every sensor kind and media type. */
+export function sampleFleet(): FleetDevice[] {
+  return FLEET.map(([id, body, tag], i) => {
+    const profile = getProfile(id);
+    return {
+      imei: imeiWithCheck(body),
+      profile,
+      seed: 20_240_601 + i * 7919,
+      caption: `${profile.caption} ${tag}`,
+      captionZh: `${profile.captionZh} ${tag}`,
+    };
+  });
+}

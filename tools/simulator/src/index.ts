@@ -1,0 +1,12 @@
+export { PROFILES, PROFILE_IDS, getProfile, registerArgs, FLAG_KIND } from './profiles.js';
+export type { Profile, ProfileId, Behaviour, MotionSpec, PowerSpec, AccSpec, Site } from './profiles.js';
+export { createDevice } from './device.js';
+export type { DeviceSimulator, DeviceOptions, DeviceSchedule, MediaItem, Advance, InstructionResult } from './device.js';
+export { backfill, sampleFleet, splitBatch, countRecords, imeiWithCheck } from './fleet.js';
+export type { BackfillOptions, FleetDevice } from './fleet.js';
+export type { FixSchedule, PostbackSchedule } from './schedule.js';
+export { burstOdba, unpackSamples, EXPECTED_ODBA } from './acceleration.js';
+export { PDM_RATE, PDM_CONTENT_TYPE, pdmToPcm, pdmToWav } from './media/pdm.js';
+export { mediaQuery, mediaPath, IngestClient, IngestRefused } from './client.js';
+export type { DeviceCredentials } from './client.js';
+export { seedFrom } from './rng.js';
