@@ -7,6 +7,7 @@ import { UserInputError, UserService } from './modules/user/service.js';
 import { DeviceRepository } from './modules/device/repository.js';
 import { BATTERY_NAMES, DEVICE_TYPE_NAMES, DeviceInputError, DeviceService, parseSensors, SPECIES_NAMES } from './modules/device/service.js';
 import { sensorNames } from '@wildtrack/contract';
+import { checkMovebankFile, importMovebank, MovebankFormatError, movebankServices } from './ingest/movebank/index.js';
 
 const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [options])
 
@@ -24,6 +25,11 @@ const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [opti
 
   list-devices [--org <organisation>]
       Lists devices with their record counts.
+
+  import-movebank --org <organisation> --folder <folder name> --file <Movebank CSV> [--reference <reference data CSV>]
+      Imports a Movebank study export: each tag on each individual becomes a device in the folder
+      (created if new), GPS rows fixes, acceleration bursts. Progress goes to stderr, the report
+      (JSON) to stdout. Importing the same file again stores nothing twice.
 
   migrate
       Applies pending database migrations and exits.
@@ -157,6 +163,37 @@ async function run(argv: string[]): Promise<number> {
         }));
         console.table(table);
         return 0;
+      }
+      case 'import-movebank': {
+        const { values } = parseArgs({
+          args: rest,
+          options: { org: { type: 'string' }, folder: { type: 'string' }, file: { type: 'string' }, reference: { type: 'string' } },
+        });
+        if (!values.org || !values.folder?.trim() || !values.file) {
+          process.stderr.write('import-movebank needs --org, --folder and --file\n');
+          return 2;
+        }
+        // npm run starts in the repository root; paths are meant from where the operator typed them
+        const from = (p: string) => path.resolve(process.env.INIT_CWD ?? process.cwd(), p);
+        const services = movebankServices(database, config.dataDir);
+        const orgId = await services.devices.orgIdByName(values.org);
+        try {
+          await checkMovebankFile(from(values.file));
+          const folderId = await services.folders.findOrCreateFolder(orgId, values.folder.trim(), Date.now());
+          const report = await importMovebank(services, {
+            file: from(values.file),
+            orgId,
+            folderId,
+            referenceFile: values.reference ? from(values.reference) : undefined,
+            onProgress: (line) => process.stderr.write(`${line}\n`),
+          });
+          process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+          return 0;
+        } catch (err) {
+          if (!(err instanceof MovebankFormatError)) throw err;
+          process.stderr.write(`${err.message}\n`);
+          return 1;
+        }
       }
       default:
         process.stderr.write(`unknown command: ${command}\n\n${USAGE}\n`);
