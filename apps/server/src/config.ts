@@ -23,6 +23,7 @@ const EnvSchema = z.object({
   WEB_DIST: z.string().optional(),
   WILDTRACK_ADMIN_EMAIL: z.string().default('admin@wildtrack.local'),
   TRUST_PROXY: boolish.default(false),
+  WILDTRACK_SAMPLES: boolish.default(true),
 });
 
 export interface Config {
@@ -39,6 +40,8 @@ export interface Config {
   webDist: string | undefined;
   adminEmail: string;
   trustProxy: boolean;
+  /** Create the experience (sample) devices with 30 days of history on the first start. */
+  sampleDevices: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -66,5 +69,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST,
     adminEmail: e.WILDTRACK_ADMIN_EMAIL,
     trustProxy: e.TRUST_PROXY,
+    sampleDevices: e.WILDTRACK_SAMPLES,
   };
 }

@@ -3,6 +3,8 @@ import { buildApp } from './app.js';
 import { ensureInitialAdmin, INITIAL_ADMIN_FILE } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { connect, migrateToLatest } from './db/connect.js';
+import { DeviceRepository } from './modules/device/repository.js';
+import { ensureSampleDevices } from './modules/device/samples.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -11,6 +13,10 @@ async function main(): Promise<void> {
   const { app, services } = await buildApp(config, database);
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
   const admin = await ensureInitialAdmin(services.users, config);
+  if (config.sampleDevices) {
+    const samples = await ensureSampleDevices(new DeviceRepository(database.db), services.devices, services.ingest);
+    if (samples) app.log.info(samples, 'sample devices created');
+  }
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');

@@ -6,7 +6,7 @@ import type { IngestService } from '../service.js';
 import { DeviceInputError, type DeviceService } from '../../modules/device/service.js';
 import { MovebankFormatError } from './errors.js';
 import { mountInfoOf, modelOf, readReference, type Reference } from './reference.js';
-import type { MovebankRepository } from './repository.js';
+import type { DeviceRepository } from '../../modules/device/repository.js';
 import { SampleStaging, type StagedSample } from './staging.js';
 import { speciesTypeOf } from './taxon.js';
 import { isEmpty, movebankImei, parseTimestamp, toBoolean, toNumber } from './values.js';
@@ -14,7 +14,8 @@ import { isEmpty, movebankImei, parseTimestamp, toBoolean, toNumber } from './va
 export interface MovebankServices {
   devices: DeviceService;
   ingest: IngestService;
-  tags: MovebankRepository;
+  /** Device attributes, sensor flags and animal info the import keeps up to date. */
+  tags: DeviceRepository;
 }
 
 export interface MovebankImportOptions {

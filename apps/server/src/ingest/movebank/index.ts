@@ -1,5 +1,4 @@
 export { checkMovebankFile, importMovebank, CHUNK, type MovebankImportOptions, type MovebankImportReport, type MovebankServices } from './import.js';
 export { MovebankFormatError } from './errors.js';
-export { MovebankRepository } from './repository.js';
 export { movebankImei } from './values.js';
 export { movebankServices } from './services.js';

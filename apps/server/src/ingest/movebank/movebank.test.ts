@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SensorFlag, SpeciesType } from '@wildtrack/contract';
 import { DeviceRepository } from '../../modules/device/repository.js';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
-import { CHUNK, importMovebank, MovebankFormatError, type MovebankImportReport, MovebankRepository, type MovebankServices, movebankImei } from './index.js';
+import { CHUNK, importMovebank, MovebankFormatError, type MovebankImportReport, type MovebankServices, movebankImei } from './index.js';
 import { speciesTypeOf } from './taxon.js';
 import { parseTimestamp } from './values.js';
 
@@ -61,7 +61,7 @@ describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
     const repo = new DeviceRepository(t.database.db);
     orgId = await repo.createOrg('Movebank Lab', false, Date.now());
     folderId = await repo.findOrCreateFolder(orgId, 'Movebank', Date.now());
-    services = { ...t.services, tags: new MovebankRepository(t.database.db) };
+    services = { ...t.services, tags: new DeviceRepository(t.database.db) };
   });
   afterAll(async () => t.close());
 

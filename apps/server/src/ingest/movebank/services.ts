@@ -4,7 +4,6 @@ import { DeviceService } from '../../modules/device/service.js';
 import { IngestRepository, InstructionRepository, MediaRepository } from '../repository.js';
 import { IngestService } from '../service.js';
 import type { MovebankServices } from './import.js';
-import { MovebankRepository } from './repository.js';
 
 /** The services an import needs, built on a database (the CLI and the bench have no app). */
 export function movebankServices(database: Db, dataDir: string): MovebankServices & { folders: DeviceRepository } {
@@ -12,7 +11,7 @@ export function movebankServices(database: Db, dataDir: string): MovebankService
   return {
     devices: new DeviceService(folders),
     ingest: new IngestService(new IngestRepository(database), new InstructionRepository(database.db), new MediaRepository(database.db), dataDir),
-    tags: new MovebankRepository(database.db),
+    tags: folders,
     folders,
   };
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database, NewDevice } from '../../db/schema.js';
 
 export class DeviceRepository {
@@ -30,6 +30,33 @@ export class DeviceRepository {
       .returning('id')
       .executeTakeFirstOrThrow();
     return Number(r.id);
+  }
+
+  /** Animal info (MountInfo, §3) as the JSON document it is kept as. */
+  async setMountInfo(deviceId: number, info: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('mount_info')
+      .values({ device_id: deviceId, info, updated_at: now })
+      .onConflict((oc) => oc.column('device_id').doUpdateSet({ info, updated_at: now }))
+      .execute();
+  }
+
+  async mountInfo(deviceId: number): Promise<string | undefined> {
+    const r = await this.db.selectFrom('mount_info').select('info').where('device_id', '=', deviceId).executeTakeFirst();
+    return r?.info;
+  }
+
+  async setAttributes(deviceId: number, attributes: string): Promise<void> {
+    await this.db.updateTable('devices').set({ attributes }).where('id', '=', deviceId).execute();
+  }
+
+  /** Adds sensor flags (bitwise or), keeping those the device has. */
+  async addSensors(deviceId: number, mask: number): Promise<void> {
+    await this.db
+      .updateTable('devices')
+      .set({ sensors: sql<number>`sensors | ${mask}` })
+      .where('id', '=', deviceId)
+      .execute();
   }
 
   async folderInOrg(folderId: number, orgId: number): Promise<boolean> {

@@ -1,0 +1,67 @@
+import { DeviceStatus } from '@wildtrack/contract';
+import { backfill, mediaQuery, sampleFleet } from '@wildtrack/simulator';
+import type { IngestService } from '../../ingest/service.js';
+import type { DeviceRepository } from './repository.js';
+import type { DeviceService } from './service.js';
+
+export const SAMPLES_ORG = 'Wildtrack samples';
+export const SAMPLE_DAYS = 30;
+
+export interface SampleReport {
+  devices: number;
+  fixes: number;
+  sensors: number;
+  bursts: number;
+  media: number;
+  ms: number;
+}
+
+/**
+ * The experience devices (§1, folder IdStr '0'): on the first start, the simulator's sample fleet with
+ * 30 days of history across every sensor kind, owned by an organisation of their own. Later starts
+ * find the organisation and do nothing. The data goes through the same write path as device batches.
+ */
+export async function ensureSampleDevices(
+  repo: DeviceRepository,
+  devices: DeviceService,
+  ingest: IngestService,
+  now = Date.now(),
+  days = SAMPLE_DAYS,
+): Promise<SampleReport | null> {
+  if ((await repo.samplesOrg()) !== undefined) return null;
+  const started = performance.now();
+  const orgId = await repo.createOrg(SAMPLES_ORG, true, now);
+  const report: SampleReport = { devices: 0, fixes: 0, sensors: 0, bursts: 0, media: 0, ms: 0 };
+  const start = now - days * 24 * 3600_000;
+  for (const d of sampleFleet()) {
+    const p = d.profile;
+    const { id } = await devices.register({
+      orgId,
+      imei: d.imei,
+      type: p.type,
+      model: p.model,
+      caption: d.caption,
+      sensors: p.sensors,
+      instrSupport: p.instrSupport,
+      speciesType: p.speciesType,
+      batteryType: p.batteryType,
+      status: DeviceStatus.Working,
+      example: true,
+      secondLevelFix: p.secondLevelFix,
+      attributes: { captionZh: d.captionZh, species: p.species, speciesZh: p.speciesZh, scientificName: p.scientificName },
+    });
+    await repo.setMountInfo(id, JSON.stringify({ Species: p.species, SpeciesZh: p.speciesZh, ScientificName: p.scientificName, MountTime: start }), now);
+    report.devices += 1;
+    for (const { batch, media } of backfill(p, { seed: d.seed, start, end: now })) {
+      const c = await ingest.writeBatch(id, batch, null, now);
+      report.fixes += c.fixes;
+      report.sensors += c.sensors;
+      report.bursts += c.bursts;
+      for (const m of media) {
+        if (await ingest.storeMedia(id, mediaQuery(m), Buffer.from(m.body), m.contentType, null, now)) report.media += 1;
+      }
+    }
+  }
+  report.ms = Math.round(performance.now() - started);
+  return report;
+}
