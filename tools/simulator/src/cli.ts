@@ -12,10 +12,10 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { IngestAnswer, PendingInstruction } from '@wildtrack/contract';
+import type { IngestAnswer, IngestBatch, PendingInstruction } from '@wildtrack/contract';
 import { IngestClient, IngestRefused } from './client.js';
 import { createDevice, type DeviceSimulator, type MediaItem } from './device.js';
-import { backfill, countRecords, sampleFleet, splitBatch } from './fleet.js';
+import { backfill, countRecords, ownFleet, splitBatch } from './fleet.js';
 import { DAY } from './geo.js';
 import { getProfile, PROFILE_IDS, registerArgs } from './profiles.js';
 import { seedFrom } from './rng.js';
@@ -36,8 +36,10 @@ const USAGE = `wildtrack simulator
   --for SECONDS         live: stop after this long
   --batch N             records per request, at most 1000 (default 1000)
   --no-media            skip photos, audio and video
-  --register ORG        register the six sample devices with "npm run wildtrack -- register-device"
-                        (run from the repository, with the server's WILDTRACK_DATA) and write --devices`;
+  --register ORG        create ORG if needed, register one device per profile in it with the server's
+                        "register-device" (run with the server's WILDTRACK_DATA) and write --devices;
+                        IMEIs are derived from ORG, apart from the server's own sample devices
+  --profiles LIST       with --register: which profiles (default all: ${PROFILE_IDS.join(',')})`;
 
 const { values: args } = parseArgs({
   options: {
@@ -50,6 +52,7 @@ const { values: args } = parseArgs({
     batch: { type: 'string', default: '1000' },
     'no-media': { type: 'boolean', default: false },
     register: { type: 'string' },
+    profiles: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -76,11 +79,14 @@ function loadDevices(file: string): DeviceEntry[] {
 const seedOf = (d: DeviceEntry) => d.seed ?? seedFrom(d.imei);
 const label = (d: DeviceEntry) => `${d.profile.padEnd(6)} ${d.imei}`;
 
-function register(org: string, file: string): void {
+function register(org: string, file: string, profiles: string[]): void {
   const root = resolve(import.meta.dirname, '../../..');
+  const server = (cliArgs: string[]) => spawnSync('node', ['apps/server/dist/cli.js', ...cliArgs], { cwd: root, encoding: 'utf8' });
+  const org0 = server(['create-org', '--name', org]);
+  if (org0.status === 0) log(org0.stdout.trim());
   const out: DeviceEntry[] = [];
-  for (const d of sampleFleet()) {
-    const r = spawnSync('node', ['apps/server/dist/cli.js', ...registerArgs(d.profile, org, d.imei)], { cwd: root, encoding: 'utf8' });
+  for (const d of ownFleet(org, profiles)) {
+    const r = server(registerArgs(d.profile, org, d.imei, d.caption));
     const line = r.stdout.trim().split('\n').reverse().find((l) => l.trim().startsWith('{'));
     if (r.status !== 0 || !line) fail(`register-device failed for ${d.imei}: ${(r.stderr || r.stdout).trim()}`);
     const { imei, secret } = JSON.parse(line) as { imei: string; secret: string };
@@ -142,6 +148,7 @@ interface LiveDevice {
   sim: DeviceSimulator;
   client: IngestClient;
   handled: Map<number, { ok: boolean; message?: string; acked: boolean }>;
+  outbox: { batch?: IngestBatch; media?: MediaItem }[];
 }
 
 async function obey(dev: LiveDevice, instructions: PendingInstruction[]): Promise<void> {
@@ -167,20 +174,39 @@ async function obey(dev: LiveDevice, instructions: PendingInstruction[]): Promis
   }
 }
 
+/**
+ * One wake-up: take what the device uploaded since the last one and send it, oldest first. What can't be
+ * sent after the client's retries stays in the outbox for the next wake-up (the server deduplicates
+ * whatever arrives twice); a refused request is logged and dropped.
+ */
 async function tick(dev: LiveDevice, max: number): Promise<void> {
   const { batch, media } = dev.sim.advance(Date.now());
-  const parts = splitBatch(batch, max);
-  const sendMedia: MediaItem[] = args['no-media'] ? [] : media;
-  for (const part of parts) {
-    const a = await dev.client.sendBatch(part);
-    const k = a.accepted;
-    log(`${label(dev.entry)} +${part.fixes?.t.length ?? 0} fixes +${(part.sensors ?? []).reduce((n, s) => n + s.t.length, 0)} sensor +${part.bursts?.length ?? 0} bursts -> accepted ${k.fixes}/${k.sensors}/${k.bursts}, ${a.duplicates} duplicates`);
-    await obey(dev, a.instructions);
-  }
-  for (const m of sendMedia) {
-    const a = await dev.client.sendMedia(m);
-    log(`${label(dev.entry)} +${m.kind} ${m.body.length} B -> accepted ${a.accepted.media}`);
-    await obey(dev, a.instructions);
+  for (const part of splitBatch(batch, max)) dev.outbox.push({ batch: part });
+  if (!args['no-media']) for (const m of media) dev.outbox.push({ media: m });
+  while (dev.outbox.length > 0) {
+    const item = dev.outbox[0]!;
+    try {
+      if (item.batch) {
+        const a = await dev.client.sendBatch(item.batch);
+        const k = a.accepted;
+        const p = item.batch;
+        log(`${label(dev.entry)} +${p.fixes?.t.length ?? 0} fixes +${(p.sensors ?? []).reduce((n, s) => n + s.t.length, 0)} sensor +${p.bursts?.length ?? 0} bursts -> accepted ${k.fixes}/${k.sensors}/${k.bursts}, ${a.duplicates} duplicates`);
+        dev.outbox.shift();
+        await obey(dev, a.instructions);
+      } else if (item.media) {
+        const a = await dev.client.sendMedia(item.media);
+        log(`${label(dev.entry)} +${item.media.kind} ${item.media.body.length} B -> accepted ${a.accepted.media}`);
+        dev.outbox.shift();
+        await obey(dev, a.instructions);
+      }
+    } catch (e) {
+      if (!(e instanceof IngestRefused)) {
+        log(`${label(dev.entry)} ${(e as Error).message}; ${dev.outbox.length} upload(s) kept for the next wake-up`);
+        return;
+      }
+      log(`${label(dev.entry)} refused, dropped: ${e.message}`);
+      dev.outbox.shift();
+    }
   }
 }
 
@@ -191,6 +217,7 @@ async function runLive(devices: DeviceEntry[], everyS: number, forS: number | un
     sim: createDevice(getProfile(entry.profile), { seed: seedOf(entry), start: now }),
     client: clientFor(entry),
     handled: new Map(),
+    outbox: [],
   }));
   let stop = false;
   process.on('SIGINT', () => {
@@ -207,7 +234,7 @@ async function runLive(devices: DeviceEntry[], everyS: number, forS: number | un
         try {
           await tick(d, max);
         } catch (e) {
-          log(`${label(d.entry)} ${e instanceof IngestRefused ? 'refused' : 'error'}: ${(e as Error).message}`);
+          log(`${label(d.entry)} error: ${(e as Error).message}`);
         }
       }),
     );
@@ -223,7 +250,7 @@ async function main(): Promise<void> {
   }
   if (args.register !== undefined) {
     if (!args.devices) fail('--register needs --devices FILE to write');
-    register(args.register, args.devices);
+    register(args.register, args.devices, (args.profiles ?? PROFILE_IDS.join(',')).split(',').map((p) => p.trim()).filter(Boolean));
     return;
   }
   if (!args.devices) fail('--devices FILE is required');

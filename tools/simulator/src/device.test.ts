@@ -2,7 +2,7 @@ import { type FixColumns, IngestBatchSchema, isValidPosition } from '@wildtrack/
 import { describe, expect, it } from 'vitest';
 import { burstOdba } from './acceleration.js';
 import { createDevice } from './device.js';
-import { backfill, countRecords, sampleFleet, splitBatch } from './fleet.js';
+import { backfill, countRecords, ownFleet, sampleFleet, splitBatch } from './fleet.js';
 import { DAY, distance, HOUR, MINUTE, solarHour } from './geo.js';
 import { PROFILE_IDS, PROFILES, type ProfileId } from './profiles.js';
 
@@ -300,6 +300,17 @@ describe('backfill and the sample fleet', () => {
     expect(media).toEqual(new Set(['image', 'video', 'audio']));
     expect(ms).toBeLessThan(30_000);
   }, 60_000);
+
+  it("an organisation's own fleet gets IMEIs apart from the samples", () => {
+    const own = ownFleet('Demo Org', ['stork', 'phone']);
+    expect(own.map((d) => d.profile.id)).toEqual(['stork', 'phone']);
+    const samples = new Set(sampleFleet().map((d) => d.imei));
+    for (const d of [...own, ...ownFleet('Other', PROFILE_IDS)]) {
+      expect(d.imei).toMatch(/^\d{15}$/);
+      expect(samples.has(d.imei)).toBe(false);
+    }
+    expect(() => ownFleet('x', ['cat'])).toThrow(/unknown profile/);
+  });
 
   it('splitBatch keeps every record in order', () => {
     const { batch } = run('seal', 2);

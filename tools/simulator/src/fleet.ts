@@ -2,6 +2,7 @@ import type { IngestBatch } from '@wildtrack/contract';
 import { type Advance, createDevice } from './device.js';
 import { HOUR } from './geo.js';
 import { getProfile, type Profile, type ProfileId } from './profiles.js';
+import { seedFrom } from './rng.js';
 
 /** Records in a batch: fixes, sensor records and bursts (media travel separately). */
 export function countRecords(batch: IngestBatch): number {
@@ -122,5 +123,18 @@ export function sampleFleet(): FleetDevice[] {
       caption: `${profile.caption} ${tag}`,
       captionZh: `${profile.captionZh} ${tag}`,
     };
+  });
+}
+
+/**
+ * A fleet of one device per profile for an organisation's own use (the CLI's --register), with IMEIs
+ * derived from the organisation's name in a serial range apart from the sample fleet's.
+ */
+export function ownFleet(org: string, profiles: readonly string[]): FleetDevice[] {
+  const base = seedFrom(org) % 90_000;
+  return profiles.map((id, i) => {
+    const profile = getProfile(id);
+    const imei = imeiWithCheck(`864512041${String((base + i) % 100_000).padStart(5, '0')}`);
+    return { imei, profile, seed: seedFrom(imei), caption: `${profile.caption} ${imei.slice(-4)}`, captionZh: `${profile.captionZh} ${imei.slice(-4)}` };
   });
 }

@@ -334,8 +334,12 @@ export const FLAG_KIND: Partial<Record<SensorFlagName, SensorKindName>> = {
 };
 
 /** Arguments of `npm run wildtrack -- register-device` for a device of this profile. */
-export function registerArgs(profile: Profile, org: string, imei: string): string[] {
+export function registerArgs(profile: Profile, org: string, imei: string, caption = profile.caption): string[] {
   const type = profile.type === DeviceType.VHFReceiver ? 'vhf' : profile.type === DeviceType.Phone ? 'phone' : 'tracker';
   const species = profile.speciesType === SpeciesType.Bird ? 'bird' : profile.speciesType === SpeciesType.Beast ? 'beast' : 'other';
-  return ['register-device', '--org', org, '--imei', imei, '--type', type, '--model', profile.model, '--sensors', profile.sensors.join(','), '--species', species];
+  const battery = { [BatteryType.Unknown]: 'unknown', [BatteryType.Li]: 'li', [BatteryType.LIC]: 'lic', [BatteryType.LiSOCl2Added]: 'lisocl2' }[profile.batteryType];
+  return [
+    'register-device', '--org', org, '--imei', imei, '--type', type, '--model', profile.model, '--caption', caption,
+    '--sensors', profile.sensors.join(','), '--species', species, '--battery', battery,
+  ];
 }
