@@ -3,6 +3,6 @@ import { defineConfig } from 'vitest/config';
 // Unit and route tests of every workspace; the browser specs in e2e/ run separately (npm run test:e2e).
 export default defineConfig({
   test: {
-    projects: ['packages/contract', 'apps/server', 'apps/web'],
+    projects: ['packages/contract', 'apps/server', 'apps/web', 'tools/simulator'],
   },
 });

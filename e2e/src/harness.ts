@@ -20,6 +20,8 @@ export interface RunningServer {
   dataDir: string;
   admin: Account & { email: string };
   createUser(opts: { org: string; name: string; password: string; email?: string; phone?: string; nick?: string }): Promise<Account>;
+  /** Ends every session (or one user's) on the server, as `wildtrack end-sessions` does. */
+  endSessions(user?: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -60,7 +62,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
 
-  const deadline = Date.now() + 30_000;
+  // The first start also creates the sample devices (a few seconds, longer on a busy machine).
+  const deadline = Date.now() + 90_000;
   let admin = null as ReturnType<typeof readAdmin>;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output}`);
@@ -73,7 +76,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     }
     if (Date.now() > deadline) {
       child.kill();
-      throw new Error(`the server did not start within 30 s:\n${output}`);
+      throw new Error(`the server did not start within 90 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 150));
   }
@@ -89,6 +92,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       if (nick) args.push('--nick', nick);
       await run(process.execPath, args, { env: childEnv });
       return { account: name, password };
+    },
+    async endSessions(user?: string) {
+      await run(process.execPath, [serverCli, 'end-sessions', ...(user ? ['--user', user] : [])], { env: childEnv });
     },
     async stop() {
       if (child.exitCode === null) {

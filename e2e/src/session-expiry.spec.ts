@@ -7,8 +7,7 @@ let browser: Browser;
 let idleServer: RunningServer;
 
 beforeAll(async () => {
-  // Sessions end after 2 idle seconds on this server.
-  [browser, idleServer] = await Promise.all([launchBrowser(), startServer({ SESSION_IDLE_SECONDS: '2' })]);
+  [browser, idleServer] = await Promise.all([launchBrowser(), startServer()]);
 });
 
 afterAll(async () => {
@@ -23,7 +22,9 @@ describe('an expired session', () => {
     try {
       await signIn(page, idleServer.baseUrl, idleServer.admin, '/login?redirect=%2Fdevice%3Fview%3Dall');
       await page.waitForURL(`${idleServer.baseUrl}/device?view=all`);
-      await page.waitForTimeout(3_000);
+      // The session ends on the server (idle expiry itself is covered by the server's route tests,
+      // which move the clock; here the browser's handling of 1004 is what is tested).
+      await idleServer.endSessions(idleServer.admin.account);
 
       // The warning is a toast that fades after a few seconds: watch for it from before the reload.
       const warning = page.locator('.ant-message-notice').filter({ hasText: MESSAGES['error.sessionExpired'].en });

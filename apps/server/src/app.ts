@@ -47,6 +47,11 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
     genReqId: () => randomUUID(),
     requestIdHeader: Header.requestId,
     trustProxy: config.trustProxy,
+    // A malformed URL never reaches a route or the error handler: answer it with the envelope too.
+    frameworkErrors: (error, request, reply) => {
+      const lang = requestLang(request);
+      void reply.status(400).send({ Code: Code.Invalid, Msg: message(lang, 'error.badUrl'), Data: null });
+    },
   };
   // With TLS the server is an https.Server; routes and hooks don't see the difference, the types do.
   const app: FastifyInstance = config.tls
@@ -116,19 +121,31 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
   const webDist = config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist');
   if (fs.existsSync(path.join(webDist, 'index.html'))) {
     await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, cacheControl: false });
-    const indexHtml = fs.readFileSync(path.join(webDist, 'index.html'));
-    const assets = new Set(fs.readdirSync(webDist, { recursive: true }).map((p) => `/${String(p).split(path.sep).join('/')}`));
+    // Read again when the client is rebuilt under a running server (its asset names change).
+    const indexFile = path.join(webDist, 'index.html');
+    let index = { mtimeMs: 0, html: Buffer.alloc(0) };
+    const indexHtml = () => {
+      const stat = fs.statSync(indexFile, { throwIfNoEntry: false });
+      if (stat && stat.mtimeMs !== index.mtimeMs) index = { mtimeMs: stat.mtimeMs, html: fs.readFileSync(indexFile) };
+      return index.html;
+    };
     app.get('/*', { schema: { hide: true } }, (request, reply) => {
       const url = request.url.split('?')[0] ?? '/';
       if (isApiPath(url)) {
         return reply.status(404).send({ Code: Code.UnknownPath, Msg: message(request.lang, 'error.notFound', { path: `GET ${url}` }), Data: null });
       }
-      if (url !== '/' && assets.has(url)) {
+      let file = '';
+      try {
+        file = path.join(webDist, path.normalize(decodeURIComponent(url)));
+      } catch {
+        // a malformed escape: not a file, so the page
+      }
+      if (url !== '/' && file.startsWith(webDist + path.sep) && fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
         if (url.startsWith('/assets/')) reply.header('cache-control', 'public, max-age=31536000, immutable');
-        return reply.sendFile(url.slice(1));
+        return reply.sendFile(path.relative(webDist, file));
       }
       // Client routes (/device, /login, ...) all load the single page.
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml());
     });
   }
 

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
 import { connect, migrateToLatest } from './db/connect.js';
 import { UserRepository } from './modules/user/repository.js';
+import { AuthRepository } from './modules/auth/repository.js';
 import { UserInputError, UserService } from './modules/user/service.js';
 import { DeviceRepository } from './modules/device/repository.js';
 import { BATTERY_NAMES, DEVICE_TYPE_NAMES, DeviceInputError, DeviceService, parseSensors, SPECIES_NAMES } from './modules/device/service.js';
@@ -30,6 +31,9 @@ const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [opti
       Imports a Movebank study export: each tag on each individual becomes a device in the folder
       (created if new), GPS rows fixes, acceleration bursts. Progress goes to stderr, the report
       (JSON) to stdout. Importing the same file again stores nothing twice.
+
+  end-sessions [--user <user name>]
+      Signs out every session (or one user's): their next call is answered 1004.
 
   migrate
       Applies pending database migrations and exits.
@@ -78,6 +82,12 @@ async function run(argv: string[]): Promise<number> {
           isPrimary: values.primary,
         });
         process.stdout.write(`created user ${values.name} (id ${id}) in organisation ${values.org}\n`);
+        return 0;
+      }
+      case 'end-sessions': {
+        const { values } = parseArgs({ args: rest, options: { user: { type: 'string' } } });
+        const n = await new AuthRepository(database.db).deleteSessions(values.user?.toLowerCase());
+        process.stdout.write(`ended ${n} session(s)\n`);
         return 0;
       }
       case 'create-org': {

@@ -11,6 +11,7 @@ export const MESSAGES = {
   'error.server': { zh: '服务器内部错误，请稍后重试（请求编号 {requestId}）', en: 'Internal server error, please try again later (request id {requestId})' },
   'error.notFound': { zh: '请求的接口不存在：{path}', en: 'No such interface: {path}' },
   'error.tooLarge': { zh: '请求内容过大（上限 {limit}）', en: 'Request body too large (limit {limit})' },
+  'error.badUrl': { zh: '请求地址不是有效的 URL', en: 'The address is not a valid URL' },
   'error.badJson': { zh: '请求内容不是有效的 JSON', en: 'The request body is not valid JSON' },
   'error.unsupportedMedia': { zh: '不支持的内容类型：{type}', en: 'Unsupported content type: {type}' },
   'error.missingHeaders': { zh: '请求缺少签名头：{headers}', en: 'The request lacks signature headers: {headers}' },

@@ -31,6 +31,14 @@ export class AuthRepository {
     await this.db.deleteFrom('sessions').where('id', '=', id).execute();
   }
 
+  /** Ends every session, or those of one user (by lower-cased user name). */
+  async deleteSessions(userNameKey?: string): Promise<number> {
+    let q = this.db.deleteFrom('sessions');
+    if (userNameKey !== undefined) q = q.where('user_id', 'in', this.db.selectFrom('users').select('id').where('user_name_key', '=', userNameKey));
+    const r = await q.executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
   async deleteIdleSessions(before: number): Promise<number> {
     const r = await this.db.deleteFrom('sessions').where('last_seen_at', '<', before).executeTakeFirst();
     return Number(r.numDeletedRows);
