@@ -4,7 +4,7 @@ import path from 'node:path';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { API_BASE, CLIENT_VERSION, Code, Header, message } from '@wildtrack/contract';
 import type { Config } from './config.js';
@@ -48,9 +48,9 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
     requestIdHeader: Header.requestId,
     trustProxy: config.trustProxy,
     // A malformed URL never reaches a route or the error handler: answer it with the envelope too.
-    frameworkErrors: (error, request, reply) => {
-      const lang = requestLang(request);
-      void reply.status(400).send({ Code: Code.Invalid, Msg: message(lang, 'error.badUrl'), Data: null });
+    frameworkErrors: (_error, request, reply) => {
+      const body = { Code: Code.Invalid, Msg: message(requestLang(request), 'error.badUrl'), Data: null };
+      void (reply as unknown as FastifyReply).status(400).type('application/json; charset=utf-8').send(body);
     },
   };
   // With TLS the server is an https.Server; routes and hooks don't see the difference, the types do.
@@ -120,7 +120,15 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
 
   const webDist = config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist');
   if (fs.existsSync(path.join(webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, cacheControl: false });
+    const assetsDir = path.join(webDist, 'assets') + path.sep;
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      // Vite's hashed bundles never change under their name; everything else is checked each time.
+      setHeaders: (res, filePath) => res.setHeader('cache-control', filePath.startsWith(assetsDir) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    });
     // Read again when the client is rebuilt under a running server (its asset names change).
     const indexFile = path.join(webDist, 'index.html');
     let index = { mtimeMs: 0, html: Buffer.alloc(0) };
@@ -141,7 +149,6 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
         // a malformed escape: not a file, so the page
       }
       if (url !== '/' && file.startsWith(webDist + path.sep) && fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
-        if (url.startsWith('/assets/')) reply.header('cache-control', 'public, max-age=31536000, immutable');
         return reply.sendFile(path.relative(webDist, file));
       }
       // Client routes (/device, /login, ...) all load the single page.
