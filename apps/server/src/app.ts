@@ -21,8 +21,12 @@ import { AuthService } from './modules/auth/service.js';
 import { UserRepository } from './modules/user/repository.js';
 import { userRoutes } from './modules/user/routes.js';
 import { UserService } from './modules/user/service.js';
-import { DeviceRepository } from './modules/device/repository.js';
 import { DeviceService } from './modules/device/service.js';
+import { DeviceManagement } from './modules/device/management.js';
+import { MountService } from './modules/device/mount.js';
+import { DeviceQueries, DeviceRepository } from './modules/device/repository.js';
+import { deviceRoutes } from './modules/device/routes.js';
+import { uploadRoutes } from './modules/upload/routes.js';
 import { IngestRepository, InstructionRepository, MediaRepository } from './ingest/repository.js';
 import { ingestRoutes } from './ingest/routes.js';
 import { IngestService } from './ingest/service.js';
@@ -115,6 +119,10 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
   authRoutes(app, hooks, services.auth, services.users);
   userRoutes(app, hooks, services.users, services.auth);
   ingestRoutes(app, services.ingest, ingestRepo);
+  const deviceQueries = new DeviceQueries(database.db);
+  const management = new DeviceManagement(deviceQueries);
+  deviceRoutes(app, hooks, management, new MountService(management, new DeviceRepository(database.db)), deviceQueries);
+  uploadRoutes(app, hooks, config.dataDir);
 
   app.get(`${API_BASE}/docs`, { schema: { hide: true } }, async () => app.swagger());
 

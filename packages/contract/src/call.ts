@@ -3,6 +3,8 @@ import { z } from 'zod';
 /** One console call: its path under /prod-api, who may make it, and the schemas of its body and Data. */
 export interface CallDef<B extends z.ZodType = z.ZodType, D extends z.ZodType = z.ZodType> {
   path: string;
+  /** POST (JSON body) for every call but one: GET sends the body's fields as the query string (§7.1). */
+  method?: 'POST' | 'GET';
   /** `public` calls need no session (they are still signed with the empty-token key). */
   auth: 'public' | 'session';
   body: B;

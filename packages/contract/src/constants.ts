@@ -92,3 +92,8 @@ export const EXPERIENCE_FLAG_KEY = 'wildtrack_experience';
 
 /** Base path of every console call (§7.1). */
 export const API_BASE = '/prod-api';
+
+/** Image upload (§7.2): multipart `file` + `description`; the answer's Data is {Url}. */
+export const IMAGE_UPLOAD_PATH = '/api/Image/Upload';
+/** Where uploaded images are served from (GET, no signature: the names are unguessable). */
+export const UPLOADS_URL = '/prod-api/files/uploads';

@@ -105,3 +105,45 @@ export const SENSOR_KIND_NAMES = Object.keys(SensorKind) as SensorKindName[];
 
 export const MediaKind = { image: 1, video: 2, audio: 3 } as const;
 export type MediaKindName = keyof typeof MediaKind;
+
+/** The sensor flags each tree filter value of §6 stands for (a device matches when it has any of them). */
+export const SENSOR_FILTER_FLAGS: Record<number, number> = {
+  0: 0,
+  1: SensorFlag.Acceleration | SensorFlag.OldAcceleration,
+  2: SensorFlag.Temperature,
+  3: SensorFlag.Image,
+  4: SensorFlag.Video,
+  5: SensorFlag.Pressure,
+  6: SensorFlag.Audio,
+  7: SensorFlag.GNSS,
+  10: SensorFlag.WaterDepth,
+  11: SensorFlag.RedInfraredLight,
+  12: SensorFlag.LightIntensity,
+  13: SensorFlag.Humidity,
+  14: SensorFlag.Magnetism,
+};
+
+export function matchesSensorFilter(sensorMask: number, filter: number): boolean {
+  const flags = SENSOR_FILTER_FLAGS[filter];
+  if (flags === undefined) return false;
+  return flags === 0 || (sensorMask & flags) !== 0;
+}
+
+/** Tree selectability by page (§6). */
+export type TreePage = 'download' | 'share' | 'instr' | 'other';
+export function selectableOn(
+  page: TreePage,
+  device: { Type: number; Status: number; Permission: { DownloadData: boolean; ShareDevice: boolean; RemoteInstr: boolean } },
+): boolean {
+  if (device.Type === DeviceType.VHFReceiver) return false;
+  switch (page) {
+    case 'download':
+      return device.Permission.DownloadData;
+    case 'share':
+      return device.Permission.ShareDevice;
+    case 'instr':
+      return device.Permission.RemoteInstr && INSTRUCTABLE_STATUSES.includes(device.Status);
+    default:
+      return true;
+  }
+}

@@ -198,7 +198,28 @@ export interface IngestNonceTable {
   received_at: number;
 }
 
+export interface DeviceRemarkTable {
+  user_id: number;
+  device_id: number;
+  remark_name: string;
+}
+
+export interface DeviceShareTable {
+  id: Generated<number>;
+  device_id: number;
+  owner_user_id: number;
+  recipient_user_id: number;
+  edit_device: number;
+  remote_instr: number;
+  download_data: number;
+  effective_time: number;
+  failure_time: number;
+  created_at: number;
+}
+
 export interface Database {
+  device_remarks: DeviceRemarkTable;
+  device_shares: DeviceShareTable;
   folders: FolderTable;
   devices: DeviceTable;
   fixes: FixTable;

@@ -43,14 +43,15 @@ export function registerCall<B extends z.ZodType, D extends z.ZodType>(
   def: CallDef<B, D>,
   handler: (ctx: CallContext<z.output<B>>) => Promise<z.output<D>>,
 ): void {
+  const get = def.method === 'GET';
   app.route({
-    method: 'POST',
+    method: get ? 'GET' : 'POST',
     url: API_BASE + def.path,
     config: { call: def },
     schema: {
       summary: def.summary,
       tags: [def.path.split('/')[2] ?? 'api'],
-      body: def.body,
+      ...(get ? { querystring: def.body } : { body: def.body }),
       response: { 200: envelopeSchema(def.data) },
     },
     preValidation: async (request) => {
@@ -70,7 +71,7 @@ export function registerCall<B extends z.ZodType, D extends z.ZodType>(
     },
     handler: async (request, reply) => {
       const data = await handler({
-        body: request.body as z.output<B>,
+        body: (get ? request.query : request.body) as z.output<B>,
         request,
         reply,
         session: request.session as SessionInfo,

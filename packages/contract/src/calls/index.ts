@@ -1,2 +1,10 @@
 export { GetPublicKey, PasswordLogin, GetAccountSafeSetting, Heartbeat } from './auth.js';
 export { Exit, ModifyLcid, GetAccountSetting, GetUserInfo } from './user.js';
+export {
+  GetTree, GetFolderTree, CreateFolder, UpdateFolderName, DeleteFolder, MoveFolder, MoveDevice, UpdateRemarkName,
+  SetSecondLevelFixEnable, UpdateProperty, GetDetailByIMEI, GetDetailByFolder, GetCountByFolder, GetHandheldList,
+  SetExperienceFuncEnable,
+} from './device.js';
+export {
+  GetBirdInfo, GetBeastInfo, GetOtherSpeciesInfo, SaveBirdInfo, SaveBeastInfo, SaveOtherSpeciesInfo, GetWorkStatus, GetWorkStatusList,
+} from './mount.js';

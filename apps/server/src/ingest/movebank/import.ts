@@ -7,6 +7,7 @@ import { DeviceInputError, type DeviceService } from '../../modules/device/servi
 import { MovebankFormatError } from './errors.js';
 import { mountInfoOf, modelOf, readReference, type Reference } from './reference.js';
 import type { DeviceRepository } from '../../modules/device/repository.js';
+import { mountDoc } from '../../modules/device/mount.js';
 import { SampleStaging, type StagedSample } from './staging.js';
 import { speciesTypeOf } from './taxon.js';
 import { isEmpty, movebankImei, parseTimestamp, toBoolean, toNumber } from './values.js';
@@ -400,7 +401,13 @@ export async function importMovebank(services: MovebankServices, opts: MovebankI
         report.devices.created += 1;
       }
       const info = refRows && mountInfoOf(refRows, taxon || undefined);
-      if (info) await services.tags.setMountInfo(id, JSON.stringify(info), now);
+      if (info) {
+        const doc = mountDoc({
+          species: info.Species ?? '', scientificName: info.ScientificName ?? '', sex: info.Sex, age: info.Age, weight: info.Weight,
+          mountTime: info.MountTime, additional: info.AdditionalInfo,
+        });
+        await services.tags.setMountInfo(id, JSON.stringify(doc), now);
+      }
       const state: DeviceState = { id, index: byIndex.length, study, taxon, sensors: 0, fixes: [], bursts: [] };
       byIndex.push(state);
       resolved = state;

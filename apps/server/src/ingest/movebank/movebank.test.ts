@@ -186,7 +186,10 @@ describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
       const attrs = JSON.parse(d.attributes) as { reference: Record<string, string> };
       expect(attrs.reference).toMatchObject({ deployment_id: '9472218', animal_life_stage: 'adult', study_site: 'Punta Suarez', deploy_on_timestamp: '2008-05-31 06:00:00.000' });
       const info = JSON.parse((await services.tags.mountInfo(d.id))!) as Record<string, unknown>;
-      expect(info).toMatchObject({ Species: 'Phoebastria irrorata', ScientificName: 'Phoebastria irrorata', Sex: 0, Age: 3, Weight: null, MountTime: Date.UTC(2008, 4, 31, 6) });
+      expect(info).toMatchObject({
+        AnimalInfo: { Species: 'Phoebastria irrorata', ScientificName: 'Phoebastria irrorata', Sex: 0, Age: 3, Weight: null },
+        WorkInfo: { MountTime: Date.UTC(2008, 4, 31, 6) },
+      });
     });
 
     it('stores nothing new the second time', async () => {
@@ -251,7 +254,11 @@ describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
       const f = await db().selectFrom('fixes').selectAll().where('device_id', '=', d.id).orderBy('pick_time').executeTakeFirstOrThrow();
       expect(f).toMatchObject({ pick_time: Date.UTC(2021, 2, 3, 0, 46, 30), lon: 0.9766757, lat: 49.9438762, alt: 3, satellites: 7, hdop: 2.2, temperature: 29, course: 50.0303720801609, invalid_at: null });
       expect(JSON.parse(f.extra!)).toEqual({ 'event-id': '33763085849', 'gps-time-to-fix': '38.8', 'location-error-numerical': '5', 'vertical-error-numerical': '4.7' });
-      expect(JSON.parse((await services.tags.mountInfo(d.id))!)).toMatchObject({ Species: 'Larus fuscus', Sex: 2, Age: 3, Weight: 829, MountTime: Date.UTC(2017, 4, 19, 12), AdditionalInfo: { RingId: 'EG' } });
+      expect(JSON.parse((await services.tags.mountInfo(d.id))!)).toMatchObject({
+        AnimalInfo: { Species: 'Larus fuscus', Sex: 2, Age: 3, Weight: 829 },
+        WorkInfo: { MountTime: Date.UTC(2017, 4, 19, 12) },
+        AdditionalInfo: expect.arrayContaining([{ Name: 'RingId', Value: 'EG' }]),
+      });
       expect(d).toMatchObject({ model: 'UvA-BiTS', species_type: SpeciesType.Bird, caption: '5501123' });
     });
 

@@ -1,11 +1,14 @@
 import { DeviceStatus } from '@wildtrack/contract';
 import { backfill, mediaQuery, sampleFleet } from '@wildtrack/simulator';
 import type { IngestService } from '../../ingest/service.js';
+import { mountDoc } from './mount.js';
 import type { DeviceRepository } from './repository.js';
 import type { DeviceService } from './service.js';
 
 export const SAMPLES_ORG = 'Wildtrack samples';
 export const SAMPLE_DAYS = 30;
+/** The custom field that carries the Chinese name of a sample animal. */
+const SPECIES_ZH = '中文名';
 
 export interface SampleReport {
   devices: number;
@@ -50,7 +53,7 @@ export async function ensureSampleDevices(
       secondLevelFix: p.secondLevelFix,
       attributes: { captionZh: d.captionZh, species: p.species, speciesZh: p.speciesZh, scientificName: p.scientificName },
     });
-    await repo.setMountInfo(id, JSON.stringify({ Species: p.species, SpeciesZh: p.speciesZh, ScientificName: p.scientificName, MountTime: start }), now);
+    await repo.setMountInfo(id, JSON.stringify(mountDoc({ species: p.species, scientificName: p.scientificName, mountTime: start, additional: { [SPECIES_ZH]: p.speciesZh } })), now);
     report.devices += 1;
     for (const { batch, media } of backfill(p, { seed: d.seed, start, end: now })) {
       const c = await ingest.writeBatch(id, batch, null, now);

@@ -1,0 +1,284 @@
+import { z } from 'zod';
+import { defineCall, EmptyBody, ZeroOne } from '../call.js';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '../constants.js';
+
+/**
+ * Tree, folders, devices, animal info and work status (§3, §7.2). Ids travel as strings (IdStr) so
+ * that 64-bit ids survive JavaScript; '-1' is the root (the list) and '0' the experience folder.
+ */
+
+export const ROOT_FOLDER_ID = '-1';
+export const EXPERIENCE_FOLDER_ID = '0';
+/** Prefix of the virtual folder holding the devices one user shared with the caller: 'share-<userId>'. */
+export const SHARED_FOLDER_PREFIX = 'share-';
+
+const required = { error: 'validation.required' } as const;
+const imei = z.string(required).trim().min(1, required).max(40, { error: 'validation.tooLong' });
+const folderId = z.string(required).trim().min(1, required).max(40, { error: 'validation.tooLong' });
+export const FolderNameSchema = z
+  .string(required)
+  .trim()
+  .min(1, { error: 'validation.folderName.required' })
+  .max(40, { error: 'validation.folderName.length' });
+export const RemarkNameSchema = z.string(required).trim().max(40, { error: 'validation.remarkName.length' });
+
+export const DevicePermissionSchema = z.object({
+  EditDevice: z.boolean(),
+  EditFix: z.boolean(),
+  RemoteInstr: z.boolean(),
+  ShareDevice: z.boolean(),
+  DownloadData: z.boolean(),
+  /** Start and end of the right, in the caller's zone; empty when unbounded (own devices). */
+  EffectiveTime: z.string(),
+  FailureTime: z.string(),
+});
+export type DevicePermission = z.infer<typeof DevicePermissionSchema>;
+
+/** A device as a tree node (SimplyDevice, §3). */
+export const TreeDeviceSchema = z.object({
+  IMEI: z.string(),
+  Caption: z.string(),
+  RemarkName: z.string(),
+  CustomerIdStr: z.string(),
+  FolderIdStr: z.string(),
+  Type: z.number().int(),
+  SpeciesType: z.number().int(),
+  Status: z.number().int(),
+  /** Sensor support flags (SensorFlag bits). */
+  Sensor: z.number().int(),
+  InstrSupport: z.number().int(),
+  Permission: DevicePermissionSchema,
+  Example: z.boolean(),
+  SecondLevelFix: ZeroOne,
+  DeviceFence: z.number().int(),
+  Voltage: z.number().nullable(),
+  LastWorkTime: z.string(),
+});
+export type TreeDevice = z.infer<typeof TreeDeviceSchema>;
+
+export interface TreeFolder {
+  IdStr: string;
+  ParentIdStr: string;
+  Name: string;
+  /** Devices in this folder and all below it. */
+  DeviceCount: number;
+  Example: boolean;
+  /** The folder holds devices another user shared: who shared them. */
+  SharedBy?: string | undefined;
+  Folders: TreeFolder[];
+  Devices: TreeDevice[];
+}
+export const TreeFolderSchema: z.ZodType<TreeFolder> = z.lazy(() =>
+  z.object({
+    IdStr: z.string(),
+    ParentIdStr: z.string(),
+    Name: z.string(),
+    DeviceCount: z.number().int(),
+    Example: z.boolean(),
+    SharedBy: z.string().optional(),
+    Folders: z.array(TreeFolderSchema),
+    Devices: z.array(TreeDeviceSchema),
+  }),
+);
+
+export const TreeDataSchema = z.object({
+  /** The root '-1' with the organisation's folders and devices, then '0' (experience) and shared folders. */
+  Folders: z.array(TreeFolderSchema),
+  Total: z.number().int(),
+  /** Devices per sensor filter value of §6 (0 = all). */
+  SensorCounts: z.record(z.string(), z.number().int()),
+});
+export type TreeData = z.infer<typeof TreeDataSchema>;
+
+const timeZoneField = z.string().optional();
+
+export const GetTree = defineCall({
+  path: '/api/Device/GetTree',
+  auth: 'session',
+  body: z.object({ timeZone: timeZoneField }).nullish(),
+  data: TreeDataSchema,
+  summary: 'The folder tree with every device the caller may see, counts per folder and per sensor.',
+});
+
+export const FolderOnlySchema: z.ZodType<FolderOnly> = z.lazy(() =>
+  z.object({ IdStr: z.string(), ParentIdStr: z.string(), Name: z.string(), DeviceCount: z.number().int(), Folders: z.array(FolderOnlySchema) }),
+);
+export interface FolderOnly {
+  IdStr: string;
+  ParentIdStr: string;
+  Name: string;
+  DeviceCount: number;
+  Folders: FolderOnly[];
+}
+
+export const GetFolderTree = defineCall({
+  path: '/api/Folder/GetTree',
+  auth: 'session',
+  body: EmptyBody,
+  data: z.object({ Folders: z.array(FolderOnlySchema) }),
+  summary: "The organisation's folders (the move-to picker): the root '-1' and everything below it.",
+});
+
+export const CreateFolder = defineCall({
+  path: '/api/Folder/Create',
+  auth: 'session',
+  body: z.object({ name: FolderNameSchema, parentId: folderId }),
+  data: z.object({ IdStr: z.string() }),
+  summary: "Creates a folder under parentId ('-1' = the root).",
+});
+
+export const UpdateFolderName = defineCall({
+  path: '/api/Folder/UpdateName',
+  auth: 'session',
+  body: z.object({ id: folderId, name: FolderNameSchema }),
+  data: z.null(),
+  summary: 'Renames a folder.',
+});
+
+export const DeleteFolder = defineCall({
+  path: '/api/Folder/Delete',
+  auth: 'session',
+  body: z.object({ id: folderId }),
+  data: z.null(),
+  summary: 'Deletes an empty folder (one that holds devices, also below it, is refused with a warning).',
+});
+
+export const MoveFolder = defineCall({
+  path: '/api/Folder/Move',
+  auth: 'session',
+  body: z.object({ id: folderId, parentId: folderId }),
+  data: z.null(),
+  summary: 'Moves a folder under another (never under itself or its own descendants).',
+});
+
+export const MoveDevice = defineCall({
+  path: '/api/Device/Move',
+  auth: 'session',
+  body: z.object({ imei, folderId }),
+  data: z.null(),
+  summary: 'Moves a device of the organisation into a folder.',
+});
+
+export const UpdateRemarkName = defineCall({
+  path: '/api/Device/UpdateRemarkName',
+  auth: 'session',
+  body: z.object({ imei, remarkName: RemarkNameSchema }),
+  data: z.null(),
+  summary: "The caller's own name for a device (every visible device, examples included).",
+});
+
+export const SetSecondLevelFixEnable = defineCall({
+  path: '/api/Device/SetSecondLevelFixEnable',
+  auth: 'session',
+  body: z.object({ imei, enabled: ZeroOne }),
+  data: z.null(),
+  summary: 'Turns second-level fixes (10 fixes at 1 s) on or off; needs EditDevice, never for phones.',
+});
+
+export const UpdateProperty = defineCall({
+  path: '/api/Device/UpdateProperty',
+  auth: 'session',
+  body: z.object({
+    imei,
+    caption: z.string().trim().min(1, { error: 'validation.required' }).max(40, { error: 'validation.tooLong' }).optional(),
+    description: z.string().trim().max(500, { error: 'validation.tooLong' }).optional(),
+    speciesType: z.number().int().min(0).max(3).optional(),
+    status: z.number().int().min(1).max(9).optional(),
+  }),
+  data: z.null(),
+  summary: 'Edits device properties (caption, description, species type, status); needs EditDevice.',
+});
+
+/** Device detail (§3) as the details tab shows it; times in the caller's zone. */
+export const DeviceDetailSchema = z.object({
+  IMEI: z.string(),
+  Caption: z.string(),
+  RemarkName: z.string(),
+  CustomerName: z.string(),
+  FolderIdStr: z.string(),
+  FolderName: z.string(),
+  ModelName: z.string(),
+  Type: z.number().int(),
+  SpeciesType: z.number().int(),
+  BatteryType: z.number().int(),
+  Image: z.string(),
+  Status: z.number().int(),
+  Voltage: z.number().nullable(),
+  /** Battery percent by the §9 levels, null without a voltage. */
+  BatteryLevel: z.number().int().nullable(),
+  LastWorkTime: z.string(),
+  WorkDays: z.number().int(),
+  EffectiveTime: z.string(),
+  FailureTime: z.string(),
+  Description: z.string(),
+  PostBackFrequency: z.string(),
+  PostBackTime: z.string(),
+  SamplingTimes: z.number().int(),
+  Attent: z.boolean(),
+  FenceCount: z.number().int(),
+  GNSSCollectionDesc: z.string(),
+  AccCollectionDesc: z.string(),
+  DataPostbackDesc: z.string(),
+  Sensor: z.number().int(),
+  InstrSupport: z.number().int(),
+  SecondLevelFix: ZeroOne,
+  Example: z.boolean(),
+  Permission: DevicePermissionSchema,
+});
+export type DeviceDetail = z.infer<typeof DeviceDetailSchema>;
+
+/** The one GET of the API (§7.2): query imei and timeZone. */
+export const GetDetailByIMEI = defineCall({
+  path: '/api/Device/GetDetailByIMEI',
+  method: 'GET',
+  auth: 'session',
+  body: z.object({ imei, timeZone: timeZoneField }),
+  data: DeviceDetailSchema,
+  summary: 'GET with query imei and timeZone: the details of one device.',
+});
+
+export const DEVICE_SORT_FIELDS = ['Caption', 'IMEI', 'Status', 'Voltage', 'LastWorkTime', 'ModelName'] as const;
+export const PageSchema = {
+  currentPage: z.number().int().min(1).default(1),
+  pageSize: z.union(PAGE_SIZE_OPTIONS.map((n) => z.literal(n)) as [z.ZodLiteral<number>, ...z.ZodLiteral<number>[]]).default(DEFAULT_PAGE_SIZE),
+};
+
+export const GetDetailByFolder = defineCall({
+  path: '/api/Device/GetDetailByFolder',
+  auth: 'session',
+  body: z.object({
+    folderId,
+    ...PageSchema,
+    sortField: z.enum(DEVICE_SORT_FIELDS).optional(),
+    sortOrder: z.enum(['ascend', 'descend']).optional(),
+    /** Include devices in folders below (default true). */
+    recursive: z.boolean().default(true),
+    timeZone: timeZoneField,
+  }),
+  data: z.object({ List: z.array(DeviceDetailSchema), Total: z.number().int() }),
+  summary: 'One page of the devices in a folder, with their details.',
+});
+
+export const GetCountByFolder = defineCall({
+  path: '/api/Device/GetCountByFolder',
+  auth: 'session',
+  body: z.object({ folderId, recursive: z.boolean().default(true) }),
+  data: z.object({ Count: z.number().int() }),
+  summary: 'How many devices a folder holds.',
+});
+
+export const GetHandheldList = defineCall({
+  path: '/api/Device/GetHandheldList',
+  auth: 'session',
+  body: EmptyBody,
+  data: z.array(z.object({ IMEI: z.string(), Caption: z.string(), RemarkName: z.string() })),
+  summary: 'The handheld devices (phones) the caller may see.',
+});
+
+export const SetExperienceFuncEnable = defineCall({
+  path: '/api/User/SetExperienceFuncEnable',
+  auth: 'session',
+  body: z.object({ enabled: ZeroOne }),
+  data: z.null(),
+  summary: 'Shows (1) or hides (0) the experience devices for the caller.',
+});
