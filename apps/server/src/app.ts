@@ -119,7 +119,7 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
   authRoutes(app, hooks, services.auth, services.users);
   userRoutes(app, hooks, services.users, services.auth);
   ingestRoutes(app, services.ingest, ingestRepo);
-  const deviceQueries = new DeviceQueries(database.db);
+  const deviceQueries = new DeviceQueries(database.db, database.sqlite);
   const management = new DeviceManagement(deviceQueries);
   deviceRoutes(app, hooks, management, new MountService(management, new DeviceRepository(database.db)), deviceQueries);
   uploadRoutes(app, hooks, config.dataDir);

@@ -133,16 +133,17 @@ export function matchesSensorFilter(sensorMask: number, filter: number): boolean
 export type TreePage = 'download' | 'share' | 'instr' | 'other';
 export function selectableOn(
   page: TreePage,
-  device: { Type: number; Status: number; Permission: { DownloadData: boolean; ShareDevice: boolean; RemoteInstr: boolean } },
+  device: { Type: number; Status: number },
+  permission: { DownloadData: boolean; ShareDevice: boolean; RemoteInstr: boolean },
 ): boolean {
   if (device.Type === DeviceType.VHFReceiver) return false;
   switch (page) {
     case 'download':
-      return device.Permission.DownloadData;
+      return permission.DownloadData;
     case 'share':
-      return device.Permission.ShareDevice;
+      return permission.ShareDevice;
     case 'instr':
-      return device.Permission.RemoteInstr && INSTRUCTABLE_STATUSES.includes(device.Status);
+      return permission.RemoteInstr && INSTRUCTABLE_STATUSES.includes(device.Status);
     default:
       return true;
   }

@@ -8,6 +8,7 @@ export interface OrganisationTable {
   created_at: number;
   /** 1 for the organisation that owns the sample (experience) devices. */
   is_samples: Generated<number>;
+  tree_version: Generated<number>;
 }
 
 export interface UserTable {

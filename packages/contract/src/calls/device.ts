@@ -34,25 +34,27 @@ export const DevicePermissionSchema = z.object({
 });
 export type DevicePermission = z.infer<typeof DevicePermissionSchema>;
 
-/** A device as a tree node (SimplyDevice, §3). */
+/**
+ * A device as a tree node (SimplyDevice, §3), kept small because an organisation may have tens of
+ * thousands (bench/tree): its folder is the folder that holds it, and its Permission is an index into
+ * TreeData.Permissions, where each distinct permission set appears once. Voltage, last work time and
+ * the rest of the details come from GetDetailByFolder / GetDetailByIMEI.
+ */
 export const TreeDeviceSchema = z.object({
   IMEI: z.string(),
   Caption: z.string(),
   RemarkName: z.string(),
-  CustomerIdStr: z.string(),
-  FolderIdStr: z.string(),
   Type: z.number().int(),
   SpeciesType: z.number().int(),
   Status: z.number().int(),
   /** Sensor support flags (SensorFlag bits). */
   Sensor: z.number().int(),
   InstrSupport: z.number().int(),
-  Permission: DevicePermissionSchema,
+  /** Index into TreeData.Permissions. */
+  Permission: z.number().int().min(0),
   Example: z.boolean(),
   SecondLevelFix: ZeroOne,
   DeviceFence: z.number().int(),
-  Voltage: z.number().nullable(),
-  LastWorkTime: z.string(),
 });
 export type TreeDevice = z.infer<typeof TreeDeviceSchema>;
 
@@ -84,6 +86,8 @@ export const TreeFolderSchema: z.ZodType<TreeFolder> = z.lazy(() =>
 export const TreeDataSchema = z.object({
   /** The root '-1' with the organisation's folders and devices, then '0' (experience) and shared folders. */
   Folders: z.array(TreeFolderSchema),
+  /** The distinct permission sets of the tree's devices; each device names one by its index. */
+  Permissions: z.array(DevicePermissionSchema),
   Total: z.number().int(),
   /** Devices per sensor filter value of §6 (0 = all). */
   SensorCounts: z.record(z.string(), z.number().int()),

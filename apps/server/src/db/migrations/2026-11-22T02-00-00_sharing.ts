@@ -8,6 +8,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   const d = dialectOf(db);
   const big = bigintType(d);
 
+  // Bumped whenever a device's tree fields or folder change, so a server can keep the tree's rows.
+  await db.schema.alterTable('organisations').addColumn('tree_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+
   await db.schema
     .createTable('device_remarks')
     .addColumn('user_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
@@ -35,4 +38,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('device_shares').execute();
   await db.schema.dropTable('device_remarks').execute();
+  await db.schema.alterTable('organisations').dropColumn('tree_version').execute();
 }

@@ -78,12 +78,15 @@ describe.each(DIALECTS)('device management on %s', (dialect) => {
     expect(cranes.Devices.map((d) => d.IMEI)).toEqual(['A-TRACKER-1']);
     expect(root!.Devices.map((d) => d.IMEI).sort()).toEqual(['A-DEER-1', 'A-PHONE-1', 'A-VHF-1']);
     expect(experience).toMatchObject({ IdStr: EXPERIENCE_FOLDER_ID, Name: 'Experience devices', Example: true, DeviceCount: 6 });
-    expect(experience!.Devices.every((d) => d.Example && !d.Permission.EditDevice && d.Permission.DownloadData)).toBe(true);
+    const perm = (i: number) => data.Permissions[i]!;
+    expect(experience!.Devices.every((d) => d.Example && !perm(d.Permission).EditDevice && perm(d.Permission).DownloadData)).toBe(true);
+    expect(root!.Devices.every((d) => perm(d.Permission).EditDevice && perm(d.Permission).EditFix)).toBe(true);
+    expect(data.Permissions).toHaveLength(3); // own, example, the one share: each set once
     expect(shared!.IdStr).toBe(`share-${bobId}`);
     expect(shared!.SharedBy).toBeTruthy();
     expect(shared!.Devices.map((d) => d.IMEI)).toEqual(['B-SHARED-1']);
-    expect(shared!.Devices[0]!.Permission).toMatchObject({ EditDevice: false, DownloadData: true, ShareDevice: false, EditFix: false });
-    expect(shared!.Devices[0]!.Permission.FailureTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(perm(shared!.Devices[0]!.Permission)).toMatchObject({ EditDevice: false, DownloadData: true, ShareDevice: false, EditFix: false });
+    expect(perm(shared!.Devices[0]!.Permission).FailureTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(data.Total).toBe(11);
     expect(data.SensorCounts['0']).toBe(11);
     expect(data.SensorCounts['1']).toBeGreaterThanOrEqual(5);

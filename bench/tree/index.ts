@@ -1,0 +1,103 @@
+// bench/tree: GetTree for an organisation of 10,000 devices in 1,000 folders, server time (goal <= 50 ms).
+// The call goes through the whole server path (signature, session, tree, envelope, JSON) with
+// Fastify's inject, so the figure is what the server spends, without the network.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { API_BASE, calls, DeviceType, LanguageId, SENSOR_FLAG_NAMES, signedHeaders, sensorMask } from '@wildtrack/contract';
+import { buildApp } from '../../apps/server/src/app.js';
+import { loadConfig } from '../../apps/server/src/config.js';
+import { connect, migrateToLatest } from '../../apps/server/src/db/connect.js';
+
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 10_000);
+const FOLDERS = Number(process.env.BENCH_FOLDERS ?? 1_000);
+const RUNS = 40;
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wildtrack-bench-tree-'));
+const config = loadConfig({ WILDTRACK_DATA: dataDir, LOG_LEVEL: 'warn', WEB_DIST: path.join(dataDir, 'none') });
+const database = connect({ sqliteFile: path.join(dataDir, 'wildtrack.db') });
+await migrateToLatest(database);
+const { app, services } = await buildApp(config, database);
+await services.users.createUser({ orgName: 'Big Study', userName: 'bigstudy', password: 'Big-Study-2026', email: 'big@example.org' });
+const { Token: token } = await services.auth.login({ account: 'bigstudy', password: 'Big-Study-2026', timeZone: '+08:00' }, { ip: '127.0.0.1', userAgent: 'bench' });
+const orgId = await services.devices.orgIdByName('Big Study');
+
+// 1,000 folders three levels deep (10 x 10 x 10), 10,000 devices spread over them, written directly.
+const sqlite = database.sqlite!;
+const now = Date.now();
+const insertFolder = sqlite.prepare('insert into folders (org_id, parent_id, name, created_at) values (?, ?, ?, ?)');
+const insertDevice = sqlite.prepare(
+  `insert into devices (org_id, folder_id, imei, type, model, species_type, battery_type, sensors, instr_support, caption, status, secret, last_voltage, last_work_time, created_at)
+   values (?, ?, ?, ?, 'WT-25', ?, 1, ?, 31, ?, 3, 'x', ?, ?, ?)`,
+);
+const folderIds: number[] = [];
+sqlite.transaction(() => {
+  const level = (parent: number | null, depth: number, prefix: string) => {
+    for (let i = 0; i < 10 && folderIds.length < FOLDERS; i++) {
+      const id = Number(insertFolder.run(orgId, parent, `${prefix}${i + 1}`, now).lastInsertRowid);
+      folderIds.push(id);
+      if (depth < 2) level(id, depth + 1, `${prefix}${i + 1}.`);
+    }
+  };
+  for (let r = 0; folderIds.length < FOLDERS; r++) level(null, 0, `Site ${r + 1}-`);
+  for (let i = 0; i < DEVICES; i++) {
+    const sensors = sensorMask(SENSOR_FLAG_NAMES.filter((_, k) => (i >> k) % 3 === 0));
+    insertDevice.run(orgId, folderIds[i % folderIds.length], `86${String(i).padStart(13, '0')}`, i % 50 === 0 ? DeviceType.VHFReceiver : DeviceType.Tracker,
+      1 + (i % 3), sensors || 1, `Animal ${i}`, 3.6 + (i % 60) / 100, now - (i % 1000) * 60_000, now);
+  }
+})();
+
+const call = async () => {
+  const body = JSON.stringify({ timeZone: '+08:00' });
+  const res = await app.inject({
+    method: 'POST',
+    url: API_BASE + calls.GetTree.path,
+    headers: { 'content-type': 'application/json', ...signedHeaders({ token, path: calls.GetTree.path, body, lcid: LanguageId.en }) },
+    payload: body,
+  });
+  return res;
+};
+
+for (let i = 0; i < 5; i++) await call(); // warm-up
+const times: number[] = [];
+let bytes = 0;
+let gz = 0;
+for (let i = 0; i < RUNS; i++) {
+  const t0 = performance.now();
+  const res = await call();
+  times.push(performance.now() - t0);
+  if (i === 0) {
+    const data = res.json() as { Code: number; Data: { Total: number } };
+    if (data.Code !== 1000 || data.Data.Total !== DEVICES) throw new Error(`unexpected answer: ${res.body.slice(0, 200)}`);
+    bytes = res.rawPayload.length;
+    gz = gzipSync(res.rawPayload).length;
+  }
+}
+times.sort((a, b) => a - b);
+const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]!;
+
+// After a change (here: a device moved, as the tree's drag and drop does) the organisation's rows are
+// read again: the first GetTree after each move is the cold figure.
+const cold: number[] = [];
+for (let i = 0; i < 10; i++) {
+  const body = JSON.stringify({ imei: `86${String(i).padStart(13, '0')}`, folderId: String(folderIds[(i * 7) % folderIds.length]) });
+  const moved = await app.inject({
+    method: 'POST',
+    url: API_BASE + calls.MoveDevice.path,
+    headers: { 'content-type': 'application/json', ...signedHeaders({ token, path: calls.MoveDevice.path, body, lcid: LanguageId.en }) },
+    payload: body,
+  });
+  if ((moved.json() as { Code: number }).Code !== 1000) throw new Error(`move failed: ${moved.body}`);
+  const t0 = performance.now();
+  await call();
+  cold.push(performance.now() - t0);
+}
+cold.sort((a, b) => a - b);
+console.log(`\nbench/tree: GetTree for ${DEVICES.toLocaleString('en-US')} devices in ${folderIds.length.toLocaleString('en-US')} folders, SQLite, ${RUNS} calls`);
+console.log(`  server time  median ${pct(50).toFixed(1)} ms   p95 ${pct(95).toFixed(1)} ms   best ${times[0]!.toFixed(1)} ms   (goal <= 50 ms)`);
+console.log(`  after a move median ${cold[5]!.toFixed(1)} ms   worst ${cold[9]!.toFixed(1)} ms   (the first call after a change reads the rows again)`);
+console.log(`  answer       ${(bytes / 1024).toFixed(0)} KiB JSON, ${(gz / 1024).toFixed(0)} KiB gzipped`);
+await app.close();
+await database.close();
+if (process.env.KEEP) console.log(dataDir); else fs.rmSync(dataDir, { recursive: true, force: true });
