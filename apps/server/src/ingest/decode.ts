@@ -9,6 +9,7 @@ import {
   SensorKind,
   type SensorKindName,
 } from '@wildtrack/contract';
+import type { AccBurstTable, FixTable, SensorRecordTable } from '../db/schema.js';
 
 /** A batch that can't be stored: refused whole, with a reason naming the record and field. */
 export class BatchRefused extends Error {
@@ -21,48 +22,12 @@ export class BatchRefused extends Error {
   }
 }
 
-export interface FixRow {
-  pick_time: number;
-  lon: number | null;
-  lat: number | null;
-  alt: number | null;
-  speed: number | null;
-  course: number | null;
-  temperature: number | null;
-  activity: number | null;
-  voltage: number | null;
-  channel: number | null;
-  satellites: number | null;
-  hdop: number | null;
-  vdop: number | null;
-  grade: number | null;
-  valid: number;
-  tx_time: number | null;
-  /** Set when the source itself marked the record (Movebank `visible=false`, outlier columns). */
-  invalid_at: number | null;
-  extra: string | null;
-}
+/** A fix as the batch gives it: the table's row without what the server adds (device, arrival, marks by users). */
+export type FixRow = Omit<FixTable, 'device_id' | 'received_at' | 'invalid_by'>;
 
-export interface SensorRow {
-  kind: number;
-  time: number;
-  v1: number;
-  v2: number | null;
-  v3: number | null;
-  v4: number | null;
-}
+export type SensorRow = Omit<SensorRecordTable, 'device_id' | 'received_at'>;
 
-export interface BurstRow {
-  start_time: number;
-  hz: number;
-  axes: string;
-  sample_count: number;
-  samples: Uint8Array;
-  odba: Uint8Array;
-  mean_odba: number;
-  calibration: string;
-  extra: string | null;
-}
+export type BurstRow = Omit<AccBurstTable, 'device_id' | 'received_at'>;
 
 export interface DecodedBatch {
   fixes: FixRow[];

@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/connect.js';
-import type { Database } from '../db/schema.js';
+import type { Database, MediaRecordTable } from '../db/schema.js';
 import type { BurstRow, DecodedBatch, FixRow, SensorRow } from './decode.js';
 
 export interface WriteCounts {
@@ -136,22 +136,7 @@ async function insertChunks<T extends 'fixes' | 'sensor_records' | 'acc_bursts'>
   return inserted;
 }
 
-export interface MediaRow {
-  kind: number;
-  pick_time: number;
-  file: string;
-  mime: string;
-  size: number;
-  lon: number | null;
-  lat: number | null;
-  alt: number | null;
-  width: number | null;
-  height: number | null;
-  duration: number | null;
-  rate: number | null;
-  bit_depth: number | null;
-  track: number | null;
-}
+export type MediaRow = Omit<MediaRecordTable, 'device_id' | 'received_at'>;
 
 export class InstructionRepository {
   constructor(private readonly db: Kysely<Database>) {}
