@@ -60,7 +60,8 @@ describe('routes and guard', () => {
     await waitFor(() => expect(document.title).toBe('Device management - Wildtrack'));
     expect(screen.getByTestId('tree-panel')).toBeTruthy();
     expect(screen.getByTestId('time-zone').textContent).toContain('+08:00');
-    expect(screen.getAllByText('No devices yet').length).toBeGreaterThan(0);
+    expect((await screen.findAllByText('No devices yet')).length).toBeGreaterThan(0);
+    expect(await screen.findByText('All devices')).toBeTruthy();
     expect(screen.getByText('Device list')).toBeTruthy();
     expect(document.body.textContent).not.toMatch(/coming soon/i);
   });

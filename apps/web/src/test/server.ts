@@ -15,6 +15,9 @@ export function envelope(code: number, msg: string, data: unknown = null, status
  */
 const defaults: Record<string, (body: Record<string, unknown>) => Response> = {
   '/api/User/GetInfo': () => envelope(Code.Success, '', user()),
+  // an organisation without devices or folders
+  '/api/Device/GetTree': () =>
+    envelope(Code.Success, '', { Folders: [{ IdStr: '-1', ParentIdStr: '', Name: 'Qinling Reserve', DeviceCount: 0, Example: false, Folders: [], Devices: [] }], Permissions: [], Total: 0, SensorCounts: { '0': 0 } }),
 };
 
 export function fakeServer(handlers: Record<string, (body: Record<string, unknown>) => Response>): Mock<FetchFn> {
@@ -26,8 +29,15 @@ export function fakeServer(handlers: Record<string, (body: Record<string, unknow
         envelope(Code.Success, '', { Algorithm: 'X25519-HKDF-SHA256-XChaCha20Poly1305', PublicKey: toBase64(keys.publicKey) }),
       );
     }
-    const handler = handlers[path] ?? defaults[path];
-    const body = JSON.parse((init.body as string) || '{}') as Record<string, unknown>;
+    // a GET carries its fields in the query string
+    const [bare = path, query] = path.split('?');
+    const handler = handlers[bare] ?? defaults[bare];
+    const body =
+      query !== undefined
+        ? (Object.fromEntries(new URLSearchParams(query)) as Record<string, unknown>)
+        : typeof init.body === 'string'
+          ? (JSON.parse(init.body || '{}') as Record<string, unknown>)
+          : {};
     return Promise.resolve(handler ? handler(body) : envelope(1031, `No such interface: ${path}`, null, 404));
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -35,5 +45,5 @@ export function fakeServer(handlers: Record<string, (body: Record<string, unknow
 }
 
 export function callsTo(fetchMock: Mock<FetchFn>, path: string): RequestInit[] {
-  return fetchMock.mock.calls.filter(([url]) => url === `/prod-api${path}`).map(([, init]) => init);
+  return fetchMock.mock.calls.filter(([url]) => url.split('?')[0] === `/prod-api${path}`).map(([, init]) => init);
 }

@@ -1,6 +1,7 @@
 import { Layout } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
+import { resetTreeSelection } from '../../components/device-tree';
 import { AccountSecurityDialog, SafetyPrompt } from '../../features/account-security';
 import { logout } from '../../lib/auth';
 import { markSafetyPrompt, useSession } from '../../lib/session';
@@ -18,6 +19,8 @@ export function AppLayout() {
   const { safetyPrompt } = useSession();
   const [securityOpen, setSecurityOpen] = useState(false);
   useUserInfo();
+  // Leaving the console (sign-out, an ended session) forgets what the tree had selected on each page.
+  useEffect(() => () => resetTreeSelection(), []);
 
   return (
     <Layout className="wt-shell">

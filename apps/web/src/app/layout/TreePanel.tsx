@@ -1,7 +1,9 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { Button, Empty, Grid, Layout, Tooltip, Typography } from 'antd';
+import { Button, Grid, Layout, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { DeviceTree, treePageOf } from '../../components/device-tree';
 
 const PACKED_KEY = 'wildtrack_tree_packed';
 
@@ -16,11 +18,13 @@ function initiallyPacked(): boolean {
 }
 
 /**
- * The left folder-tree panel (§2.3), expanded or packed with a toggle. The device tree itself arrives
- * with the device-tree issue; until then the panel says there are no devices.
+ * The left folder-tree panel (§2.3), expanded or packed with a toggle, holding the device tree of the
+ * current page (checkboxes on /download, /share and /instr). Packed, the tree stays mounted (hidden) so
+ * its expanded folders and filters survive.
  */
 export function TreePanel() {
   const { t } = useTranslation();
+  const page = treePageOf(useLocation().pathname);
   const [packed, setPacked] = useState(initiallyPacked);
   const screens = Grid.useBreakpoint();
 
@@ -59,11 +63,9 @@ export function TreePanel() {
           <Button type="text" aria-label={label} aria-expanded={!packed} icon={packed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />} onClick={toggle} />
         </Tooltip>
       </div>
-      {packed ? null : (
-        <div className="wt-tree-panel-body">
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('layout.treeEmpty')} />
-        </div>
-      )}
+      <div className="wt-tree-panel-body" hidden={packed}>
+        <DeviceTree page={page} />
+      </div>
     </Layout.Sider>
   );
 }

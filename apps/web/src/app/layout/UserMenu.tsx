@@ -1,18 +1,29 @@
-import { DownOutlined, InfoCircleOutlined, LogoutOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
+import { DownOutlined, ExperimentOutlined, InfoCircleOutlined, LogoutOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
 import { CLIENT_VERSION, truncateDisplay } from '@wildtrack/contract';
-import { App, Avatar, Dropdown, Grid, Typography, type MenuProps } from 'antd';
+import { App, Avatar, Dropdown, Grid, Switch, Typography, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useExperienceSwitch } from '../../components/device-tree';
 import { logout } from '../../lib/auth';
 import { useSession } from '../../lib/session';
 
 /**
  * The user dropdown (§2.3). It holds only entries that work today: who is signed in, account security,
- * the version and sign-out; notices, user info, settings and feedback join with their issues.
+ * the experience-devices switch, the version and sign-out; notices, user info, settings and feedback
+ * join with their issues.
  */
 export function UserMenu({ onAccountSecurity }: { onAccountSecurity: () => void }) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const { modal, message } = App.useApp();
   const { user } = useSession();
+  const experience = useExperienceSwitch();
+  const experienceOn = user.experience === '1';
+
+  const toggleExperience = (): void => {
+    const next = !experienceOn;
+    experience.mutate(next, {
+      onSuccess: () => void message.success(next ? t('layout.experienceOn') : t('layout.experienceOff')),
+    });
+  };
   const screens = Grid.useBreakpoint();
   const displayName = truncateDisplay(user.nickName || user.userName);
 
@@ -41,6 +52,22 @@ export function UserMenu({ onAccountSecurity }: { onAccountSecurity: () => void 
     },
     { type: 'divider' },
     { key: 'security', icon: <SafetyCertificateOutlined />, label: t('layout.accountSecurity') },
+    {
+      key: 'experience',
+      icon: <ExperimentOutlined />,
+      label: (
+        <span className="wt-user-menu-switch">
+          {t('layout.experience')}
+          <Switch
+            size="small"
+            checked={experienceOn}
+            loading={experience.isPending}
+            aria-label={t('layout.experience')}
+            data-testid="experience-switch"
+          />
+        </span>
+      ),
+    },
     { key: 'version', icon: <InfoCircleOutlined />, disabled: true, label: t('layout.version', { version: CLIENT_VERSION }) },
     { type: 'divider' },
     { key: 'logout', icon: <LogoutOutlined />, danger: true, label: t('layout.logout') },
@@ -48,6 +75,7 @@ export function UserMenu({ onAccountSecurity }: { onAccountSecurity: () => void 
 
   const onClick: MenuProps['onClick'] = ({ key }) => {
     if (key === 'security') onAccountSecurity();
+    if (key === 'experience' && !experience.isPending) toggleExperience();
     if (key === 'logout') confirmLogout();
   };
 

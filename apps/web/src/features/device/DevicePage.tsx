@@ -1,26 +1,110 @@
-import { Card, Empty, Typography } from 'antd';
+import { FolderOutlined } from '@ant-design/icons';
+import { BREADCRUMB_LEVELS } from '@wildtrack/contract';
+import { Breadcrumb, Card, Empty, Skeleton, Typography } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { folderLabel, folderPath, setTreeSelection, useDeviceTree, useTreeSelection } from '../../components/device-tree';
+import { ErrorState } from '../../components/ErrorState';
+import { DeviceDetails } from './components/DeviceDetails';
+import { DeviceTable } from './components/DeviceTable';
+import './device.css';
 
 /**
- * /device. The device table and details arrive with the device-management issue; until then the page
- * says plainly that no devices are registered.
+ * /device (§2.1): the devices of the folder selected in the tree, a page at a time, and the details of
+ * the selected device (from the tree or a row of the table) in tabs.
  */
 export function DevicePage() {
   const { t } = useTranslation();
+  const tree = useDeviceTree();
+  const selection = useTreeSelection('device');
+  const index = tree.data;
+
+  const path = useMemo(() => (index && selection.folderId ? folderPath(index, selection.folderId) : []), [index, selection.folderId]);
+  // §9 breadcrumb: the last 4 levels.
+  const shown = path.slice(-BREADCRUMB_LEVELS);
+  const folder = path[path.length - 1];
+
+  if (tree.isPending) {
+    return (
+      <Card className="wt-page-card" variant="borderless">
+        <Skeleton active paragraph={{ rows: 10 }} />
+      </Card>
+    );
+  }
+  if (tree.isError) {
+    return (
+      <Card className="wt-page-card" variant="borderless">
+        <ErrorState title={t('tree.loadError')} error={tree.error} onRetry={() => void tree.refetch()} />
+      </Card>
+    );
+  }
+  if (index && index.devices.length === 0 && index.top.every((f) => f.folders.length === 0)) {
+    return (
+      <Card className="wt-page-card" variant="borderless">
+        <Empty
+          className="wt-empty"
+          image={Empty.PRESENTED_IMAGE_SIMPLE}
+          description={
+            <div>
+              <Typography.Title level={4}>{t('device.emptyTitle')}</Typography.Title>
+              <Typography.Paragraph type="secondary" style={{ maxWidth: 520, margin: '0 auto' }}>
+                {t('device.emptyText')}
+              </Typography.Paragraph>
+            </div>
+          }
+        />
+      </Card>
+    );
+  }
+
   return (
-    <Card className="wt-page-card" variant="borderless">
-      <Empty
-        className="wt-empty"
-        image={Empty.PRESENTED_IMAGE_SIMPLE}
-        description={
-          <div>
-            <Typography.Title level={4}>{t('device.emptyTitle')}</Typography.Title>
-            <Typography.Paragraph type="secondary" style={{ maxWidth: 520, margin: '0 auto' }}>
-              {t('device.emptyText')}
-            </Typography.Paragraph>
+    <div className="wt-device-page">
+      <Card
+        className="wt-page-card"
+        variant="borderless"
+        title={
+          <div className="wt-folder-head">
+            <FolderOutlined />
+            <Breadcrumb
+              data-testid="folder-path"
+              items={[
+                ...(path.length > shown.length ? [{ title: '…' }] : []),
+                ...shown.map((f) => ({
+                  title: (
+                    <a
+                      onClick={(e) => {
+                        e.preventDefault();
+                        setTreeSelection('device', { folderId: f.id, imei: null });
+                      }}
+                      href="#"
+                    >
+                      {folderLabel(f, t)}
+                    </a>
+                  ),
+                })),
+              ]}
+            />
           </div>
         }
-      />
-    </Card>
+        extra={folder ? <Typography.Text type="secondary">{t('device.folderCount', { count: folder.deviceCount })}</Typography.Text> : null}
+      >
+        {selection.folderId ? (
+          <DeviceTable
+            folderId={selection.folderId}
+            selectedImei={selection.imei}
+            onSelect={(imei) => setTreeSelection('device', { imei })}
+          />
+        ) : (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('device.pickFolder')} />
+        )}
+      </Card>
+      <Card className="wt-page-card wt-details-card" variant="borderless">
+        {selection.imei ? (
+          <DeviceDetails key={selection.imei} imei={selection.imei} />
+        ) : (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('device.pickDevice')} />
+        )}
+      </Card>
+    </div>
   );
 }

@@ -124,15 +124,41 @@ function parseEnvelope(text: string): Envelope<unknown> | null {
 
 // ---- the exchange -------------------------------------------------------------------------------
 
+/**
+ * The query string of a GET call (§7.2: GetDetailByIMEI): the body's fields in their order, absent and
+ * null ones left out. The signature covers the path with this query and an empty body.
+ */
+export function queryString(body: unknown): string {
+  if (!body || typeof body !== 'object') return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    if (value === undefined || value === null) continue;
+    params.append(key, typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** What goes on the wire for one call: method, path (with the query of a GET) and body. */
+interface Outgoing {
+  method: 'POST' | 'GET';
+  path: string;
+  /** JSON text, FormData for an upload (signed as an empty body), or nothing for a GET. */
+  body: string | FormData | undefined;
+  timeout: 'normal' | 'long';
+}
+
 async function exchange(
   def: CallDef,
   body: unknown,
   plainBody: string,
   token: string | undefined,
   opts: CallOptions,
+  upload?: FormData,
 ): Promise<Envelope<unknown>> {
   // The request code is chosen first: sealed values are bound to it (wire.ts).
   const requestCode = newRequestCode();
+  const method = def.method ?? 'POST';
   let wireBody = plainBody;
   if (def.sealed?.length && body && typeof body === 'object') {
     const key = await publicKey();
@@ -144,17 +170,32 @@ async function exchange(
     wireBody = JSON.stringify(sealed);
   }
 
+  const out: Outgoing =
+    upload !== undefined
+      ? { method: 'POST', path: def.path, body: upload, timeout: def.timeout ?? 'normal' }
+      : method === 'GET'
+        ? { method: 'GET', path: def.path + queryString(body), body: undefined, timeout: def.timeout ?? 'normal' }
+        : { method: 'POST', path: def.path, body: wireBody, timeout: def.timeout ?? 'normal' };
+
   terminal ??= terminalDescription();
   const headers: Record<string, string> = {
-    'content-type': 'application/json',
     [Header.terminal]: terminal,
-    ...signedHeaders({ token, path: def.path, body: wireBody, lcid: LanguageId[getLang()], requestCode }),
+    // A GET and a multipart upload are signed over an empty body; the browser sets the multipart type.
+    ...signedHeaders({
+      token,
+      method: out.method,
+      path: out.path,
+      body: typeof out.body === 'string' ? out.body : '',
+      lcid: LanguageId[getLang()],
+      requestCode,
+    }),
   };
+  if (typeof out.body === 'string') headers['content-type'] = 'application/json';
 
   const controller = new AbortController();
   const timer = setTimeout(
     () => controller.abort(TIMEOUT),
-    def.timeout === 'long' ? LONG_REQUEST_TIMEOUT_MS : REQUEST_TIMEOUT_MS,
+    out.timeout === 'long' ? LONG_REQUEST_TIMEOUT_MS : REQUEST_TIMEOUT_MS,
   );
   const onCancel = (): void => controller.abort(CANCELLED);
   if (opts.signal?.aborted) onCancel();
@@ -163,10 +204,10 @@ async function exchange(
   let response: Response;
   let text: string;
   try {
-    response = await fetch(`${API_BASE}${def.path}`, {
-      method: 'POST',
+    response = await fetch(`${API_BASE}${out.path}`, {
+      method: out.method,
       headers,
-      body: wireBody,
+      ...(out.body === undefined ? {} : { body: out.body }),
       signal: controller.signal,
       credentials: 'same-origin',
     });
@@ -245,6 +286,10 @@ function handleEnvelope<C extends CallDef>(def: C, envelope: Envelope<unknown>, 
 
 export async function callReply<C extends CallDef>(def: C, ...args: CallArgs<C>): Promise<Reply<C>> {
   const [body, opts = {}] = args as [unknown, CallOptions | undefined];
+  return send(def, body, opts);
+}
+
+async function send<C extends CallDef>(def: C, body: unknown, opts: CallOptions, upload?: FormData): Promise<Reply<C>> {
   const token = getToken();
 
   // §4 Session: without a token nothing but public calls leave; signing in twice is refused.
@@ -259,7 +304,9 @@ export async function callReply<C extends CallDef>(def: C, ...args: CallArgs<C>)
   if (opts.signal?.aborted) throw cancelled('aborted by the caller');
 
   const plainBody = JSON.stringify(body ?? {});
-  if (opts.repeatCheck !== false && isDuplicate(def.path, plainBody)) {
+  // §5 drops repeated posts; a GET only reads, and an upload's files differ even when the body text does not.
+  const repeatCheck = opts.repeatCheck !== false && def.method !== 'GET' && upload === undefined;
+  if (repeatCheck && isDuplicate(def.path, plainBody)) {
     throw new ApiError('duplicate', t('api.duplicate'), { notified: false });
   }
 
@@ -268,7 +315,7 @@ export async function callReply<C extends CallDef>(def: C, ...args: CallArgs<C>)
     const sessionToken = def.auth === 'session' ? token : undefined;
     let envelope: Envelope<unknown>;
     try {
-      envelope = await exchange(def, body, plainBody, sessionToken, opts);
+      envelope = await exchange(def, body, plainBody, sessionToken, opts, upload);
     } catch (error) {
       if (error instanceof ApiError) throw error;
       // Anything unforeseen (sealing, a broken header value): a warning with the network title.
@@ -283,6 +330,17 @@ export async function callReply<C extends CallDef>(def: C, ...args: CallArgs<C>)
 
 export async function call<C extends CallDef>(def: C, ...args: CallArgs<C>): Promise<CallData<C>> {
   const reply = await callReply(def, ...args);
+  if (reply.ok) return reply.data;
+  throw new ApiError('silent', reply.msg, { code: reply.code, msg: reply.msg, data: reply.data, notified: false });
+}
+
+/**
+ * A multipart upload (§7.2 /api/Image/Upload): the form's fields travel as multipart/form-data, the
+ * headers are those of every call and the signature covers an empty body. The reply is the envelope,
+ * mapped like any call's.
+ */
+export async function upload<C extends CallDef>(def: C, form: FormData, opts: CallOptions = {}): Promise<CallData<C>> {
+  const reply = await send(def, undefined, opts, form);
   if (reply.ok) return reply.data;
   throw new ApiError('silent', reply.msg, { code: reply.code, msg: reply.msg, data: reply.data, notified: false });
 }

@@ -1,2 +1,3 @@
-export { call, callReply, type CallOptions, type Reply } from './client';
+export { call, callReply, upload, queryString, type CallOptions, type Reply } from './client';
 export { ApiError, isApiError, isIgnorable, type ApiErrorKind } from './errors';
+export { ImageUpload, uploadImage } from './upload';

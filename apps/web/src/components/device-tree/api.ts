@@ -1,0 +1,85 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  CreateFolder,
+  DeleteFolder,
+  GetFolderTree,
+  GetTree,
+  MoveDevice,
+  MoveFolder,
+  SetExperienceFuncEnable,
+  UpdateFolderName,
+  UpdateRemarkName,
+  type CallBody,
+  type CallData,
+  type CallDef,
+} from '@wildtrack/contract';
+import { call } from '../../lib/api';
+import { queryKeys } from '../../lib/queryKeys';
+import { useSession, writeStoredUser } from '../../lib/session';
+import { buildIndex } from './model';
+
+/** The tree of every device the user may see, flattened once into the index the tree filters. */
+export function useDeviceTree() {
+  const { user, token } = useSession();
+  const timeZone = user.timeZone || undefined;
+  return useQuery({
+    queryKey: [...queryKeys.tree, timeZone ?? ''],
+    queryFn: ({ signal }) => call(GetTree, { timeZone }, { loading: false, repeatCheck: false, signal }),
+    select: buildIndex,
+    staleTime: 60_000,
+    // Signing out changes the key (the zone goes); without a session there is nothing to read.
+    enabled: token !== undefined,
+  });
+}
+
+/** The organisation's folders, for the move-to picker. */
+export function useFolderTree(enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.folders,
+    queryFn: ({ signal }) => call(GetFolderTree, undefined, { loading: false, repeatCheck: false, signal }),
+    enabled,
+  });
+}
+
+/** `call` for a body the caller typed as the call's body (the tuple of optional arguments aside). */
+const callWith = <C extends CallDef>(def: C, body: CallBody<C>): Promise<CallData<C>> =>
+  (call as (d: C, b: CallBody<C>) => Promise<CallData<C>>)(def, body);
+
+/** A tree change: the tree, the picker's folders and every device list and detail are read again. */
+function useTreeChange<C extends CallDef>(def: C) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CallBody<C>) => callWith(def, body),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: queryKeys.tree }),
+        client.invalidateQueries({ queryKey: queryKeys.folders }),
+        client.invalidateQueries({ queryKey: queryKeys.devices }),
+      ]),
+  });
+}
+
+export const useCreateFolder = () => useTreeChange(CreateFolder);
+export const useRenameFolder = () => useTreeChange(UpdateFolderName);
+export const useDeleteFolder = () => useTreeChange(DeleteFolder);
+export const useMoveFolder = () => useTreeChange(MoveFolder);
+export const useMoveDevice = () => useTreeChange(MoveDevice);
+export const useUpdateRemarkName = () => useTreeChange(UpdateRemarkName);
+
+/**
+ * The experience-devices switch (§1, §4): the flag goes to the server and is kept locally as '1'/'0';
+ * the tree is read again (the experience folder comes and goes).
+ */
+export function useExperienceSwitch() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (enabled: boolean) => call(SetExperienceFuncEnable, { enabled: enabled ? 1 : 0 }),
+    onSuccess: (_data, enabled) => {
+      writeStoredUser({ experience: enabled ? '1' : '0' });
+      return Promise.all([
+        client.invalidateQueries({ queryKey: queryKeys.tree }),
+        client.invalidateQueries({ queryKey: queryKeys.devices }),
+      ]);
+    },
+  });
+}

@@ -1,0 +1,13 @@
+/**
+ * Query keys shared between the tree (a shared component) and the screens that show devices, so a
+ * change in one place refreshes the others: moving a device changes the tree and the device lists,
+ * a remark name shows in the tree, the lists and the details.
+ */
+export const queryKeys = {
+  /** GetTree, per time zone (last work times are text in the zone). */
+  tree: ['device-tree'] as const,
+  /** GetFolderTree (the move-to picker). */
+  folders: ['folder-tree'] as const,
+  /** Everything about devices: lists by folder, details, animal info, work status. */
+  devices: ['devices'] as const,
+};

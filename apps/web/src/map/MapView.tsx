@@ -1,0 +1,71 @@
+import maplibregl, { type Map as MapLibreMap } from 'maplibre-gl';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM, MAP_ZOOM_MAX, MAP_ZOOM_MIN } from '@wildtrack/contract';
+import { offlineStyle } from './offlineStyle';
+
+/**
+ * The one map view (CONVENTIONS 10): it owns the MapLibre map; overlays are children that add their own
+ * sources and layers through `useMap()` and render nothing.
+ */
+const MapContext = createContext<MapLibreMap | null>(null);
+
+/** MapLibre draws with WebGL; without it the view shows its fallback instead of a broken canvas. */
+function webglAvailable(): boolean {
+  try {
+    const canvas = document.createElement('canvas');
+    return !!(canvas.getContext('webgl2') ?? canvas.getContext('webgl'));
+  } catch {
+    return false;
+  }
+}
+
+export function useMap(): MapLibreMap {
+  const map = useContext(MapContext);
+  if (!map) throw new Error('useMap() outside a <MapView>');
+  return map;
+}
+
+interface Props {
+  center?: readonly [number, number];
+  zoom?: number;
+  className?: string;
+  /** Shown instead of the map when the browser can't draw one (no WebGL). */
+  fallback: ReactNode;
+  children?: ReactNode;
+}
+
+export function MapView({ center = MAP_DEFAULT_CENTER, zoom = MAP_DEFAULT_ZOOM, className, fallback, children }: Props) {
+  const container = useRef<HTMLDivElement | null>(null);
+  const [map, setMap] = useState<MapLibreMap | null>(null);
+  const [failed] = useState(() => !webglAvailable());
+  const initial = useRef({ center, zoom });
+
+  useEffect(() => {
+    if (!container.current || failed) return;
+    const instance = new maplibregl.Map({
+        container: container.current,
+        style: offlineStyle(),
+        center: [initial.current.center[0], initial.current.center[1]],
+        zoom: initial.current.zoom,
+        minZoom: MAP_ZOOM_MIN - 1,
+        maxZoom: MAP_ZOOM_MAX,
+        attributionControl: false,
+        dragRotate: false,
+        pitchWithRotate: false,
+    });
+    instance.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
+    instance.on('load', () => setMap(instance));
+    return () => {
+      setMap(null);
+      instance.remove();
+    };
+  }, [failed]);
+
+  if (failed) return <div className={className}>{fallback}</div>;
+  return (
+    <div className={className} ref={container} data-testid="map">
+      {map ? <MapContext.Provider value={map}>{children}</MapContext.Provider> : null}
+    </div>
+  );
+}
