@@ -11,7 +11,9 @@ import { connect, migrateToLatest } from '../../apps/server/src/db/connect.js';
 const mode = process.argv[2];
 
 if (mode === 'bare') {
-  const app = Fastify({ logger: false });
+  // The same logger settings as the app below (JSON logs, warn level), so the ratio measures the
+  // console's transport — signature, replay check, session, validation, envelope — not logging.
+  const app = Fastify({ logger: { level: 'warn' } });
   app.post('/bare', async () => ({ Code: 1000, Msg: 'ok', Data: { ServerTime: Date.now() } }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();

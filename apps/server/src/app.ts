@@ -100,7 +100,7 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
 
   installErrorHandling(app, config.bodyLimit);
 
-  const authRepo = new AuthRepository(database.db);
+  const authRepo = new AuthRepository(database.db, database.sqlite);
   const userRepo = new UserRepository(database.db);
   const ingestRepo = new IngestRepository(database);
   const services: Services = {

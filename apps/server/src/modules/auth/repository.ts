@@ -1,8 +1,17 @@
+import type SQLite from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import type { Database, SessionRow } from '../../db/schema.js';
 
+type SessionLookup = Pick<SessionRow, 'id' | 'user_id' | 'last_seen_at'> & { org_id: number };
+const SESSION_SQL = 'select s.id, s.user_id, s.last_seen_at, u.org_id from sessions s join users u on u.id = s.user_id where s.token_hash = ?';
+
 export class AuthRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private sessionStmt: SQLite.Statement | undefined;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly sqlite?: SQLite.Database,
+  ) {}
 
   async createSession(s: { token_hash: string; user_id: number; now: number; ip: string; user_agent: string }): Promise<void> {
     await this.db
@@ -15,8 +24,13 @@ export class AuthRepository {
    * Runs on every call, so it is written as SQL: the query builder took 20 of this lookup's 28 µs
    * (measured on SQLite), for a statement that never changes shape.
    */
-  async findSession(tokenHash: string): Promise<Pick<SessionRow, 'id' | 'user_id' | 'last_seen_at'> & { org_id: number } | undefined> {
-    const { rows } = await sql<Pick<SessionRow, 'id' | 'user_id' | 'last_seen_at'> & { org_id: number }>`
+  async findSession(tokenHash: string): Promise<SessionLookup | undefined> {
+    if (this.sqlite) {
+      // On SQLite a prepared statement of our own: a quarter of the builder's cost per call.
+      this.sessionStmt ??= this.sqlite.prepare(SESSION_SQL);
+      return this.sessionStmt.get(tokenHash) as SessionLookup | undefined;
+    }
+    const { rows } = await sql<SessionLookup>`
       select s.id, s.user_id, s.last_seen_at, u.org_id
       from sessions s join users u on u.id = s.user_id
       where s.token_hash = ${tokenHash}`.execute(this.db);
