@@ -250,6 +250,19 @@ describe.each(DIALECTS)('device management on %s', (dialect) => {
     expect((await t.call(calls.GetBirdInfo.path, { imei: example.IMEI }, { token: alice })).body.Code).toBe(Code.Success);
   });
 
+  it('refuses every tree, folder, device, animal-info and work-status call without a session', async () => {
+    const paths = [
+      calls.GetTree, calls.GetFolderTree, calls.CreateFolder, calls.UpdateFolderName, calls.DeleteFolder, calls.MoveFolder, calls.MoveDevice,
+      calls.UpdateRemarkName, calls.SetSecondLevelFixEnable, calls.UpdateProperty, calls.GetDetailByFolder, calls.GetCountByFolder,
+      calls.GetHandheldList, calls.SetExperienceFuncEnable, calls.GetBirdInfo, calls.GetBeastInfo, calls.GetOtherSpeciesInfo,
+      calls.SaveBirdInfo, calls.SaveBeastInfo, calls.SaveOtherSpeciesInfo, calls.GetWorkStatus, calls.GetWorkStatusList,
+    ];
+    for (const c of paths) {
+      const { body } = await t.call(c.path, { imei: 'A-TRACKER-1', id: '1', folderId: '-1', name: 'x', parentId: '-1' }, { token: 'expired-or-stolen-token' });
+      expect(body.Code, c.path).toBe(Code.SessionExpired);
+    }
+  });
+
   it('reads work status of visible devices', async () => {
     const r = await t.call(calls.GetWorkStatusList.path, { imeis: ['A-TRACKER-1', 'A-PHONE-1'] }, { token: alice });
     expect((r.body.Data as { IMEI: string; GNSSCollectionMode: number }[]).map((w) => [w.IMEI, w.GNSSCollectionMode])).toEqual([['A-TRACKER-1', 0], ['A-PHONE-1', 0]]);
