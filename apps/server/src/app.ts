@@ -122,7 +122,7 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
   const deviceQueries = new DeviceQueries(database.db, database.sqlite);
   const management = new DeviceManagement(deviceQueries);
   deviceRoutes(app, hooks, management, new MountService(management, new DeviceRepository(database.db)), deviceQueries);
-  uploadRoutes(app, hooks, config.dataDir);
+  uploadRoutes(app, hooks, config.dataDir, (session, url) => management.canSeeImage(session, url));
 
   app.get(`${API_BASE}/docs`, { schema: { hide: true } }, async () => app.swagger());
 

@@ -276,6 +276,19 @@ export class DeviceManagement {
     if (Object.keys(values).length > 0) await this.q.updateDevice(Number(d.id), values);
   }
 
+  /** Whether the caller can see a device whose animal info shows this uploaded image. */
+  async canSeeImage(session: SessionInfo, url: string): Promise<boolean> {
+    for (const imei of await this.q.devicesShowingImage(url)) {
+      try {
+        await this.resolve({ session, lang: 'en', zone: '+00:00' }, imei);
+        return true;
+      } catch {
+        // not this one
+      }
+    }
+    return false;
+  }
+
   async setExperience(caller: Caller, enabled: boolean): Promise<void> {
     await this.q.setExperienceFlag(caller.session.userId, enabled);
   }

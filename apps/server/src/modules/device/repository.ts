@@ -347,6 +347,17 @@ export class DeviceQueries {
       .execute();
   }
 
+  /** IMEIs of devices whose animal info shows the image. */
+  async devicesShowingImage(url: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('mount_info as m')
+      .innerJoin('devices as d', 'd.id', 'm.device_id')
+      .select('d.imei')
+      .where('m.info', 'like', `%${url.replace(/[%_]/g, '')}%`)
+      .execute();
+    return rows.map((r) => r.imei);
+  }
+
   /** Full rows of the given devices with organisation and folder names, for details pages. */
   detailRows(deviceIds: number[]) {
     return this.db

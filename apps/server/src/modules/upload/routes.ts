@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { API_BASE, AVATAR_MAX_BYTES, Code, Header, IMAGE_UPLOAD_PATH, message, UPLOADS_URL } from '@wildtrack/contract';
+import { API_BASE, AVATAR_MAX_BYTES, Code, Header, IMAGE_UPLOAD_PATH, message, TOKEN_COOKIE, UPLOADS_URL } from '@wildtrack/contract';
+import type { SessionInfo } from '../auth/service.js';
 import type { CallHooks } from '../../http/calls.js';
 import { AppError } from '../../http/errors.js';
 
@@ -16,9 +17,23 @@ const TYPES: Record<string, { ext: string; magic: (b: Buffer) => boolean }> = {
 /**
  * Image upload (§7.2 /api/Image/Upload): multipart with `file` and `description`, signed like other calls
  * over an empty body (docs/api.md), jpg/jpeg/png under 20 MB. Files are kept under
- * $WILDTRACK_DATA/uploads/<organisation>/ with unguessable names and served from /prod-api/files/uploads/.
+ * $WILDTRACK_DATA/uploads/<organisation>/ with unguessable names and served from /prod-api/files/uploads/
+ * to whoever may see them.
  */
-export function uploadRoutes(app: FastifyInstance, hooks: CallHooks, dataDir: string): void {
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+export function uploadRoutes(
+  app: FastifyInstance,
+  hooks: CallHooks,
+  dataDir: string,
+  canSeeImage: (session: SessionInfo, url: string) => Promise<boolean>,
+): void {
   const root = path.join(dataDir, 'uploads');
   app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 4 } });
@@ -45,11 +60,18 @@ export function uploadRoutes(app: FastifyInstance, hooks: CallHooks, dataDir: st
     });
   });
 
+  // An <img> sends the session cookie, not headers: the file is served to a signed-in user of the
+  // organisation that uploaded it, or to one who can see a device whose animal info shows it.
   app.get(`${UPLOADS_URL}/:org/:name`, { schema: { hide: true } }, async (request, reply) => {
     const { org, name } = request.params as { org: string; name: string };
-    if (!/^\d+$/.test(org) || !/^[0-9a-f]{32}\.(jpg|png)$/.test(name)) throw new AppError(Code.NotFound, 'upload.notFound', {}, 404);
+    const notFound = () => new AppError(Code.NotFound, 'upload.notFound', {}, 404);
+    if (!/^\d+$/.test(org) || !/^[0-9a-f]{32}\.(jpg|png)$/.test(name)) throw notFound();
+    const header = request.headers[Header.token];
+    const token = typeof header === 'string' ? header : cookieValue(request.headers.cookie, TOKEN_COOKIE);
+    const session = await hooks.resolveSession(token);
+    if (String(session.orgId) !== org && !(await canSeeImage(session, `${UPLOADS_URL}/${org}/${name}`))) throw notFound();
     const file = path.join(root, org, name);
-    if (!fs.existsSync(file)) throw new AppError(Code.NotFound, 'upload.notFound', {}, 404);
+    if (!fs.existsSync(file)) throw notFound();
     return reply
       .header('cache-control', 'private, max-age=31536000, immutable')
       .type(name.endsWith('.png') ? 'image/png' : 'image/jpeg')
