@@ -27,6 +27,8 @@ export default defineConfig({
         // Libraries change less often than the app: separate chunks stay cached across releases.
         codeSplitting: {
           groups: [
+            // The map library is large and only the map views need it: a chunk of its own, loaded on demand.
+            { name: 'maplibre', test: /node_modules[\\/](maplibre-gl|@maplibre|world-atlas|topojson-client|@mapbox|gl-matrix|kdbush|supercluster|earcut|potpack|quickselect|tinyqueue|pbf|murmurhash-js|geojson-vt)[\\/]/, priority: 4 },
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 3 },
             { name: 'antd', test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+)[\\/]/, priority: 2 },
             { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },

@@ -22,6 +22,10 @@ export interface RunningServer {
   createUser(opts: { org: string; name: string; password: string; email?: string; phone?: string; nick?: string }): Promise<Account>;
   /** Ends every session (or one user's) on the server, as `wildtrack end-sessions` does. */
   endSessions(user?: string): Promise<void>;
+  /** Runs an operator command (`wildtrack <args>`) on this server's data; answers its standard output. */
+  cli(...args: string[]): Promise<string>;
+  /** The server's SQLite file. */
+  databaseFile: string;
   stop(): Promise<void>;
 }
 
@@ -92,6 +96,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       if (nick) args.push('--nick', nick);
       await run(process.execPath, args, { env: childEnv });
       return { account: name, password };
+    },
+    databaseFile: join(dataDir, 'wildtrack.db'),
+    async cli(...args: string[]) {
+      const { stdout } = await run(process.execPath, [serverCli, ...args], { env: childEnv });
+      return stdout;
     },
     async endSessions(user?: string) {
       await run(process.execPath, [serverCli, 'end-sessions', ...(user ? ['--user', user] : [])], { env: childEnv });

@@ -37,6 +37,8 @@ export function PointPicker({ lon, lat, onPick }: Props) {
     map.on('click', onClick);
     return () => {
       map.off('click', onClick);
+      // The map may be gone already (the view unmounts with its overlays): nothing left to remove then.
+      if (!map.style) return;
       if (map.getLayer(SOURCE)) map.removeLayer(SOURCE);
       if (map.getLayer(`${SOURCE}-halo`)) map.removeLayer(`${SOURCE}-halo`);
       if (map.getSource(SOURCE)) map.removeSource(SOURCE);
@@ -44,6 +46,7 @@ export function PointPicker({ lon, lat, onPick }: Props) {
   }, [map]);
 
   useEffect(() => {
+    if (!map.style) return;
     const source = map.getSource<GeoJSONSource>(SOURCE);
     const has = lon !== null && lat !== null && Number.isFinite(lon) && Number.isFinite(lat);
     source?.setData({
@@ -54,6 +57,7 @@ export function PointPicker({ lon, lat, onPick }: Props) {
   }, [map, lon, lat]);
 
   useEffect(() => {
+    if (!map.style) return;
     map.getCanvas().style.cursor = onPick ? 'crosshair' : '';
   }, [map, onPick]);
 

@@ -138,7 +138,7 @@ const NodeTitle = memo(function NodeTitle({ node, menu, onMenu, reason }: TitleP
     <span className="wt-tree-title" data-key={node.key} data-testid={node.folder ? `tree-folder-${node.folder.id}` : `tree-device-${node.entry?.device.IMEI}`}>
       {body}
       {menu && menu.length > 0 ? (
-        <Dropdown menu={{ items: menu, onClick: ({ key, domEvent }) => (domEvent.stopPropagation(), onMenu(node, key)) }} trigger={['click']}>
+        <Dropdown menu={{ items: menu, onClick: ({ key, domEvent }) => (domEvent.stopPropagation(), onMenu(node, key)) }} trigger={['click']} destroyOnHidden>
           <Button
             type="text"
             size="small"
@@ -365,6 +365,7 @@ export function DeviceTree({ page, checkable = CHECKABLE_PAGES.includes(page) }:
           },
         }}
         trigger={['contextMenu']}
+        destroyOnHidden
         open={contextItems !== null}
         onOpenChange={(open) => setContextTarget(open && menuFor(contextNode.current) ? contextNode.current : null)}
       >
@@ -382,7 +383,6 @@ export function DeviceTree({ page, checkable = CHECKABLE_PAGES.includes(page) }:
             itemHeight={ROW_HEIGHT}
             blockNode
             showLine={false}
-            motion={{}}
             checkable={checkable}
             checkedKeys={checkable ? (selection.checkedKeys as Key[]) : undefined}
             onCheck={checkable ? onCheck : undefined}

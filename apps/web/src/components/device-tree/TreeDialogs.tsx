@@ -1,6 +1,6 @@
 import { FolderNameSchema, RemarkNameSchema } from '@wildtrack/contract';
 import { Alert, Empty, Form, Input, Modal, Spin, Tree, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError, isIgnorable } from '../../lib/api';
 import { zodRule } from '../../lib/form';
@@ -33,13 +33,23 @@ export function NameDialog({ open, title, label, initial, kind, context, onSubmi
   const [error, setError] = useState<unknown>(null);
   const schema = kind === 'folder' ? FolderNameSchema : RemarkNameSchema;
 
+  // Each opening starts from the item's current name (set at once, not after the opening animation).
+  useEffect(() => {
+    if (open) form.setFields([{ name: 'name', value: initial, errors: [] }]);
+  }, [open, initial, form]);
+
+  const close = (): void => {
+    setError(null);
+    onClose();
+  };
+
   const submit = async (): Promise<void> => {
     const { name } = await form.validateFields();
     setBusy(true);
     setError(null);
     try {
       await onSubmit(schema.parse(name));
-      onClose();
+      close();
     } catch (e) {
       setError(e);
     } finally {
@@ -55,15 +65,9 @@ export function NameDialog({ open, title, label, initial, kind, context, onSubmi
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       onOk={() => void submit().catch(() => undefined)}
-      onCancel={onClose}
+      onCancel={close}
       confirmLoading={busy}
-      destroyOnHidden
-      afterOpenChange={(visible) => {
-        if (visible) {
-          form.setFieldsValue({ name: initial });
-          setError(null);
-        }
-      }}
+      forceRender
       data-testid={`${kind}-name-dialog`}
     >
       {context ? (
@@ -127,12 +131,18 @@ export function MoveDialog({ open, title, moving, current, onSubmit, onClose }: 
     setError(null);
     try {
       await onSubmit(target);
-      onClose();
+      close();
     } catch (e) {
       setError(e);
     } finally {
       setBusy(false);
     }
+  };
+
+  const close = (): void => {
+    setTarget(null);
+    setError(null);
+    onClose();
   };
 
   const refusal = refusalText(error);
@@ -144,15 +154,9 @@ export function MoveDialog({ open, title, moving, current, onSubmit, onClose }: 
       cancelText={t('common.cancel')}
       okButtonProps={{ disabled: !target }}
       onOk={() => void submit()}
-      onCancel={onClose}
+      onCancel={close}
       confirmLoading={busy}
       destroyOnHidden
-      afterOpenChange={(visible) => {
-        if (visible) {
-          setTarget(null);
-          setError(null);
-        }
-      }}
       data-testid="move-dialog"
     >
       <Typography.Paragraph type="secondary">{t('tree.moveHint')}</Typography.Paragraph>

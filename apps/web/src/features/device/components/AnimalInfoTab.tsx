@@ -43,6 +43,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
 import { isApiError, isIgnorable, uploadImage } from '../../../lib/api';
 import { zodRule } from '../../../lib/form';
+import { MapBoundary } from '../../../map/MapBoundary';
 import { useSession } from '../../../lib/session';
 import { speciesForm, useMountInfo, useSaveMountInfo, type SpeciesForm } from '../api';
 
@@ -288,6 +289,7 @@ export function AnimalInfoForm({ imei, species, info, readOnly }: FormProps) {
         <Col xs={24} lg={14}>
           <Form.Item label={readOnly ? t('animal.releasePoint') : t('animal.releasePointPick')}>
             <div className="wt-release-map">
+              <MapBoundary fallback={<div className="wt-map-fallback">{t('animal.mapUnavailable')}</div>}>
               <Suspense fallback={null}>
                 <ReleaseMap
                   lon={typeof lon === 'number' ? lon : null}
@@ -295,6 +297,7 @@ export function AnimalInfoForm({ imei, species, info, readOnly }: FormProps) {
                   onPick={readOnly ? undefined : (x, y) => form.setFieldsValue({ ReleaseLon: x, ReleaseLat: y })}
                 />
               </Suspense>
+              </MapBoundary>
             </div>
           </Form.Item>
         </Col>

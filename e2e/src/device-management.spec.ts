@@ -1,0 +1,322 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext, screenshot, signIn, startServer, type RunningServer } from './harness';
+
+/**
+ * Device management in the browser (issue 4), in both languages: folders (create, rename, move, delete,
+ * the non-empty warning and the server's refusal), moving a device, the sensor filter, searching by IMEI,
+ * animal info with a custom field, and the experience-devices switch.
+ */
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A button name as antd renders it: two CJK characters get a space between them. */
+const label = (text: string): RegExp => new RegExp(`^\\s*${[...text].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s?')}\\s*$`);
+
+const cases = [
+  {
+    locale: 'zh-CN' as const,
+    tag: 'zh',
+    imei: '861000000000101',
+    t: {
+      root: '全部设备',
+      experience: '体验设备',
+      newRootFolder: '在设备列表下新建文件夹',
+      newFolder: '新建文件夹',
+      rename: '重命名文件夹',
+      moveFolder: '移动文件夹',
+      deleteFolder: '删除文件夹',
+      moveDevice: '移动到文件夹',
+      save: '保存',
+      ok: '确定',
+      del: '删除',
+      moveHere: '移动到此处',
+      folderRequired: '请输入文件夹名称',
+      notEmpty: '中有 1 台设备，不能删除',
+      refusal: '文件夹中有设备，不能删除',
+      temperature: '温度',
+      matching: '匹配',
+      animalTab: '动物信息',
+      addCustom: '添加字段',
+      duplicate: '字段名不能重复',
+      saved: '已保存',
+      experienceHidden: '已隐藏体验设备',
+      experienceShown: '已显示体验设备',
+    },
+  },
+  {
+    locale: 'en-US' as const,
+    tag: 'en',
+    imei: '861000000000202',
+    t: {
+      root: 'All devices',
+      experience: 'Experience devices',
+      newRootFolder: 'New folder in the device list',
+      newFolder: 'New folder',
+      rename: 'Rename folder',
+      moveFolder: 'Move folder',
+      deleteFolder: 'Delete folder',
+      moveDevice: 'Move to folder',
+      save: 'Save',
+      ok: 'OK',
+      del: 'Delete',
+      moveHere: 'Move here',
+      folderRequired: 'enter a folder name',
+      notEmpty: 'holds 1 device(s) and cannot be deleted',
+      refusal: 'The folder holds devices and cannot be deleted',
+      temperature: 'Temperature',
+      matching: 'Matching',
+      animalTab: 'Animal info',
+      addCustom: 'Add a field',
+      duplicate: 'the field name is used twice',
+      saved: 'Saved',
+      experienceHidden: 'Experience devices are hidden',
+      experienceShown: 'Experience devices are shown',
+    },
+  },
+];
+
+function tree(page: Page): Locator {
+  return page.getByTestId('device-tree');
+}
+
+/** The tree row holding a folder or device name. */
+function row(page: Page, name: string): Locator {
+  return tree(page).locator('.ant-tree-treenode').filter({ has: page.locator('.wt-tree-name', { hasText: new RegExp(`^${name}$`) }) });
+}
+
+/** A row's menu: by right-click, or by its "more" button. */
+async function openMenu(page: Page, name: string, item: string, how: 'right-click' | 'more' = 'more'): Promise<void> {
+  const r = row(page, name);
+  if (how === 'right-click') await r.locator('.wt-tree-name').click({ button: 'right' });
+  else {
+    await r.hover();
+    await r.locator('.wt-tree-more').click();
+  }
+  const entry = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name: item });
+  try {
+    await entry.click();
+  } catch (e) {
+    await screenshot(page, 'debug-menu');
+    throw e;
+  }
+}
+
+function dialog(page: Page, title: string | RegExp): Locator {
+  return page.getByRole('dialog').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
+}
+
+async function nameDialog(page: Page, title: string, value: string): Promise<void> {
+  const d = dialog(page, title);
+  await d.getByRole('textbox').fill(value);
+  await d.locator('.ant-modal-footer .ant-btn-primary').click();
+  try {
+    await d.waitFor({ state: 'hidden' });
+  } catch (e) {
+    await screenshot(page, 'debug-name-dialog');
+    throw e;
+  }
+}
+
+async function moveTo(page: Page, title: RegExp, target: string, moveHere: string): Promise<Locator> {
+  const d = dialog(page, title);
+  await d.locator('.ant-tree').getByText(target, { exact: true }).click();
+  expect(await d.locator('.ant-modal-footer .ant-btn-primary').textContent()).toMatch(label(moveHere));
+  await d.locator('.ant-modal-footer .ant-btn-primary').click();
+  await d.waitFor({ state: 'hidden' });
+  return d;
+}
+
+async function count(page: Page, name: string): Promise<string> {
+  return (await row(page, name).getByTestId('folder-count').textContent()) ?? '';
+}
+
+describe.each(cases)('device management ($locale)', ({ locale, tag, imei, t }) => {
+  it('folders, a device move, filters, search, animal info and the experience switch', async () => {
+    const field = `Field-${tag}`;
+    await server.cli('register-device', '--org', 'Wildtrack', '--imei', imei, '--caption', `Stork ${tag}`, '--sensors', 'GNSS,Temperature', '--species', 'bird', '--folder', field);
+
+    const context = await newContext(browser, locale);
+    const page = await context.newPage();
+    try {
+      await signIn(page, server.baseUrl, server.admin);
+      await page.waitForURL(`${server.baseUrl}/device`);
+      // §4: the first normal device (not a sample) is selected by default, its folder open
+      await row(page, field).waitFor();
+      await page.getByTestId('device-details').waitFor();
+      expect(await tree(page).locator('.ant-tree-treenode-selected .wt-tree-name').first().textContent()).toMatch(/^Stork /);
+      await screenshot(page, `devices-${locale}-tree`);
+
+      // ---- create: the name is required, then a folder in the root and one inside it ----
+      const alpha = `Alpha-${tag}`;
+      const beta = `Beta-${tag}`;
+      await page.getByRole('button', { name: t.newRootFolder }).click();
+      const add = dialog(page, t.newFolder);
+      expect(await add.locator('.ant-modal-footer .ant-btn-primary').textContent()).toMatch(label(t.save));
+      await add.locator('.ant-modal-footer .ant-btn-primary').click();
+      await add.getByText(t.folderRequired).waitFor();
+      await screenshot(page, `devices-${locale}-folder-name-required`);
+      await nameDialog(page, t.newFolder, alpha);
+      await row(page, alpha).waitFor();
+      await openMenu(page, alpha, t.newFolder, 'right-click');
+      await nameDialog(page, t.newFolder, beta);
+      await row(page, beta).waitFor();
+
+      // ---- rename ----
+      const betaRenamed = `Beta2-${tag}`;
+      await openMenu(page, beta, t.rename);
+      await nameDialog(page, t.rename, betaRenamed);
+      await row(page, betaRenamed).waitFor();
+      expect(await row(page, beta).count()).toBe(0);
+
+      // ---- move a folder: the picker leaves out the folder itself and what is below it ----
+      await openMenu(page, alpha, t.moveFolder);
+      const picker = dialog(page, new RegExp(alpha));
+      await picker.locator('.ant-tree').getByText(t.root, { exact: true }).waitFor();
+      expect(await picker.locator('.ant-tree').getByText(alpha, { exact: true }).count()).toBe(0);
+      expect(await picker.locator('.ant-tree').getByText(betaRenamed, { exact: true }).count()).toBe(0);
+      expect(await picker.locator('.ant-tree').getByText(t.experience, { exact: true }).count()).toBe(0);
+      await screenshot(page, `devices-${locale}-move-folder-picker`);
+      await picker.locator('.ant-modal-footer .ant-btn').first().click();
+      await picker.waitFor({ state: 'hidden' });
+
+      await openMenu(page, betaRenamed, t.moveFolder);
+      await moveTo(page, new RegExp(betaRenamed), field, t.moveHere);
+      // the tree reloaded and kept the open folders: Beta2 now shows inside the field folder
+      await page.waitForFunction(
+        ({ name }) => {
+          const rows = [...document.querySelectorAll('[data-testid="device-tree"] .ant-tree-treenode')];
+          return rows.some((r) => r.querySelector('.wt-tree-name')?.textContent === name);
+        },
+        { name: betaRenamed },
+      );
+      expect(await count(page, field)).toBe('1');
+      expect(await row(page, alpha).count()).toBe(1);
+
+      // ---- move a device into Alpha ----
+      await openMenu(page, `Stork ${tag}`, t.moveDevice);
+      await moveTo(page, /Stork/, alpha, t.moveHere);
+      await page.waitForFunction(
+        ({ name }) => {
+          const rows = [...document.querySelectorAll('[data-testid="device-tree"] .ant-tree-treenode')];
+          const r = rows.find((x) => x.querySelector('.wt-tree-name')?.textContent === name);
+          return r?.querySelector('[data-testid="folder-count"]')?.textContent === '1';
+        },
+        { name: alpha },
+      );
+      expect(await count(page, field)).toBe('0');
+      await screenshot(page, `devices-${locale}-device-moved`);
+
+      // ---- delete: a non-empty folder is refused before any call (§5) ----
+      await openMenu(page, alpha, t.deleteFolder);
+      await page.getByText(t.notEmpty).waitFor();
+      await page.waitForTimeout(300);
+      await screenshot(page, `devices-${locale}-delete-not-empty`);
+      await page.locator('.ant-modal-confirm-btns').getByRole('button', { name: label(t.ok) }).click();
+      expect(await row(page, alpha).count()).toBe(1);
+
+      // ---- the server refuses too: a device arrived in a folder the page still shows empty ----
+      const gamma = `Gamma-${tag}`;
+      await page.getByRole('button', { name: t.newRootFolder }).click();
+      await nameDialog(page, t.newFolder, gamma);
+      await row(page, gamma).waitFor();
+      await server.cli('register-device', '--org', 'Wildtrack', '--imei', `${imei.slice(0, -3)}9${imei.slice(-2)}`, '--caption', `Late ${tag}`, '--folder', gamma);
+      await openMenu(page, gamma, t.deleteFolder);
+      await page.locator('.ant-modal-confirm-btns').getByRole('button', { name: label(t.del) }).click();
+      await page.locator('.ant-notification-notice').getByText(t.refusal).waitFor();
+      await screenshot(page, `devices-${locale}-delete-refused`);
+
+      // ---- an empty folder goes ----
+      await openMenu(page, betaRenamed, t.deleteFolder);
+      await page.locator('.ant-modal-confirm-btns').getByRole('button', { name: label(t.del) }).click();
+      await row(page, betaRenamed).waitFor({ state: 'detached' });
+
+      // ---- sensor filter ----
+      const sensorSelect = page.getByTestId('tree-sensor-filter');
+      await sensorSelect.click();
+      await page.locator('.ant-select-item-option').filter({ hasText: t.temperature }).click();
+      await page.getByTestId('tree-summary').filter({ hasText: t.matching }).waitFor();
+      const shown = await tree(page).locator('.wt-tree-title[data-testid^="tree-device-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+      expect(shown).toContain(`tree-device-${imei}`);
+      expect(shown).not.toContain('tree-device-864512040006677'); // the sample phone carries no thermometer
+      await screenshot(page, `devices-${locale}-sensor-filter`);
+      await sensorSelect.click();
+      await page.locator('.ant-select-item-option').first().click();
+
+      // ---- search by IMEI ----
+      await page.getByTestId('tree-summary').filter({ hasText: t.matching }).waitFor({ state: 'detached' });
+      await page.getByTestId('tree-search').locator('input').fill(imei.slice(-6));
+      await page.getByTestId('tree-summary').filter({ hasText: t.matching }).waitFor();
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="device-tree"] .wt-tree-title[data-testid^="tree-device-"]').length === 1);
+      const found = await tree(page).locator('.wt-tree-title[data-testid^="tree-device-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+      expect(found).toEqual([`tree-device-${imei}`]);
+      await tree(page).getByTestId(`tree-device-${imei}`).click();
+      await page.locator(`[data-testid="device-details"][data-imei="${imei}"]`).waitFor();
+      await screenshot(page, `devices-${locale}-search-imei`);
+
+      // ---- animal info: a bird's 9 measures, a custom field (duplicates refused), saved ----
+      await page.getByRole('tab', { name: t.animalTab }).click();
+      const form = page.getByTestId('animal-form');
+      await form.waitFor();
+      expect(await form.getAttribute('data-species')).toBe('bird');
+      expect(await form.locator('[data-measure]').count()).toBe(9);
+      await page.locator('#Species').fill('Oriental stork');
+      await page.locator('#ScientificName').fill('Ciconia boyciana');
+      await page.locator('#Measurements_WingLength').fill('61.5');
+      await page.locator('#ReleaseLon').fill('132.51');
+      await page.locator('#ReleaseLat').fill('47.25');
+      await page.locator('#CaptureTime').click();
+      await page.locator('#CaptureTime').fill('2026-05-01 06:30:00');
+      await page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-ok button').click();
+      await page.getByTestId('add-custom-field').click();
+      await page.locator('#AdditionalInfo_0_Name').fill('Ring');
+      await page.locator('#AdditionalInfo_0_Value').fill('C-0421');
+      await page.getByTestId('add-custom-field').click();
+      await page.locator('#AdditionalInfo_1_Name').fill('ring');
+      await page.locator('#AdditionalInfo_1_Value').fill('again');
+      await page.getByTestId('save-animal').click();
+      await form.getByText(t.duplicate).first().waitFor();
+      await form.getByText(t.duplicate).first().scrollIntoViewIfNeeded();
+      await screenshot(page, `devices-${locale}-custom-field-duplicate`);
+      await page.locator('#AdditionalInfo_1_Name').fill('Band');
+      await page.getByTestId('save-animal').click();
+      await page.locator('.ant-message').getByText(t.saved).waitFor();
+      // read back from the server (the form is rebuilt from the refetched info)
+      await page.waitForFunction(() => (document.querySelector('#AdditionalInfo_1_Name') as HTMLInputElement | null)?.value === 'Band');
+      expect(await page.locator('#Measurements_WingLength').inputValue()).toBe('61.5');
+      expect(await page.locator('#CaptureTime').inputValue()).toBe('2026-05-01 06:30:00');
+      await page.getByTestId('animal-form').locator('.wt-release-map').scrollIntoViewIfNeeded();
+      await screenshot(page, `devices-${locale}-animal-info`);
+
+      // ---- experience devices off and on (user menu): the tree follows, the flag is kept ----
+      await page.getByTestId('tree-search').locator('input').fill('');
+      await row(page, t.experience).waitFor();
+      await page.getByTestId('user-menu').click();
+      await page.getByRole('menuitem', { name: new RegExp(t.experience) }).click();
+      await page.locator('.ant-message').getByText(t.experienceHidden).waitFor();
+      await row(page, t.experience).waitFor({ state: 'detached' });
+      expect(await page.evaluate(() => localStorage.getItem('wildtrack_experience'))).toBe('0');
+      await screenshot(page, `devices-${locale}-experience-off`);
+      await page.getByTestId('user-menu').click();
+      await page.getByRole('menuitem', { name: new RegExp(t.experience) }).click();
+      await page.locator('.ant-message').getByText(t.experienceShown).waitFor();
+      await row(page, t.experience).waitFor();
+      expect(await page.evaluate(() => localStorage.getItem('wildtrack_experience'))).toBe('1');
+    } catch (e) {
+      await screenshot(page, `debug-devices-${locale}-failure`);
+      throw e;
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+});
