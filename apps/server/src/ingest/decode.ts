@@ -50,9 +50,12 @@ function finite(v: number, where: string): number {
   return v;
 }
 
-function optional(col: (number | null)[] | undefined, i: number, where: string): number | null {
+/** A value of a fix column; the place is named only when refusing (this runs 12 times a fix). */
+function optional(col: (number | null)[] | undefined, i: number, name: string): number | null {
   const v = col?.[i];
-  return v === null || v === undefined ? null : finite(v, where);
+  if (v === null || v === undefined) return null;
+  if (!Number.isFinite(v)) throw new BatchRefused('not_finite', `fixes[${i}].${name}: NaN or Infinity`);
+  return v;
 }
 
 function decodeFixes(f: FixColumns, now: number, out: DecodedBatch): void {
@@ -64,30 +67,30 @@ function decodeFixes(f: FixColumns, now: number, out: DecodedBatch): void {
   }
   for (let i = 0; i < n; i++) {
     const t = f.t[i]!;
-    checkTime(t, `fixes[${i}]`, now);
-    const lon = optional(f.lon, i, `fixes[${i}].lon`);
-    const lat = optional(f.lat, i, `fixes[${i}].lat`);
+    if (!Number.isSafeInteger(t) || t < 0 || t > now + INGEST_MAX_FUTURE_MS) checkTime(t, `fixes[${i}]`, now);
+    const lon = optional(f.lon, i, 'lon');
+    const lat = optional(f.lat, i, 'lat');
     if ((lon === null) !== (lat === null)) throw new BatchRefused('bad_position', `fixes[${i}]: lon and lat must both be given or both be null`);
-    const alt = optional(f.alt, i, `fixes[${i}].alt`);
-    const speed = optional(f.speed, i, `fixes[${i}].speed`);
-    const voltage = optional(f.voltage, i, `fixes[${i}].voltage`);
+    const alt = optional(f.alt, i, 'alt');
+    const speed = optional(f.speed, i, 'speed');
+    const voltage = optional(f.voltage, i, 'voltage');
     out.fixes.push({
       pick_time: t,
       lon,
       lat,
       alt,
       speed: speed === null || speed === -1 ? null : speed,
-      course: optional(f.course, i, `fixes[${i}].course`),
-      temperature: optional(f.temp, i, `fixes[${i}].temp`),
-      activity: optional(f.activity, i, `fixes[${i}].activity`),
+      course: optional(f.course, i, 'course'),
+      temperature: optional(f.temp, i, 'temp'),
+      activity: optional(f.activity, i, 'activity'),
       voltage,
-      channel: optional(f.channel, i, `fixes[${i}].channel`),
-      satellites: optional(f.sats, i, `fixes[${i}].sats`),
-      hdop: optional(f.hdop, i, `fixes[${i}].hdop`),
-      vdop: optional(f.vdop, i, `fixes[${i}].vdop`),
-      grade: optional(f.grade, i, `fixes[${i}].grade`),
+      channel: optional(f.channel, i, 'channel'),
+      satellites: optional(f.sats, i, 'sats'),
+      hdop: optional(f.hdop, i, 'hdop'),
+      vdop: optional(f.vdop, i, 'vdop'),
+      grade: optional(f.grade, i, 'grade'),
       valid: lon !== null && lat !== null && isValidPosition(lon, lat, alt) ? 1 : 0,
-      tx_time: optional(f.tx, i, `fixes[${i}].tx`),
+      tx_time: optional(f.tx, i, 'tx'),
       invalid_at: null,
       extra: null,
     });
@@ -173,13 +176,13 @@ export function decodeBatch(batch: IngestBatch, now = Date.now()): DecodedBatch 
     const layout = SensorKind[s.kind as SensorKindName];
     if (s.v.length !== s.t.length) throw new BatchRefused('bad_columns', `sensors[${si}]: v must have the length of t`);
     for (let i = 0; i < s.t.length; i++) {
-      const where = `sensors[${si}][${i}]`;
-      checkTime(s.t[i]!, where, now);
+      const t = s.t[i]!;
+      if (!Number.isSafeInteger(t) || t < 0 || t > now + INGEST_MAX_FUTURE_MS) checkTime(t, `sensors[${si}][${i}]`, now);
       const v = s.v[i]!;
       if (v.length !== layout.values.length) {
-        throw new BatchRefused('bad_columns', `${where}: ${s.kind} records hold ${layout.values.length} value(s) (${layout.values.join(', ')})`);
+        throw new BatchRefused('bad_columns', `sensors[${si}][${i}]: ${s.kind} records hold ${layout.values.length} value(s) (${layout.values.join(', ')})`);
       }
-      v.forEach((x, k) => finite(x, `${where}.v[${k}]`));
+      for (let k = 0; k < v.length; k++) if (!Number.isFinite(v[k])) finite(v[k]!, `sensors[${si}][${i}].v[${k}]`);
       out.sensors.push({ kind: layout.id, time: s.t[i]!, v1: v[0]!, v2: v[1] ?? null, v3: v[2] ?? null, v4: v[3] ?? null });
     }
   });
