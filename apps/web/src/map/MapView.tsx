@@ -55,7 +55,16 @@ export function MapView({ center = MAP_DEFAULT_CENTER, zoom = MAP_DEFAULT_ZOOM, 
         pitchWithRotate: false,
     });
     instance.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
-    instance.on('load', () => setMap(instance));
+    // The state shows on the element (tests and support read it): loading, ready, or the last error.
+    const box = container.current;
+    box.dataset.state = 'loading';
+    instance.on('load', () => {
+      box.dataset.state = 'ready';
+      setMap(instance);
+    });
+    instance.on('error', (e: { error?: Error }) => {
+      box.dataset.error = e.error?.message ?? 'map error';
+    });
     return () => {
       setMap(null);
       instance.remove();
