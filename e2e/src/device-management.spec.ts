@@ -195,7 +195,7 @@ describe.each(cases)('device management ($locale)', ({ locale, tag, imei, t }) =
       // the tree reloaded and kept the open folders: Beta2 now shows inside the field folder
       await page.waitForFunction(
         ({ name }) => {
-          const rows = [...document.querySelectorAll('[data-testid="device-tree"] .ant-tree-treenode')];
+          const rows = Array.from(document.querySelectorAll('[data-testid="device-tree"] .ant-tree-treenode'));
           return rows.some((r) => r.querySelector('.wt-tree-name')?.textContent === name);
         },
         { name: betaRenamed },
@@ -208,7 +208,7 @@ describe.each(cases)('device management ($locale)', ({ locale, tag, imei, t }) =
       await moveTo(page, /Stork/, alpha, t.moveHere);
       await page.waitForFunction(
         ({ name }) => {
-          const rows = [...document.querySelectorAll('[data-testid="device-tree"] .ant-tree-treenode')];
+          const rows = Array.from(document.querySelectorAll('[data-testid="device-tree"] .ant-tree-treenode'));
           const r = rows.find((x) => x.querySelector('.wt-tree-name')?.textContent === name);
           return r?.querySelector('[data-testid="folder-count"]')?.textContent === '1';
         },

@@ -1,0 +1,149 @@
+import { Code, DeviceType, SensorFlag } from '@wildtrack/contract';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AppProviders } from '../../app/providers';
+import { setLang } from '../../i18n';
+import { resetClientForTests } from '../../lib/api/client';
+import { queryClient } from '../../lib/queryClient';
+import { clearSession, setToken, writeStoredUser } from '../../lib/session';
+import { folder, tree, treeDevice } from '../../test/devices';
+import { callsTo, envelope, fakeServer } from '../../test/server';
+import { DeviceTree } from './DeviceTree';
+import { getTreeSelection, resetTreeSelection } from './selection';
+
+function sample() {
+  return tree(
+    folder('-1', 'Qinling Reserve', {
+      folders: [
+        folder('10', 'Storks', {
+          devices: [
+            treeDevice('860000000000011', { Caption: 'Stork A', Sensor: SensorFlag.GNSS | SensorFlag.Temperature }),
+            treeDevice('860000000000012', { Caption: 'Stork B', Sensor: SensorFlag.GNSS }),
+          ],
+        }),
+        folder('20', 'Full folder', { devices: [treeDevice('860000000000021', { Caption: 'Deer' })] }),
+      ],
+      devices: [treeDevice('860000000000001', { Caption: 'VHF station', Type: DeviceType.VHFReceiver })],
+    }),
+    folder('0', 'Experience', { example: true, devices: [treeDevice('860000000009001', { Caption: 'Sample stork', Example: true })] }),
+  );
+}
+
+const titles = (): string[] => Array.from(document.querySelectorAll('.wt-tree-name')).map((n) => n.textContent ?? '');
+
+beforeEach(() => {
+  setLang('en');
+  resetClientForTests();
+  resetTreeSelection();
+  queryClient.clear();
+  setToken('token-abc');
+  writeStoredUser({ timeZone: '+08:00' });
+});
+
+afterEach(() => {
+  clearSession();
+});
+
+function renderTree(page: 'device' | 'download' = 'device') {
+  return render(
+    <AppProviders>
+      <DeviceTree page={page} />
+    </AppProviders>,
+  );
+}
+
+describe('DeviceTree', () => {
+  it('loads, shows counts, selects the first normal device and opens its folder (§4)', async () => {
+    const server = fakeServer({ '/api/Device/GetTree': () => envelope(Code.Success, '', sample()) });
+    renderTree();
+    await screen.findByText('Stork A');
+    expect(titles()).toEqual(['All devices', 'Storks', 'Stork A', 'Stork B', 'Full folder', 'VHF station', 'Experience devices']);
+    expect(getTreeSelection('device')).toMatchObject({ folderId: '10', imei: '860000000000011' });
+    expect(screen.getByTestId('tree-folder-10').querySelector('[data-testid="folder-count"]')?.textContent).toBe('2');
+    // the VHF receiver is greyed out on every page (§6)
+    expect(screen.getByText('VHF station').closest('.ant-tree-treenode')?.className).toContain('ant-tree-treenode-disabled');
+    expect(screen.queryByRole('checkbox')).toBeNull();
+    const sent = JSON.parse(callsTo(server, '/api/Device/GetTree')[0]!.body as string) as { timeZone: string };
+    expect(sent.timeZone).toBe('+08:00');
+  });
+
+  it('searches by IMEI and by name, and tells how many match', async () => {
+    fakeServer({ '/api/Device/GetTree': () => envelope(Code.Success, '', sample()) });
+    renderTree();
+    await screen.findByText('Stork A');
+    fireEvent.change(screen.getByPlaceholderText('Name, remark name or IMEI'), { target: { value: '0021' } });
+    await waitFor(() => expect(titles()).toEqual(['All devices', 'Full folder', 'Deer']));
+    expect(screen.getByTestId('tree-summary').textContent).toBe('Matching: 1 of 5');
+    fireEvent.change(screen.getByPlaceholderText('Name, remark name or IMEI'), { target: { value: 'nothing' } });
+    expect(await screen.findByText('No device matches')).toBeTruthy();
+  });
+
+  it('offers the sensor filter values of §6 with counts and filters by them', async () => {
+    const data = { ...sample(), SensorCounts: { '0': 5, '2': 1, '7': 4 } };
+    fakeServer({ '/api/Device/GetTree': () => envelope(Code.Success, '', data) });
+    renderTree();
+    await screen.findByText('Stork A');
+    fireEvent.mouseDown(within(screen.getByTestId('tree-sensor-filter')).getByRole('combobox'));
+    const option = await screen.findByTitle('Temperature (1)');
+    expect(screen.getByTitle('GNSS (4)')).toBeTruthy();
+    fireEvent.click(option);
+    await waitFor(() => expect(titles()).toEqual(['All devices', 'Storks', 'Stork A']));
+  });
+
+  it('checks devices on a checkable page and greys out what the page does not allow', async () => {
+    fakeServer({ '/api/Device/GetTree': () => envelope(Code.Success, '', sample()) });
+    renderTree('download');
+    await screen.findByText('Stork A');
+    expect(document.querySelectorAll('.ant-tree-checkbox').length).toBeGreaterThan(0);
+    fireEvent.click(screen.getByText('Stork B').closest('.ant-tree-treenode')!.querySelector('.ant-tree-checkbox')!);
+    await waitFor(() => expect(getTreeSelection('download').checkedKeys).toContain('d:10:860000000000012'));
+  });
+
+  it('warns before deleting a folder that holds devices, without asking the server (§5)', async () => {
+    const server = fakeServer({ '/api/Device/GetTree': () => envelope(Code.Success, '', sample()) });
+    renderTree();
+    await screen.findByText('Full folder');
+    fireEvent.click(within(screen.getByTestId('tree-folder-20')).getByRole('button', { name: 'Actions' }));
+    fireEvent.click(await screen.findByText('Delete folder'));
+    expect(await screen.findByText('The folder "Full folder" holds 1 device(s) and cannot be deleted. Move them to another folder first.')).toBeTruthy();
+    expect(callsTo(server, '/api/Folder/Delete')).toHaveLength(0);
+  });
+
+  it('creates a folder: the name is required, the tree is read again', async () => {
+    let created = false;
+    const server = fakeServer({
+      '/api/Device/GetTree': () => {
+        const data = sample();
+        if (created) data.Folders[0]!.Folders.push(folder('30', 'Seals'));
+        return envelope(Code.Success, '', data);
+      },
+      '/api/Folder/Create': () => {
+        created = true;
+        return envelope(Code.Success, 'ok', { IdStr: '30' });
+      },
+    });
+    renderTree();
+    await screen.findByText('Stork A');
+    fireEvent.click(screen.getByRole('button', { name: 'New folder in the device list' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('name: enter a folder name')).toBeTruthy();
+    fireEvent.change(within(dialog).getByRole('textbox'), { target: { value: '  Seals ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await screen.findByText('Seals');
+    expect(JSON.parse(callsTo(server, '/api/Folder/Create')[0]!.body as string)).toEqual({ name: 'Seals', parentId: '-1' });
+    expect(callsTo(server, '/api/Device/GetTree').length).toBe(2);
+  });
+
+  it('offers only the remark name on an example device and nothing on the experience folder', async () => {
+    fakeServer({ '/api/Device/GetTree': () => envelope(Code.Success, '', sample()) });
+    renderTree();
+    await screen.findByText('Stork A');
+    expect(within(screen.getByTestId('tree-folder-0')).queryByRole('button', { name: 'Actions' })).toBeNull();
+    fireEvent.click(screen.getByText('Experience devices').closest('.ant-tree-treenode')!.querySelector('.ant-tree-switcher')!);
+    const example = await screen.findByTestId('tree-device-860000000009001');
+    fireEvent.click(within(example).getByRole('button', { name: 'Actions' }));
+    expect(await screen.findByRole('menuitem', { name: /Remark name/ })).toBeTruthy();
+    expect(screen.queryByRole('menuitem', { name: /Move to folder/ })).toBeNull();
+  });
+});

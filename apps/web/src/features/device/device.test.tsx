@@ -1,0 +1,144 @@
+import { BEAST_MEASURES, BIRD_MEASURES, Code, DeviceType, Header, signingKey, signRequest } from '@wildtrack/contract';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AppProviders } from '../../app/providers';
+import { setLang } from '../../i18n';
+import { resetClientForTests } from '../../lib/api/client';
+import { queryClient } from '../../lib/queryClient';
+import { clearSession, setToken, writeStoredUser } from '../../lib/session';
+import { deviceDetail, mountInfo, workStatus } from '../../test/devices';
+import { callsTo, envelope, fakeServer } from '../../test/server';
+import { AnimalInfoForm, MEASURES, toFormValues, toMountInfo } from './components/AnimalInfoTab';
+import { secondLevelFixBlock } from './components/DetailsTab';
+import { DeviceDetails } from './components/DeviceDetails';
+
+const IMEI = '860000000000011';
+
+beforeEach(() => {
+  setLang('en');
+  resetClientForTests();
+  queryClient.clear();
+  setToken('token-abc');
+  writeStoredUser({ timeZone: '+08:00' });
+});
+
+afterEach(() => clearSession());
+
+function wrap(node: React.ReactNode) {
+  return render(<AppProviders>{node}</AppProviders>);
+}
+
+describe('device details', () => {
+  it('reads the details with the one GET of the API, signed over the path with its query', async () => {
+    const server = fakeServer({ '/api/Device/GetDetailByIMEI': () => envelope(Code.Success, '', deviceDetail(IMEI, { Caption: 'Stork A', Status: 4 })) });
+    wrap(<DeviceDetails imei={IMEI} />);
+    await screen.findByText('Stork A', { selector: 'h4 *, h4' });
+    const [url, init] = server.mock.calls.find(([u]) => u.includes('GetDetailByIMEI'))!;
+    expect(init.method).toBe('GET');
+    expect(init.body).toBeUndefined();
+    expect(url).toBe(`/prod-api/api/Device/GetDetailByIMEI?imei=${IMEI}&timeZone=%2B08%3A00`);
+    const headers = init.headers as Record<string, string>;
+    const expected = signRequest(signingKey('token-abc'), {
+      method: 'GET',
+      path: `/api/Device/GetDetailByIMEI?imei=${IMEI}&timeZone=%2B08%3A00`,
+      timestamp: headers[Header.timestamp]!,
+      requestCode: headers[Header.requestCode]!,
+      body: '',
+    });
+    expect(headers[Header.signature]).toBe(expected);
+    expect(screen.getAllByText('Under maintenance').length).toBeGreaterThan(0);
+  });
+
+  it('keeps the second-level fix off limits for phones, without EditDevice and on examples (§5)', () => {
+    const rights = deviceDetail(IMEI).Permission;
+    expect(secondLevelFixBlock({ Type: DeviceType.Phone, Example: false, Permission: rights })).toBe('device.secondLevelPhone');
+    expect(secondLevelFixBlock({ Type: DeviceType.Tracker, Example: false, Permission: { ...rights, EditDevice: false } })).toBe('device.noEditRight');
+    expect(secondLevelFixBlock({ Type: DeviceType.Tracker, Example: true, Permission: rights })).toBe('device.readOnlyExample');
+    expect(secondLevelFixBlock({ Type: DeviceType.Tracker, Example: false, Permission: rights })).toBeNull();
+  });
+
+  it("shows the server's refusal of the second-level fix beside the switch", async () => {
+    fakeServer({
+      '/api/Device/GetDetailByIMEI': () => envelope(Code.Success, '', deviceDetail(IMEI)),
+      '/api/Device/SetSecondLevelFixEnable': () => envelope(1003, 'You do not have the right to edit this device'),
+    });
+    wrap(<DeviceDetails imei={IMEI} />);
+    const toggle = await screen.findByTestId('second-level-fix');
+    fireEvent.click(toggle);
+    expect(await screen.findByTestId('second-level-refusal')).toBeTruthy();
+    expect(screen.getByTestId('second-level-refusal').textContent).toContain('You do not have the right to edit this device');
+  });
+
+  it('says why an example device is read-only and offers no save', async () => {
+    fakeServer({
+      '/api/Device/GetDetailByIMEI': () => envelope(Code.Success, '', deviceDetail(IMEI, { Example: true })),
+      '/api/MountInfo/GetBirdInfo': () => envelope(Code.Success, '', mountInfo(IMEI)),
+    });
+    wrap(<DeviceDetails imei={IMEI} />);
+    expect((await screen.findByTestId('example-note')).textContent).toContain('only its remark name can be changed');
+    expect((screen.getByTestId('second-level-fix') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('tab', { name: 'Animal info' }));
+    await screen.findByTestId('animal-form');
+    expect(screen.queryByTestId('save-animal')).toBeNull();
+    expect(screen.queryByTestId('add-custom-field')).toBeNull();
+  });
+
+  it('shows the work status read-only', async () => {
+    fakeServer({
+      '/api/Device/GetDetailByIMEI': () => envelope(Code.Success, '', deviceDetail(IMEI)),
+      '/api/DeviceWorkStatus/Get': () => envelope(Code.Success, '', workStatus(IMEI, { GNSSCollectionMode: 128 })),
+    });
+    wrap(<DeviceDetails imei={IMEI} />);
+    fireEvent.click(await screen.findByRole('tab', { name: 'Work status' }));
+    expect((await screen.findByTestId('gnss-mode')).textContent).toBe('Voltage-adaptive high frequency');
+    expect(screen.getByText('30 min')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+  });
+});
+
+describe('animal info', () => {
+  it('has 9 measures for birds, 11 for beasts and none for other species (the contract mapping)', () => {
+    expect(MEASURES.bird).toBe(BIRD_MEASURES);
+    expect(MEASURES.bird).toHaveLength(9);
+    expect(MEASURES.beast).toBe(BEAST_MEASURES);
+    expect(MEASURES.beast).toHaveLength(11);
+    expect(MEASURES.other).toHaveLength(0);
+  });
+
+  it('turns the form back into the same MountInfo (times as text in the zone)', () => {
+    const info = mountInfo(IMEI, { Measurements: { WingLength: 61.2 } });
+    const values = toFormValues(info, BIRD_MEASURES);
+    expect(values.CaptureTime?.format('YYYY-MM-DD HH:mm:ss')).toBe('2026-05-01 06:30:00');
+    const back = toMountInfo(IMEI, values, BIRD_MEASURES);
+    expect(back.WorkInfo).toEqual(info.WorkInfo);
+    expect(back.AnimalInfo).toEqual(info.AnimalInfo);
+    expect(back.AdditionalInfo).toEqual(info.AdditionalInfo);
+    expect(back.Measurements.WingLength).toBe(61.2);
+    expect(back.Measurements.Tarsus).toBeNull();
+  });
+
+  it('refuses an empty or duplicate custom field name, then saves with the species call', async () => {
+    const server = fakeServer({ '/api/MountInfo/SaveBirdInfo': () => envelope(Code.Success, 'ok') });
+    wrap(<AnimalInfoForm imei={IMEI} species="bird" info={mountInfo(IMEI)} readOnly={false} />);
+    expect(within(await screen.findByTestId('measures')).getAllByRole('spinbutton')).toHaveLength(9);
+    fireEvent.click(screen.getByTestId('add-custom-field'));
+    fireEvent.click(screen.getByTestId('save-animal'));
+    expect(await screen.findByText('field name: the field name must not be empty')).toBeTruthy();
+    fireEvent.change(document.querySelector('#AdditionalInfo_1_Name')!, { target: { value: 'ring' } });
+    fireEvent.click(screen.getByTestId('save-animal'));
+    expect((await screen.findAllByText('the field name is used twice')).length).toBeGreaterThan(0);
+    expect(callsTo(server, '/api/MountInfo/SaveBirdInfo')).toHaveLength(0);
+
+    fireEvent.change(document.querySelector('#AdditionalInfo_1_Name')!, { target: { value: 'Band' } });
+    fireEvent.change(document.querySelector('#AdditionalInfo_1_Value')!, { target: { value: 'B-7' } });
+    fireEvent.click(screen.getByTestId('save-animal'));
+    await waitFor(() => expect(callsTo(server, '/api/MountInfo/SaveBirdInfo')).toHaveLength(1));
+    const body = JSON.parse(callsTo(server, '/api/MountInfo/SaveBirdInfo')[0]!.body as string) as ReturnType<typeof toMountInfo> & { timeZone: string };
+    expect(body.AdditionalInfo).toEqual([
+      { Name: 'Ring', Value: 'C-0421' },
+      { Name: 'Band', Value: 'B-7' },
+    ]);
+    expect(body.timeZone).toBe('+08:00');
+    expect(body.WorkInfo.CaptureTime).toBe('2026-05-01 06:30:00');
+  });
+});
