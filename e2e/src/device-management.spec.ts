@@ -45,6 +45,7 @@ const cases = [
       notEmpty: '中有 1 台设备，不能删除',
       refusal: '文件夹中有设备，不能删除',
       temperature: '温度',
+      allSensors: '全部传感器',
       matching: '匹配',
       animalTab: '动物信息',
       addCustom: '添加字段',
@@ -75,6 +76,7 @@ const cases = [
       notEmpty: 'holds 1 device(s) and cannot be deleted',
       refusal: 'The folder holds devices and cannot be deleted',
       temperature: 'Temperature',
+      allSensors: 'All sensors',
       matching: 'Matching',
       animalTab: 'Animal info',
       addCustom: 'Add a field',
@@ -168,7 +170,13 @@ describe.each(cases)('device management ($locale)', ({ locale, tag, imei, t }) =
       await screenshot(page, `devices-${locale}-folder-name-required`);
       await nameDialog(page, t.newFolder, alpha);
       await row(page, alpha).waitFor();
-      await openMenu(page, alpha, t.newFolder, 'right-click');
+      // a right-click opens the folder's menu (§2.4); the steps below use the row's "more" button, which
+      // opens the same menu and does not depend on where the pointer is on a busy machine
+      await row(page, alpha).locator('.wt-tree-name').click({ button: 'right' });
+      await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name: t.rename }).waitFor();
+      await page.keyboard.press('Escape');
+      await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').waitFor({ state: 'detached' });
+      await openMenu(page, alpha, t.newFolder);
       await nameDialog(page, t.newFolder, beta);
       await row(page, beta).waitFor();
 
@@ -234,6 +242,7 @@ describe.each(cases)('device management ($locale)', ({ locale, tag, imei, t }) =
       await openMenu(page, gamma, t.deleteFolder);
       await page.locator('.ant-modal-confirm-btns').getByRole('button', { name: label(t.del) }).click();
       await page.locator('.ant-notification-notice').getByText(t.refusal).waitFor();
+      await page.waitForTimeout(600); // the notice slides in, the confirm closes
       await screenshot(page, `devices-${locale}-delete-refused`);
 
       // ---- an empty folder goes ----
@@ -251,7 +260,7 @@ describe.each(cases)('device management ($locale)', ({ locale, tag, imei, t }) =
       expect(shown).not.toContain('tree-device-864512040006677'); // the sample phone carries no thermometer
       await screenshot(page, `devices-${locale}-sensor-filter`);
       await sensorSelect.click();
-      await page.locator('.ant-select-item-option').first().click();
+      await page.locator('.ant-select-item-option').filter({ hasText: t.allSensors }).click();
 
       // ---- search by IMEI ----
       await page.getByTestId('tree-summary').filter({ hasText: t.matching }).waitFor({ state: 'detached' });

@@ -25,11 +25,35 @@ function graticule(step = 10): FeatureCollection<LineString> {
   return { type: 'FeatureCollection', features };
 }
 
+/**
+ * Natural Earth rings are spherical: one that crosses the antimeridian jumps from 180 to -180, which a
+ * flat map draws as a band across the world. Such a ring is unwrapped (longitudes kept continuous) when
+ * it closes on itself; a ring around a pole (Antarctica) does not and stays as it is.
+ */
+function unwrapRing(ring: number[][]): number[][] {
+  let offset = 0;
+  const out = ring.map((point, i) => {
+    if (i > 0) {
+      const step = point[0]! - ring[i - 1]![0]!;
+      if (step > 180) offset -= 360;
+      else if (step < -180) offset += 360;
+    }
+    return [point[0]! + offset, point[1]!];
+  });
+  return offset === 0 ? out : ring;
+}
+
 let cachedLand: GeoJSON.GeoJSON | null = null;
 function land(): GeoJSON.GeoJSON {
   if (!cachedLand) {
     const topology = land110m as unknown as Topology<{ land: GeometryCollection }>;
-    cachedLand = feature(topology, topology.objects.land);
+    const collection = feature(topology, topology.objects.land) as unknown as GeoJSON.FeatureCollection<GeoJSON.MultiPolygon | GeoJSON.Polygon>;
+    for (const f of collection.features) {
+      const g = f.geometry;
+      if (g.type === 'Polygon') g.coordinates = g.coordinates.map(unwrapRing);
+      else g.coordinates = g.coordinates.map((polygon) => polygon.map(unwrapRing));
+    }
+    cachedLand = collection;
   }
   return cachedLand;
 }

@@ -306,7 +306,9 @@ export function AnimalInfoForm({ imei, species, info, readOnly }: FormProps) {
       <Typography.Title level={5} className="wt-section-title">
         {t('animal.section.photos')}
       </Typography.Title>
+      {readOnly && initial.Images.length === 0 ? <Typography.Paragraph type="secondary">{t('animal.noPhotos')}</Typography.Paragraph> : null}
       <Form.Item
+        hidden={readOnly && initial.Images.length === 0}
         name="Images"
         valuePropName="fileList"
         getValueFromEvent={(e: { fileList: UploadFile[] }) =>

@@ -37,6 +37,7 @@ export function DeviceTable({ folderId, selectedImei, onSelect }: Props) {
       title: t('device.col.name'),
       sorter: true,
       sortOrder: sortOrderOf('Caption'),
+      width: 240,
       ellipsis: true,
       render: (_, d) => (
         <span className="wt-device-name">
@@ -82,7 +83,7 @@ export function DeviceTable({ folderId, selectedImei, onSelect }: Props) {
       columns={columns}
       dataSource={list.data?.List ?? []}
       loading={list.isFetching}
-      scroll={{ x: 860, y: 340 }}
+      scroll={{ x: 1120, y: 340 }}
       locale={{ emptyText: t('device.folderEmpty') }}
       rowClassName={(d) => (d.IMEI === selectedImei ? 'wt-row-selected' : '')}
       onRow={(d) => ({ onClick: () => onSelect(d.IMEI), style: { cursor: 'pointer' } })}
