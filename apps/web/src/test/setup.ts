@@ -1,5 +1,5 @@
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 
 // findBy*/waitFor give up after 1 s by default; CI shares 2 cores with the server suites on two
 // databases, where antd's first render of a modal alone can take longer. This is a wait bound, not a
@@ -31,6 +31,16 @@ if (!('ResizeObserver' in window)) {
   }
   Object.defineProperty(window, 'ResizeObserver', { writable: true, value: ResizeObserverStub });
 }
+
+// antd's static notification and message render into React roots of their own, on a schedule of
+// their own that can outlive a test file's jsdom ("window is not defined" after teardown). The app
+// shows them through App.useApp() (providers.tsx); tests of the API client install spies. So the
+// static ones are quiet here.
+vi.mock('antd', async (importOriginal) => {
+  const antd = await importOriginal<typeof import('antd')>();
+  const quiet = () => ({ error: vi.fn(), warning: vi.fn(), success: vi.fn(), info: vi.fn(), open: vi.fn(), destroy: vi.fn() });
+  return { ...antd, notification: Object.assign({}, antd.notification, quiet()), message: Object.assign({}, antd.message, quiet()) };
+});
 
 afterEach(() => {
   cleanup();
