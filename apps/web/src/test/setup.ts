@@ -1,4 +1,5 @@
 import { cleanup, configure } from '@testing-library/react';
+import type * as Antd from 'antd';
 import { afterEach, vi } from 'vitest';
 
 // findBy*/waitFor give up after 1 s by default; CI shares 2 cores with the server suites on two
@@ -37,7 +38,7 @@ if (!('ResizeObserver' in window)) {
 // shows them through App.useApp() (providers.tsx); tests of the API client install spies. So the
 // static ones are quiet here.
 vi.mock('antd', async (importOriginal) => {
-  const antd = await importOriginal<typeof import('antd')>();
+  const antd = await importOriginal<typeof Antd>();
   const quiet = () => ({ error: vi.fn(), warning: vi.fn(), success: vi.fn(), info: vi.fn(), open: vi.fn(), destroy: vi.fn() });
   return { ...antd, notification: Object.assign({}, antd.notification, quiet()), message: Object.assign({}, antd.message, quiet()) };
 });
