@@ -11,6 +11,7 @@ export * from './calls/user.js';
 export * from './time.js';
 export * from './calls/device.js';
 export * from './calls/mount.js';
+export * from './calls/upload.js';
 export * as calls from './calls/index.js';
 export * from './device.js';
 export * from './ingest.js';

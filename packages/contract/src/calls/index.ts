@@ -8,3 +8,4 @@ export {
 export {
   GetBirdInfo, GetBeastInfo, GetOtherSpeciesInfo, SaveBirdInfo, SaveBeastInfo, SaveOtherSpeciesInfo, GetWorkStatus, GetWorkStatusList,
 } from './mount.js';
+export { ImageUpload } from './upload.js';

@@ -1,3 +1,3 @@
 export { call, callReply, upload, queryString, type CallOptions, type Reply } from './client';
 export { ApiError, isApiError, isIgnorable, type ApiErrorKind } from './errors';
-export { ImageUpload, uploadImage } from './upload';
+export { uploadImage } from './upload';
