@@ -1,5 +1,5 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, screenshot, signIn, startServer, type RunningServer } from './harness';
 
 /**
@@ -12,11 +12,19 @@ let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
+});
+
+// A server of its own for every attempt: a retried attempt must not find the first one's folders.
+beforeEach(async () => {
+  server = await startServer();
+});
+
+afterEach(async () => {
   await server?.stop();
 });
 
@@ -97,20 +105,33 @@ function row(page: Page, name: string): Locator {
   return tree(page).locator('.ant-tree-treenode').filter({ has: page.locator('.wt-tree-name', { hasText: new RegExp(`^${name}$`) }) });
 }
 
-/** A row's menu: by right-click, or by its "more" button. */
+/**
+ * A row's menu item, by its "more" button (or a right-click). Every item opens a dialog; on a busy
+ * machine a click can land while the dropdown is still animating and open nothing, so the menu is
+ * opened again (at most three times) until a dialog shows.
+ */
 async function openMenu(page: Page, name: string, item: string, how: 'right-click' | 'more' = 'more'): Promise<void> {
   const r = row(page, name);
-  if (how === 'right-click') await r.locator('.wt-tree-name').click({ button: 'right' });
-  else {
-    await r.hover();
-    await r.locator('.wt-tree-more').click();
-  }
-  const entry = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name: item });
-  try {
-    await entry.click();
-  } catch (e) {
-    await screenshot(page, 'debug-menu');
-    throw e;
+  // No dialog is open when a menu is; the item's dialog is the first visible one.
+  const opened = page.locator('[role="dialog"]:visible').first();
+  for (let attempt = 1; ; attempt++) {
+    if (how === 'right-click') await r.locator('.wt-tree-name').click({ button: 'right' });
+    else {
+      await r.hover();
+      await r.locator('.wt-tree-more').click();
+    }
+    const entry = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem', { name: item });
+    try {
+      await entry.click({ timeout: 5_000 });
+      await opened.waitFor({ state: 'visible', timeout: 5_000 });
+      return;
+    } catch (e) {
+      if (attempt >= 3) {
+        await screenshot(page, 'debug-menu');
+        throw e;
+      }
+      await page.keyboard.press('Escape');
+    }
   }
 }
 
