@@ -14,6 +14,7 @@ import {
   TreeDataSchema,
   type TreeFolder,
 } from '@wildtrack/contract';
+import { sql } from 'kysely';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { DeviceRepository } from './repository.js';
 import { ensureSampleDevices } from './samples.js';
@@ -200,6 +201,26 @@ describe.each(DIALECTS)('device management on %s', (dialect) => {
     ] as const) {
       expect((await t.call(path, body, { token: alice })).body, path).toEqual({ Code: Code.Forbidden, Msg: 'Experience devices allow only a remark-name change', Data: null });
     }
+  });
+
+  it('keeps the tree right when its kept rows are changed in place, and when another writer came between', async () => {
+    const where = async () => {
+      const data = await tree(alice);
+      const walk = (f: TreeFolder): string | undefined => (f.Devices.some((d) => d.IMEI === 'A-DEER-1') ? f.Name : f.Folders.map(walk).find(Boolean));
+      return walk(data.Folders[0]!);
+    };
+    await where(); // rows kept
+    await t.call(calls.MoveDevice.path, { imei: 'A-DEER-1', folderId: find((await tree(alice)).Folders, '-1')!.Folders.find((f) => f.Name === 'Cranes')!.IdStr }, { token: alice });
+    expect(await where()).toBe('Cranes');
+    // another process (the CLI, a second server) changes a device: its bump makes this one re-read
+    await t.database.db.updateTable('devices').set({ caption: 'Renamed elsewhere' }).where('imei', '=', 'A-PHONE-1').execute();
+    await t.database.db.updateTable('organisations').set({ tree_version: sql<number>`tree_version + 1` }).where('id', '=', aliceOrg).execute();
+    await t.call(calls.MoveDevice.path, { imei: 'A-DEER-1', folderId: '-1' }, { token: alice });
+    const data = await tree(alice);
+    expect(data.Folders[0]!.Devices.map((d) => d.Caption)).toContain('Renamed elsewhere');
+    expect(await where()).toBe('Crane Lab');
+    await t.call(calls.UpdateProperty.path, { imei: 'A-PHONE-1', caption: 'A-PHONE-1' }, { token: alice });
+    expect((await tree(alice)).Folders[0]!.Devices.map((d) => d.Caption)).toContain('A-PHONE-1');
   });
 
   it('refuses second-level fixes for phones, and sets them for trackers', async () => {

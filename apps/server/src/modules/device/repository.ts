@@ -141,9 +141,12 @@ const TREE_COLUMNS = [
 export type TreeRowArray = [number, number | null, string, number, number, number, number, number, string, number, number, string | null];
 
 /** Marks the organisation's tree rows as changed (devices_tree cache of DeviceQueries). */
-export async function bumpTree(db: Kysely<Database>, of: { orgId: number } | { deviceId: number }): Promise<void> {
+export async function bumpTree(db: Kysely<Database>, of: { orgId: number } | { deviceId: number }): Promise<{ orgId: number; version: number } | undefined> {
   const q = db.updateTable('organisations').set({ tree_version: sql<number>`tree_version + 1` });
-  await ('orgId' in of ? q.where('id', '=', of.orgId) : q.where('id', '=', db.selectFrom('devices').select('org_id').where('id', '=', of.deviceId))).execute();
+  const r = await ('orgId' in of ? q.where('id', '=', of.orgId) : q.where('id', '=', db.selectFrom('devices').select('org_id').where('id', '=', of.deviceId)))
+    .returning(['id', 'tree_version'])
+    .executeTakeFirst();
+  return r && { orgId: Number(r.id), version: Number(r.tree_version) };
 }
 
 /** Reads behind the tree, the device calls and their access checks. */
@@ -302,7 +305,27 @@ export class DeviceQueries {
 
   async moveDevice(deviceId: number, folderId: number | null): Promise<void> {
     await this.db.updateTable('devices').set({ folder_id: folderId }).where('id', '=', deviceId).execute();
-    await bumpTree(this.db, { deviceId });
+    this.patchTree(await bumpTree(this.db, { deviceId }), deviceId, (r) => (r[1] = folderId));
+  }
+
+  /**
+   * After this process changed one device: when the organisation's version moved by exactly this one
+   * change, the kept rows are changed in place (no re-read of the whole organisation, bench/tree "after
+   * a move"); otherwise another writer came between and the rows are dropped.
+   */
+  private patchTree(bumped: { orgId: number; version: number } | undefined, deviceId: number, change: (row: TreeRowArray) => void): void {
+    if (!bumped) return;
+    const kept = this.treeCache.get(bumped.orgId);
+    if (!kept) return;
+    const row = kept.version === bumped.version - 1 ? kept.rows.find((r) => r[0] === deviceId) : undefined;
+    if (!row) {
+      this.treeCache.delete(bumped.orgId);
+      return;
+    }
+    const caption = row[8];
+    change(row);
+    if (row[8] !== caption) kept.rows.sort((a, b) => (a[8] < b[8] ? -1 : a[8] > b[8] ? 1 : 0));
+    kept.version = bumped.version;
   }
 
   async setRemark(userId: number, deviceId: number, remark: string): Promise<void> {
@@ -319,7 +342,12 @@ export class DeviceQueries {
 
   async updateDevice(deviceId: number, values: { second_level_fix?: number; caption?: string; description?: string; species_type?: number; status?: number }): Promise<void> {
     await this.db.updateTable('devices').set(values).where('id', '=', deviceId).execute();
-    await bumpTree(this.db, { deviceId });
+    this.patchTree(await bumpTree(this.db, { deviceId }), deviceId, (r) => {
+      if (values.caption !== undefined) r[8] = values.caption;
+      if (values.species_type !== undefined) r[4] = values.species_type;
+      if (values.status !== undefined) r[5] = values.status;
+      if (values.second_level_fix !== undefined) r[10] = values.second_level_fix;
+    });
   }
 
   async firstFixTime(deviceIds: number[]): Promise<Map<number, number>> {
