@@ -269,15 +269,27 @@ describe.each(cases)('device management ($locale)', ({ locale, tag, imei, t }) =
 
       // ---- sensor filter ----
       const sensorSelect = page.getByTestId('tree-sensor-filter');
-      await sensorSelect.click();
-      await page.locator('.ant-select-item-option').filter({ hasText: t.temperature }).click();
+      // Picks an option of the open dropdown, again if a click during its animation picked nothing.
+      const pickSensor = async (option: string) => {
+        for (let attempt = 1; ; attempt++) {
+          await sensorSelect.click();
+          await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: option }).click();
+          try {
+            await sensorSelect.locator('.ant-select-content, .ant-select-selection-item').filter({ hasText: option }).first().waitFor({ timeout: 5_000 });
+            return;
+          } catch (e) {
+            if (attempt >= 3) throw e;
+            await page.keyboard.press('Escape');
+          }
+        }
+      };
+      await pickSensor(t.temperature);
       await page.getByTestId('tree-summary').filter({ hasText: t.matching }).waitFor();
       const shown = await tree(page).locator('.wt-tree-title[data-testid^="tree-device-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
       expect(shown).toContain(`tree-device-${imei}`);
       expect(shown).not.toContain('tree-device-864512040006677'); // the sample phone carries no thermometer
       await screenshot(page, `devices-${locale}-sensor-filter`);
-      await sensorSelect.click();
-      await page.locator('.ant-select-item-option').filter({ hasText: t.allSensors }).click();
+      await pickSensor(t.allSensors);
 
       // ---- search by IMEI ----
       await page.getByTestId('tree-summary').filter({ hasText: t.matching }).waitFor({ state: 'detached' });
