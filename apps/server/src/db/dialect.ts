@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely } from 'kysely';
+import type { CreateTableBuilder, Kysely } from 'kysely';
 import { PostgresAdapter, sql } from 'kysely';
 
 /** The few differences between SQLite and PostgreSQL, kept in one place (migrations use these too). */
@@ -22,10 +22,6 @@ export function withId<T extends string>(
 /** Epoch-millisecond times and other 64-bit integers. */
 export function bigintType(dialect: DialectName): 'bigint' | 'integer' {
   return dialect === 'postgres' ? 'bigint' : 'integer';
-}
-
-export function notNull(c: ColumnDefinitionBuilder): ColumnDefinitionBuilder {
-  return c.notNull();
 }
 
 export function blobType(dialect: DialectName): 'bytea' | 'blob' {
