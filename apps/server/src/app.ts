@@ -27,22 +27,34 @@ import { MountService } from './modules/device/mount.js';
 import { DeviceQueries, DeviceRepository } from './modules/device/repository.js';
 import { deviceRoutes } from './modules/device/routes.js';
 import { uploadRoutes } from './modules/upload/routes.js';
+import { FixRepository } from './modules/fix/repository.js';
+import { fixRoutes } from './modules/fix/routes.js';
+import { FixService } from './modules/fix/service.js';
+import { mapRoutes } from './modules/map/routes.js';
 import { IngestRepository, InstructionRepository, MediaRepository } from './ingest/repository.js';
 import { ingestRoutes } from './ingest/routes.js';
 import { IngestService } from './ingest/service.js';
 import { INGEST_WINDOW_MS } from '@wildtrack/contract';
+
+const SEGMENT_BUILD_INTERVAL_MS = 10_000;
+const SEGMENT_BUILD_BATCH_DAYS = 20;
+const SEGMENT_BUILD_PASS_MS = 8_000;
 
 export interface Services {
   auth: AuthService;
   users: UserService;
   devices: DeviceService;
   ingest: IngestService;
+  fixes: FixService;
 }
 
 export interface BuiltApp {
   app: FastifyInstance;
   services: Services;
 }
+
+/** Folders of the built client (apps/web/dist) that hold only files. */
+const FILE_ONLY_PATHS = /^\/(assets|cesium)\//;
 
 export async function buildApp(config: Config, database: Db): Promise<BuiltApp> {
   const options: FastifyServerOptions = {
@@ -103,11 +115,14 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
   const authRepo = new AuthRepository(database.db, database.sqlite);
   const userRepo = new UserRepository(database.db);
   const ingestRepo = new IngestRepository(database);
+  const deviceQueries = new DeviceQueries(database.db, database.sqlite);
+  const management = new DeviceManagement(deviceQueries);
   const services: Services = {
     auth: new AuthService(authRepo, userRepo, config.sessionIdleMs),
     users: new UserService(userRepo),
     devices: new DeviceService(new DeviceRepository(database.db)),
     ingest: new IngestService(ingestRepo, new InstructionRepository(database.db), new MediaRepository(database.db), config.dataDir),
+    fixes: new FixService(management, new FixRepository(database.db, database.sqlite)),
   };
   const replay = new ReplayGuard();
   const hooks: CallHooks = {
@@ -119,10 +134,10 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
   authRoutes(app, hooks, services.auth, services.users);
   userRoutes(app, hooks, services.users, services.auth);
   ingestRoutes(app, services.ingest, ingestRepo);
-  const deviceQueries = new DeviceQueries(database.db, database.sqlite);
-  const management = new DeviceManagement(deviceQueries);
   deviceRoutes(app, hooks, management, new MountService(management, new DeviceRepository(database.db)), deviceQueries);
+  fixRoutes(app, hooks, services.fixes, deviceQueries);
   uploadRoutes(app, hooks, config.dataDir, (session, url) => management.canSeeImage(session, url));
+  mapRoutes(app, hooks, config.tileLayers);
 
   app.get(`${API_BASE}/docs`, { schema: { hide: true } }, async () => app.swagger());
 
@@ -159,6 +174,11 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
       if (url !== '/' && file.startsWith(webDist + path.sep) && fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
         return reply.sendFile(path.relative(webDist, file));
       }
+      // The bundles and the globe's workers and textures are files only: a missing one is a 404, not the
+      // page (a worker or a texture answered with HTML fails in ways nobody can read).
+      if (FILE_ONLY_PATHS.test(url)) {
+        return reply.status(404).send({ Code: Code.UnknownPath, Msg: message(request.lang, 'error.notFound', { path: `GET ${url}` }), Data: null });
+      }
       // Client routes (/device, /login, ...) all load the single page.
       return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml());
     });
@@ -169,7 +189,29 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
     ingestRepo.sweepNonces(Date.now() - 2 * INGEST_WINDOW_MS).catch((err: unknown) => app.log.warn({ err }, 'nonce sweep failed'));
   }, 10 * 60_000);
   sweep.unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
+  // Track segments that writes made stale are built again in the background: small batches (a day of
+  // 1 Hz fixes is 86,400 rows read in one go) until none is left or the pass has run its time.
+  let building = false;
+  const buildStale = async () => {
+    const until = Date.now() + SEGMENT_BUILD_PASS_MS;
+    while (Date.now() < until && (await services.fixes.buildStaleSegments(SEGMENT_BUILD_BATCH_DAYS)) === SEGMENT_BUILD_BATCH_DAYS) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const segments = setInterval(() => {
+    if (building) return;
+    building = true;
+    buildStale()
+      .catch((err: unknown) => app.log.warn({ err }, 'track segment build failed'))
+      .finally(() => {
+        building = false;
+      });
+  }, SEGMENT_BUILD_INTERVAL_MS);
+  segments.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(sweep);
+    clearInterval(segments);
+  });
 
   return { app, services };
 }

@@ -1,9 +1,16 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_TILE_LAYERS, isTileUrlTemplate, type TileLayers } from '@wildtrack/contract';
 
 const boolish = z
   .enum(['0', '1', 'true', 'false'])
   .transform((v) => v === '1' || v === 'true');
+
+/** Comma-separated XYZ URL templates of one tile layer (a station's own tile server, say). */
+const tileTemplates = z
+  .string()
+  .transform((v) => v.split(',').map((u) => u.trim()).filter((u) => u !== ''))
+  .refine((urls) => urls.length > 0 && urls.every(isTileUrlTemplate), 'must be http(s) URL templates with {z}, {x} and {y}, comma-separated');
 
 /** The environment, parsed once; a bad value stops the start with a message naming the variable. */
 const EnvSchema = z.object({
@@ -24,6 +31,9 @@ const EnvSchema = z.object({
   WILDTRACK_ADMIN_EMAIL: z.string().default('admin@wildtrack.local'),
   TRUST_PROXY: boolish.default(false),
   WILDTRACK_SAMPLES: boolish.default(true),
+  MAP_TILES_SATELLITE: tileTemplates.optional(),
+  MAP_TILES_STREET: tileTemplates.optional(),
+  MAP_TILES_TERRAIN: tileTemplates.optional(),
 });
 
 export interface Config {
@@ -42,6 +52,8 @@ export interface Config {
   trustProxy: boolean;
   /** Create the experience (sample) devices with 30 days of history on the first start. */
   sampleDevices: boolean;
+  /** The global map tile layers the web offers (§2.5). */
+  tileLayers: TileLayers;
 }
 
 export class ConfigError extends Error {}
@@ -70,5 +82,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: e.WILDTRACK_ADMIN_EMAIL,
     trustProxy: e.TRUST_PROXY,
     sampleDevices: e.WILDTRACK_SAMPLES,
+    tileLayers: {
+      Satellite: tileLayer(DEFAULT_TILE_LAYERS.Satellite, e.MAP_TILES_SATELLITE),
+      Street: tileLayer(DEFAULT_TILE_LAYERS.Street, e.MAP_TILES_STREET),
+      Terrain: tileLayer(DEFAULT_TILE_LAYERS.Terrain, e.MAP_TILES_TERRAIN),
+    },
   };
+}
+
+/** A station's own tiles replace the default's URLs; its attribution is theirs to show, so none is claimed. */
+function tileLayer(defaults: TileLayers['Satellite'], urls: string[] | undefined): TileLayers['Satellite'] {
+  return urls ? { Tiles: urls, Attribution: '', MaxZoom: 19 } : defaults;
 }

@@ -30,3 +30,29 @@ export function parseTime(text: string, zone: string): number | null {
 }
 
 export { formatOffset };
+
+/**
+ * The date presets of §9 for a query span of `days`, in the caller's zone: up to 15 days back the span
+ * counts the current day (7 = today and the 6 days before); 30, 90 and 182 mean 1, 3 and 6 calendar
+ * months back; 365 and more mean whole years back. The range runs from the first day's 00:00:00 to the
+ * end of today.
+ */
+export function spanRange(days: number, zone: string, now = Date.now()): { startTime: string; endTime: string } {
+  const today = formatTime(now, zone).slice(0, 10);
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  let start: Date;
+  if (days <= 15) start = new Date(Date.UTC(y, m - 1, d - (days - 1)));
+  else if (days < 365) {
+    const months = days === 30 ? 1 : days === 90 ? 3 : days === 182 ? 6 : Math.round(days / 30);
+    // The same day of the month, or its last day when the month is shorter (31 March - 1 month = 28/29 Feb).
+    const target = new Date(Date.UTC(y, m - 1 - months, 1));
+    const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+    start = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth(), Math.min(d, lastDay)));
+  } else {
+    const years = Math.round(days / 365);
+    const lastDay = new Date(Date.UTC(y - years, m, 0)).getUTCDate();
+    start = new Date(Date.UTC(y - years, m - 1, Math.min(d, lastDay)));
+  }
+  const startText = `${start.getUTCFullYear()}-${pad(start.getUTCMonth() + 1)}-${pad(start.getUTCDate())} 00:00:00`;
+  return { startTime: startText, endTime: `${today} 23:59:59` };
+}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { spanRange } from './time.js';
 import {
   AccountNameSchema,
   displayWidth,
@@ -77,5 +78,25 @@ describe('§5 validation rules', () => {
   it('masks e-mail and phone as §9 says', () => {
     expect(maskEmail('ringer@example.org')).toBe('rin***@example.org');
     expect(maskPhone('13912345678')).toBe('139*****678');
+  });
+});
+
+describe('date presets (§9)', () => {
+  // 2026-03-31 10:00 in +08:00
+  const now = Date.UTC(2026, 2, 31, 2, 0, 0);
+  it('counts the current day up to 15 days back', () => {
+    expect(spanRange(1, '+08:00', now)).toEqual({ startTime: '2026-03-31 00:00:00', endTime: '2026-03-31 23:59:59' });
+    expect(spanRange(7, '+08:00', now).startTime).toBe('2026-03-25 00:00:00');
+    expect(spanRange(15, '+08:00', now).startTime).toBe('2026-03-17 00:00:00');
+  });
+  it('means calendar months for 30, 90 and 182, whole years from 365', () => {
+    expect(spanRange(30, '+08:00', now).startTime).toBe('2026-02-28 00:00:00');
+    expect(spanRange(90, '+08:00', now).startTime).toBe('2025-12-31 00:00:00');
+    expect(spanRange(182, '+08:00', now).startTime).toBe('2025-09-30 00:00:00');
+    expect(spanRange(365, '+08:00', now).startTime).toBe('2025-03-31 00:00:00');
+    expect(spanRange(3650, '+08:00', now).startTime).toBe('2016-03-31 00:00:00');
+  });
+  it('takes "today" in the caller zone', () => {
+    expect(spanRange(1, '-12:00', now).startTime).toBe('2026-03-30 00:00:00');
   });
 });

@@ -141,6 +141,19 @@ export interface SensorRecordTable {
   received_at: number;
 }
 
+/** A device's positions of one UTC day, encoded as a protobuf Track (see the migration). */
+export interface TrackSegmentTable {
+  device_id: number;
+  day: number;
+  point_count: number;
+  data: Uint8Array;
+}
+
+export interface TrackSegmentDirtyTable {
+  device_id: number;
+  day: number;
+}
+
 export interface AccBurstTable {
   device_id: number;
   start_time: number;
@@ -224,6 +237,8 @@ export interface Database {
   folders: FolderTable;
   devices: DeviceTable;
   fixes: FixTable;
+  track_segments: TrackSegmentTable;
+  track_segment_dirty: TrackSegmentDirtyTable;
   sensor_records: SensorRecordTable;
   acc_bursts: AccBurstTable;
   media_records: MediaRecordTable;

@@ -36,6 +36,11 @@ describe('serving the built console', () => {
     expect((await t.app.inject({ method: 'GET', url: '/favicon.svg' })).body).toBe('<svg/>');
     const escape = await t.app.inject({ method: 'GET', url: '/..%2f..%2fetc%2fpasswd' });
     expect(escape.body).not.toContain('root:');
+    for (const url of ['/assets/app-9999.js', '/cesium/Workers/missing.js', '/cesium/Assets/Textures/NaturalEarthII/9/0/0.jpg']) {
+      const missing = await t.app.inject({ method: 'GET', url });
+      expect(missing.statusCode, url).toBe(404);
+      expect(missing.body, url).not.toContain('<title>');
+    }
     const api = await t.app.inject({ method: 'GET', url: '/prod-api/api/User/Exit' });
     expect(api.statusCode).toBe(404);
     expect(api.json().Code).toBe(Code.UnknownPath);

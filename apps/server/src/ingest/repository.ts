@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { Database, MediaRecordTable } from '../db/schema.js';
+import { DAY_MS as TRACK_DAY_MS } from '../modules/fix/repository.js';
 import type { BurstRow, DecodedBatch, FixRow, SensorRow } from './decode.js';
 
 export interface WriteCounts {
@@ -33,6 +34,8 @@ interface SqliteStatements {
   burst: SQLite.Statement;
   nonce: SQLite.Statement;
   touch: SQLite.Statement;
+  segments: SQLite.Statement;
+  dirty: SQLite.Statement;
 }
 
 /**
@@ -67,6 +70,8 @@ export class IngestRepository {
       sensor: sqlite.prepare(insertSql('sensor_records', SENSOR_COLUMNS)),
       burst: sqlite.prepare(insertSql('acc_bursts', BURST_COLUMNS)),
       nonce: sqlite.prepare('insert or ignore into ingest_nonces (device_id, nonce, received_at) values (?, ?, ?)'),
+      segments: sqlite.prepare('delete from track_segments where device_id = ? and day >= ? and day <= ?'),
+      dirty: sqlite.prepare('insert or ignore into track_segment_dirty (device_id, day) values (?, ?)'),
       touch: sqlite.prepare(
         'update devices set last_work_time = ?, last_voltage = coalesce(?, last_voltage) where id = ? and (last_work_time is null or last_work_time <= ?)',
       ),
@@ -106,6 +111,11 @@ export class IngestRepository {
             r.calibration, now, r.extra).changes;
         }
         c.duplicates = b.fixes.length + b.sensors.length + b.bursts.length - c.fixes - c.sensors - c.bursts;
+        const days = fixDays(b.fixes);
+        if (c.fixes > 0 && days) {
+          s.segments.run(deviceId, days[0], days[1]);
+          for (let day = days[0]; day <= days[1]; day++) s.dirty.run(deviceId, day);
+        }
         if (b.lastTime !== null) s.touch.run(b.lastTime, b.lastVoltage, deviceId, b.lastTime);
         return c;
       })(),
@@ -127,6 +137,12 @@ export class IngestRepository {
       c.sensors = await insertChunks(trx, 'sensor_records', b.sensors.map((r: SensorRow) => ({ device_id: deviceId, received_at: now, ...r })), 5000);
       c.bursts = await insertChunks(trx, 'acc_bursts', b.bursts.map((r: BurstRow) => ({ device_id: deviceId, received_at: now, ...r })), 500);
       c.duplicates = b.fixes.length + b.sensors.length + b.bursts.length - c.fixes - c.sensors - c.bursts;
+      const days = fixDays(b.fixes);
+      if (c.fixes > 0 && days) {
+        await trx.deleteFrom('track_segments').where('device_id', '=', deviceId).where('day', '>=', days[0]).where('day', '<=', days[1]).execute();
+        const dirty = Array.from({ length: days[1] - days[0] + 1 }, (_, i) => ({ device_id: deviceId, day: days[0] + i }));
+        await trx.insertInto('track_segment_dirty').values(dirty).onConflict((oc) => oc.columns(['device_id', 'day']).doNothing()).execute();
+      }
       if (b.lastTime !== null) {
         await sql`update devices set last_work_time = ${b.lastTime}, last_voltage = coalesce(${b.lastVoltage}, last_voltage)
                   where id = ${deviceId} and (last_work_time is null or last_work_time <= ${b.lastTime})`.execute(trx);
@@ -138,6 +154,18 @@ export class IngestRepository {
   async sweepNonces(before: number): Promise<void> {
     await this.db.deleteFrom('ingest_nonces').where('received_at', '<', before).execute();
   }
+}
+
+/** First and last UTC day of a batch's fixes: their track segments are stale once the batch is in. */
+function fixDays(fixes: readonly FixRow[]): [number, number] | null {
+  if (fixes.length === 0) return null;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const f of fixes) {
+    if (f.pick_time < lo) lo = f.pick_time;
+    if (f.pick_time > hi) hi = f.pick_time;
+  }
+  return [Math.floor(lo / TRACK_DAY_MS), Math.floor(hi / TRACK_DAY_MS)];
 }
 
 async function insertChunks<T extends 'fixes' | 'sensor_records' | 'acc_bursts'>(

@@ -9,3 +9,8 @@ export {
   GetBirdInfo, GetBeastInfo, GetOtherSpeciesInfo, SaveBirdInfo, SaveBeastInfo, SaveOtherSpeciesInfo, GetWorkStatus, GetWorkStatusList,
 } from './mount.js';
 export { ImageUpload } from './upload.js';
+export { GetTileLayers } from './map.js';
+export {
+  GetFixCount, GetFixListByPage, GetFix, GetFixList, GetFixListByImeis, GetAvgListByImeisAndTime, GetLastFixList, GetLastFixByImei,
+  ConvertFixInvalid, GetConvertedInvalidCount, GetConvertedInvalidListPage,
+} from './fix.js';

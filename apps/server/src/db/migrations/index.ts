@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as accounts from './2026-11-22T00-00-00_accounts.js';
 import * as devices from './2026-11-22T01-00-00_devices.js';
 import * as sharing from './2026-11-22T02-00-00_sharing.js';
+import * as trackSegments from './2026-11-22T03-00-00_track_segments.js';
 
 /**
  * Every migration, by its frozen name. Listed here rather than read from disk so that the bundled
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T00-00-00_accounts': accounts,
   '2026-11-22T01-00-00_devices': devices,
   '2026-11-22T02-00-00_sharing': sharing,
+  '2026-11-22T03-00-00_track_segments': trackSegments,
 };

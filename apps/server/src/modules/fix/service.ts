@@ -1,0 +1,427 @@
+import {
+  Code,
+  encodeTrack,
+  type Fix,
+  FixValidValue,
+  formatTime,
+  MAX_QUERY_SPAN_DAYS,
+  message,
+  type MessageKey,
+  normalisePrecision,
+  NO_SPEED,
+  type PositionFilter,
+  PRECISION_GRADES,
+  PRECISION_GRADE_VALUES,
+  parseTime,
+  TrackFlag,
+  type TrackColumns,
+  trackSetFromParts,
+} from '@wildtrack/contract';
+import { AppError } from '../../http/errors.js';
+import { requireRight } from '../device/access.js';
+import type { Caller, DeviceManagement, ResolvedDevice } from '../device/management.js';
+import { type ConvertedRow, DAY_MS, type FixQuery, type FixRepository, type FixRow, SORT_COLUMNS, type TrackRow } from './repository.js';
+
+/** Fixes closer than this belong to one run of second-level fixes (§9: 10 fixes at 1 s). */
+export const SECOND_LEVEL_GAP_MS = 1500;
+
+export interface RangeInput {
+  startTime?: string | undefined;
+  endTime?: string | undefined;
+}
+
+interface Device {
+  id: number;
+  imei: string;
+  name: string;
+  secondLevel: boolean;
+  resolved: ResolvedDevice;
+  /** The part of time the caller may see: all of it, or a share's window. */
+  from: number;
+  to: number;
+}
+
+function fieldError(caller: Caller, field: string, key: MessageKey, params: Record<string, string | number> = {}): AppError {
+  const label = message(caller.lang, `field.${field}` as MessageKey);
+  return new AppError(Code.Invalid, 'validation.field', { field: label, message: message(caller.lang, key, params) }, 200, { Field: field });
+}
+
+/** Splits time-ordered rows into runs of second-level fixes; single fixes are runs of one. */
+function runs<T>(rows: readonly T[], time: (r: T) => number): T[][] {
+  const out: T[][] = [];
+  let current: T[] = [];
+  for (const r of rows) {
+    if (current.length > 0 && time(r) - time(current[current.length - 1]!) > SECOND_LEVEL_GAP_MS) {
+      out.push(current);
+      current = [];
+    }
+    current.push(r);
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+interface TableRow extends FixRow {
+  groupIds?: number[];
+}
+
+const NUMERIC_FIELDS = ['lon', 'lat', 'alt', 'speed', 'course', 'temperature', 'activity', 'voltage', 'satellites', 'hdop', 'vdop', 'grade'] as const;
+
+/** Each run of second-level fixes as one row: the mean of its valid members (of all when none is valid). */
+function averageTable(all: readonly FixRow[]): TableRow[] {
+  // Runs are made of fixes with a position, as on the map (the track sends only those), so that an
+  // averaged row and its point on the map stand for the same fixes; a fix without one stays a row.
+  const positioned = all.filter((r) => r.lon !== null && r.lat !== null);
+  const rest: TableRow[] = all.filter((r) => r.lon === null || r.lat === null);
+  const averaged = runs(positioned, (r) => r.pick_time).map((run) => {
+    if (run.length === 1) return run[0]!;
+    const anyValid = run.some((r) => r.valid === 1);
+    const members = anyValid ? run.filter((r) => r.valid === 1) : run;
+    const row: TableRow = { ...members[0]!, valid: anyValid ? 1 : 0, groupIds: run.map((r) => r.pick_time) };
+    for (const k of NUMERIC_FIELDS) {
+      let sum = 0;
+      let n = 0;
+      for (const m of members) {
+        const v = m[k];
+        if (v !== null && Number.isFinite(v)) {
+          sum += v;
+          n++;
+        }
+      }
+      row[k] = n === 0 ? null : sum / n;
+    }
+    if (row.grade !== null) row.grade = Math.round(row.grade);
+    if (row.satellites !== null) row.satellites = Math.round(row.satellites);
+    return row;
+  });
+  return rest.length === 0 ? averaged : [...averaged, ...rest].sort((a, b) => a.pick_time - b.pick_time);
+}
+
+function averageTrack(rows: readonly TrackRow[]): { rows: TrackRow[]; averaged: Uint8Array } {
+  const out: TrackRow[] = [];
+  const flags: number[] = [];
+  for (const run of runs(rows, (r) => r[0])) {
+    if (run.length === 1) {
+      out.push(run[0]!);
+      flags.push(0);
+      continue;
+    }
+    const members = run.some((r) => r[5] === 1) ? run.filter((r) => r[5] === 1) : run;
+    const mean = (i: 1 | 2 | 3 | 4): number | null => {
+      let sum = 0;
+      let n = 0;
+      for (const m of members) {
+        const v = m[i];
+        if (v !== null && Number.isFinite(v)) {
+          sum += v;
+          n++;
+        }
+      }
+      return n === 0 ? null : sum / n;
+    };
+    const grade = mean(4);
+    out.push([members[0]![0], mean(1)!, mean(2)!, mean(3), grade === null ? null : Math.round(grade), run.some((r) => r[5] === 1) ? 1 : 0]);
+    flags.push(1);
+  }
+  return { rows: out, averaged: Uint8Array.from(flags) };
+}
+
+/** No position filter: the whole stored track of the range (what the segments hold). */
+function unfiltered(q: FixQuery): boolean {
+  return q.speed === undefined && q.altitude === undefined && q.temperature === undefined && q.voltage === undefined && q.activity === undefined && !q.grades && !q.validOnly;
+}
+
+function toColumns(imei: string, rows: readonly TrackRow[], averaged?: Uint8Array): TrackColumns {
+  const n = rows.length;
+  const times = new Float64Array(n);
+  const lonLat = new Float64Array(2 * n);
+  const alt: (number | null)[] = new Array<number | null>(n);
+  const grade = new Uint8Array(n);
+  const flags = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = rows[i]!;
+    times[i] = r[0];
+    lonLat[2 * i] = r[1];
+    lonLat[2 * i + 1] = r[2];
+    alt[i] = r[3];
+    grade[i] = r[4] ?? 0;
+    flags[i] = (r[5] === 1 ? TrackFlag.Valid : 0) | (averaged?.[i] ? TrackFlag.Averaged : 0);
+  }
+  return { imei, count: n, times, lonLat, alt, grade, flags };
+}
+
+/**
+ * Fixes as the console reads them (§3 Fix, §4, §9): access per device (a share's window bounds what
+ * its recipient sees), the caller's time zone both ways, the position filters, second-level averaging,
+ * and the irreversible invalid marking.
+ */
+export class FixService {
+  constructor(
+    private readonly devices: DeviceManagement,
+    private readonly fixes: FixRepository,
+  ) {}
+
+  private async device(caller: Caller, imei: string): Promise<Device> {
+    const resolved = await this.devices.resolve(caller, imei);
+    const { access } = resolved;
+    return {
+      id: Number(resolved.id),
+      imei: resolved.imei,
+      name: resolved.remark_name || resolved.caption,
+      secondLevel: resolved.second_level_fix === 1,
+      resolved,
+      from: access.kind === 'shared' && access.effective !== null ? access.effective : Number.NEGATIVE_INFINITY,
+      to: access.kind === 'shared' && access.failure !== null ? access.failure : Number.POSITIVE_INFINITY,
+    };
+  }
+
+  /** Start and end of a required range, checked: real dates, end not before start, at most 3650 days. */
+  range(caller: Caller, input: RangeInput): { from: number; to: number } {
+    const from = parseTime(input.startTime ?? '', caller.zone);
+    if (from === null) throw fieldError(caller, 'startTime', 'validation.time');
+    const to = parseTime(input.endTime ?? '', caller.zone);
+    if (to === null) throw fieldError(caller, 'endTime', 'validation.time');
+    if (to < from) throw fieldError(caller, 'endTime', 'validation.timeRange');
+    if (to - from > MAX_QUERY_SPAN_DAYS * DAY_MS + DAY_MS) throw fieldError(caller, 'endTime', 'validation.timeSpan', { days: MAX_QUERY_SPAN_DAYS });
+    return { from, to };
+  }
+
+  private query(device: Device, range: { from: number; to: number }, filter: PositionFilter): FixQuery {
+    const letters = normalisePrecision(filter.precision);
+    const grades = letters.length === PRECISION_GRADES.length ? undefined : [...letters].flatMap((l) => PRECISION_GRADE_VALUES[l] ?? []);
+    return {
+      deviceId: device.id,
+      from: Math.max(range.from, device.from),
+      to: Math.min(range.to, device.to),
+      speed: filter.speed,
+      altitude: filter.altitude,
+      temperature: filter.temperature,
+      voltage: filter.voltage,
+      activity: filter.activity,
+      grades,
+      validOnly: filter.validOnly,
+    };
+  }
+
+  /** The rows with who marked them (the marked ones). */
+  private async named<T extends FixRow>(rows: T[]): Promise<(T & { operator: string | null })[]> {
+    const ids = [...new Set(rows.flatMap((r) => (r.invalid_by === null ? [] : [Number(r.invalid_by)])))];
+    const names = await this.fixes.operatorNames(ids);
+    return rows.map((r) => ({ ...r, operator: r.invalid_by === null ? null : (names.get(Number(r.invalid_by)) ?? null) }));
+  }
+
+  private toFix(caller: Caller, device: Device, row: TableRow | ConvertedRow): Fix {
+    const signed = (v: number | null) => (v === null ? null : Math.abs(v));
+    const fix: Fix = {
+      Id: String(row.pick_time),
+      Caption: device.name,
+      IMEI: device.imei,
+      PickTime: formatTime(row.pick_time, caller.zone),
+      Longitude: signed(row.lon),
+      LongitudeTag: row.lon === null ? '' : row.lon < 0 ? 'W' : 'E',
+      Latitude: signed(row.lat),
+      LatitudeTag: row.lat === null ? '' : row.lat < 0 ? 'S' : 'N',
+      Speed: row.speed === null || row.speed === NO_SPEED ? null : row.speed,
+      Course: row.course,
+      Altitude: row.alt,
+      Temperature: row.temperature,
+      Exercise: row.activity,
+      Voltage: row.voltage,
+      Channel: row.channel,
+      Satellites: row.satellites,
+      HDOP: row.hdop,
+      VDOP: row.vdop,
+      PrecisionGrade: row.grade,
+      Validity: row.valid === 1 ? 1 : 0,
+      TransmissionTime: formatTime(row.tx_time, caller.zone),
+      ValidValue: row.valid === 1 ? FixValidValue.Valid : row.invalid_by !== null ? FixValidValue.Marked : FixValidValue.OutOfRange,
+    };
+    if ('groupIds' in row && row.groupIds) {
+      fix.GroupSize = row.groupIds.length;
+      fix.GroupIds = row.groupIds.map(String);
+    }
+    if (row.invalid_by !== null) {
+      fix.ConvertedInvalid = { Id: String(row.pick_time), OperateTime: formatTime(row.invalid_at, caller.zone), Operator: ('operator' in row ? row.operator : null) ?? '' };
+    }
+    return fix;
+  }
+
+  private averaging(device: Device, mode: 'avg' | 'all'): boolean {
+    return device.secondLevel && mode === 'avg';
+  }
+
+  async count(caller: Caller, body: { imei: string; secondLevel: 'avg' | 'all' } & RangeInput & PositionFilter): Promise<number> {
+    const device = await this.device(caller, body.imei);
+    const q = this.query(device, this.range(caller, body), body);
+    if (q.from > q.to) return 0;
+    return this.averaging(device, body.secondLevel) ? averageTable(await this.fixes.all(q)).length : this.fixes.count(q);
+  }
+
+  async page(
+    caller: Caller,
+    body: { imei: string; currentPage: number; pageSize: number; sortField?: keyof typeof SORT_COLUMNS | undefined; sortOrder?: 'ascend' | 'descend' | undefined; secondLevel: 'avg' | 'all' } & RangeInput & PositionFilter,
+  ): Promise<{ List: Fix[]; Total: number }> {
+    const device = await this.device(caller, body.imei);
+    const q = this.query(device, this.range(caller, body), body);
+    if (q.from > q.to) return { List: [], Total: 0 };
+    const column = SORT_COLUMNS[body.sortField ?? 'PickTime'];
+    const descending = body.sortOrder !== 'ascend';
+    const offset = (body.currentPage - 1) * body.pageSize;
+    if (this.averaging(device, body.secondLevel)) {
+      const rows = averageTable(await this.fixes.all(q));
+      const key = column;
+      rows.sort((a, b) => {
+        const x = a[key];
+        const y = b[key];
+        if (x === y) return descending ? b.pick_time - a.pick_time : a.pick_time - b.pick_time;
+        if (x === null) return 1;
+        if (y === null) return -1;
+        return descending ? y - x : x - y;
+      });
+      const shown = await this.named(rows.slice(offset, offset + body.pageSize));
+      return { List: shown.map((r) => this.toFix(caller, device, r)), Total: rows.length };
+    }
+    const [total, rows] = await Promise.all([this.fixes.count(q), this.fixes.page(q, column, descending, body.pageSize, offset)]);
+    return { List: (await this.named(rows)).map((r) => this.toFix(caller, device, r)), Total: total };
+  }
+
+  async one(caller: Caller, imei: string, id: string): Promise<Fix> {
+    const device = await this.device(caller, imei);
+    const time = Number(id);
+    const row = time >= device.from && time <= device.to ? await this.fixes.one(device.id, time) : undefined;
+    if (!row) throw new AppError(Code.NotFound, 'fix.notFound');
+    return this.toFix(caller, device, (await this.named([row]))[0]!);
+  }
+
+  /** Base64 protobuf TrackSet of the devices' positions over the range. */
+  async tracks(caller: Caller, imeis: readonly string[], body: RangeInput & PositionFilter, averaged: 'avg' | 'all'): Promise<string> {
+    const range = this.range(caller, body);
+    const unique = [...new Set(imeis.map((i) => i.trim()))];
+    const devices: Device[] = [];
+    for (const imei of unique) devices.push(await this.device(caller, imei));
+    const parts: Uint8Array[] = [];
+    for (const device of devices) {
+      const q = this.query(device, range, body);
+      const before = parts.length;
+      if (q.from > q.to) {
+        // nothing visible: the device still gets its (empty) track below
+      } else if (this.averaging(device, averaged)) {
+        const avg = averageTrack(await this.fixes.track(q));
+        parts.push(encodeTrack(toColumns(device.imei, avg.rows, avg.averaged)));
+      } else if (unfiltered(q)) {
+        parts.push(...(await this.segmentedTrack(device.imei, q)));
+      } else {
+        parts.push(encodeTrack(toColumns(device.imei, await this.fixes.track(q))));
+      }
+      if (parts.length === before) parts.push(encodeTrack(toColumns(device.imei, [])));
+    }
+    return Buffer.from(trackSetFromParts(parts)).toString('base64');
+  }
+
+  /**
+   * An unfiltered track as segments: whole UTC days from the stored segments (built and stored when
+   * missing), the partial days at either end from the rows. Empty days send nothing.
+   */
+  private async segmentedTrack(imei: string, q: FixQuery): Promise<Uint8Array[]> {
+    const firstDay = Math.ceil(q.from / DAY_MS);
+    const lastDay = Math.floor((q.to + 1) / DAY_MS) - 1;
+    const encodeRows = (rows: TrackRow[]) => encodeTrack(toColumns(imei, rows));
+    if (firstDay > lastDay) {
+      const rows = await this.fixes.track(q);
+      return rows.length > 0 ? [encodeRows(rows)] : [];
+    }
+    const out: Uint8Array[] = [];
+    if (q.from < firstDay * DAY_MS) {
+      const head = await this.fixes.track({ ...q, to: firstDay * DAY_MS - 1 });
+      if (head.length > 0) out.push(encodeRows(head));
+    }
+    const stored = await this.fixes.segments(q.deviceId, firstDay, lastDay);
+    const missing: number[] = [];
+    for (let day = firstDay; day <= lastDay; day++) if (!stored.has(day)) missing.push(day);
+    const built = await this.fixes.buildSegments(q.deviceId, missing, encodeRows);
+    for (let day = firstDay; day <= lastDay; day++) {
+      const seg = stored.get(day) ?? built.get(day);
+      if (seg && seg.count > 0) out.push(seg.data);
+    }
+    const tailFrom = (lastDay + 1) * DAY_MS;
+    if (q.to >= tailFrom) {
+      const tail = await this.fixes.track({ ...q, from: tailFrom });
+      if (tail.length > 0) out.push(encodeRows(tail));
+    }
+    return out;
+  }
+
+  /**
+   * Builds the segments of up to `limit` days that writes made stale (the server runs this in the
+   * background, so a track is usually served from segments even right after an import). Answers how
+   * many days it built.
+   */
+  async buildStaleSegments(limit = 200): Promise<number> {
+    const dirty = await this.fixes.dirtyDays(limit);
+    const byDevice = new Map<number, { imei: string; days: number[] }>();
+    for (const d of dirty) {
+      const entry = byDevice.get(d.deviceId) ?? { imei: d.imei, days: [] };
+      entry.days.push(d.day);
+      byDevice.set(d.deviceId, entry);
+    }
+    for (const [deviceId, { imei, days }] of byDevice) {
+      await this.fixes.buildSegments(deviceId, days, (rows) => encodeTrack(toColumns(imei, rows)));
+    }
+    return dirty.length;
+  }
+
+  async last(caller: Caller, imeis: readonly string[]): Promise<Fix[]> {
+    const out: Fix[] = [];
+    for (const imei of [...new Set(imeis.map((i) => i.trim()))]) {
+      const device = await this.device(caller, imei);
+      const row = await this.fixes.last(device.id, Math.min(device.to, Number.MAX_SAFE_INTEGER), Math.max(device.from, Number.MIN_SAFE_INTEGER));
+      if (row) out.push(this.toFix(caller, device, (await this.named([row]))[0]!));
+    }
+    return out;
+  }
+
+  async lastOne(caller: Caller, imei: string): Promise<Fix | null> {
+    return (await this.last(caller, [imei]))[0] ?? null;
+  }
+
+  /** Irreversible (§4): needs EditFix, records who and when; fixes outside a share's window are not touched. */
+  async markInvalid(caller: Caller, imei: string, ids: readonly string[]): Promise<number> {
+    const device = await this.device(caller, imei);
+    requireRight(device.resolved.access, 'EditFix');
+    const times = [...new Set(ids.map(Number))];
+    return this.fixes.markInvalid(device.id, times, Math.max(device.from, Number.MIN_SAFE_INTEGER), Math.min(device.to, Number.MAX_SAFE_INTEGER), caller.session.userId, Date.now());
+  }
+
+  private convertedRange(caller: Caller, device: Device, body: RangeInput): { from: number; to: number } {
+    let from = Number.MIN_SAFE_INTEGER;
+    let to = Number.MAX_SAFE_INTEGER;
+    if (body.startTime) {
+      const t = parseTime(body.startTime, caller.zone);
+      if (t === null) throw fieldError(caller, 'startTime', 'validation.time');
+      from = t;
+    }
+    if (body.endTime) {
+      const t = parseTime(body.endTime, caller.zone);
+      if (t === null) throw fieldError(caller, 'endTime', 'validation.time');
+      to = t;
+    }
+    return { from: Math.max(from, device.from), to: Math.min(to, device.to) };
+  }
+
+  async convertedCount(caller: Caller, body: { imei: string } & RangeInput): Promise<number> {
+    const device = await this.device(caller, body.imei);
+    const r = this.convertedRange(caller, device, body);
+    return r.from > r.to ? 0 : this.fixes.convertedCount(device.id, r.from, r.to);
+  }
+
+  async convertedPage(caller: Caller, body: { imei: string; currentPage: number; pageSize: number } & RangeInput): Promise<{ List: Fix[]; Total: number }> {
+    const device = await this.device(caller, body.imei);
+    const r = this.convertedRange(caller, device, body);
+    if (r.from > r.to) return { List: [], Total: 0 };
+    const [total, rows] = await Promise.all([
+      this.fixes.convertedCount(device.id, r.from, r.to),
+      this.fixes.convertedPage(device.id, r.from, r.to, body.pageSize, (body.currentPage - 1) * body.pageSize),
+    ]);
+    return { List: rows.map((row) => this.toFix(caller, device, row)), Total: total };
+  }
+}

@@ -1,0 +1,244 @@
+// bench/tracks (issue 5):
+//  1. a 1M-point track through Fix/GetList: server query + encode, transfer (HTTP, compressed as
+//     Chromium asks: br), and decode in a worker thread; goal <= 1.5 s together and <= 8 bytes a point
+//     on the wire; beside it the same points as plain JSON objects over the same server, same run.
+//  2. Fix/GetListByPage on 10M fixes over 1,000 devices (built here), server time; goal p99 <= 10 ms.
+// BENCH_TRACK_POINTS, BENCH_DEVICES, BENCH_FIXES_PER_DEVICE and BENCH_ROUNDS scale it down for a quick look.
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import zlib from 'node:zlib';
+import { API_BASE, calls, DeviceType, LanguageId, signedHeaders, SpeciesType } from '@wildtrack/contract';
+import { buildApp } from '../../apps/server/src/app.js';
+import { loadConfig } from '../../apps/server/src/config.js';
+import { connect, migrateToLatest } from '../../apps/server/src/db/connect.js';
+import { FixRepository } from '../../apps/server/src/modules/fix/repository.js';
+
+const TRACK_POINTS = Number(process.env.BENCH_TRACK_POINTS ?? 1_000_000);
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 1_000);
+const FIXES_PER_DEVICE = Number(process.env.BENCH_FIXES_PER_DEVICE ?? 10_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const PAGE_CALLS = 2_000;
+const ZONE = '+08:00';
+const MIN = 60_000;
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wildtrack-bench-tracks-'));
+const config = loadConfig({ WILDTRACK_DATA: dataDir, LOG_LEVEL: 'warn', WEB_DIST: path.join(dataDir, 'none') });
+const database = connect({ sqliteFile: path.join(dataDir, 'wildtrack.db') });
+await migrateToLatest(database);
+const { app, services } = await buildApp(config, database);
+await services.users.createUser({ orgName: 'Flyway Study', userName: 'flyway', password: 'Fly-Way-2026', email: 'flyway@example.org' });
+const { Token: token } = await services.auth.login({ account: 'flyway', password: 'Fly-Way-2026', timeZone: ZONE }, { ip: '127.0.0.1', userAgent: 'bench' });
+const orgId = await services.devices.orgIdByName('Flyway Study');
+const sqlite = database.sqlite!;
+
+/** Seeded random numbers, so every run measures the same data. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const gauss = (rnd: () => number) => Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd());
+
+const insertFix = sqlite.prepare(
+  `insert into fixes (device_id, pick_time, lon, lat, alt, speed, course, temperature, activity, voltage, satellites, hdop, vdop, grade, valid, tx_time, received_at)
+   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+);
+
+/**
+ * A bird's day-to-day movement: resting with GPS jitter (~4 m), foraging on foot, and flights at
+ * 10-15 m/s climbing to a few hundred metres; a fix every `stepMs`.
+ */
+function writeTrack(deviceId: number, count: number, start: number, stepMs: number, seed: number): void {
+  const rnd = random(seed);
+  let lon = 116 + rnd() * 4;
+  let lat = 30 + rnd() * 8;
+  let heading = rnd() * 2 * Math.PI;
+  let state = 0;
+  let alt = 20;
+  const metresPerDegLat = 111_320;
+  for (let i = 0; i < count; i++) {
+    if (rnd() < 0.02) state = rnd() < 0.6 ? 0 : rnd() < 0.75 ? 1 : 2;
+    const speed = state === 0 ? 0 : state === 1 ? 0.4 + rnd() * 0.4 : 10 + rnd() * 5; // m/s
+    heading += gauss(rnd) * (state === 2 ? 0.05 : 0.6);
+    const dist = (speed * stepMs) / 1000;
+    lat += (Math.cos(heading) * dist) / metresPerDegLat;
+    lon += (Math.sin(heading) * dist) / (metresPerDegLat * Math.cos((lat * Math.PI) / 180));
+    alt = state === 2 ? Math.min(1500, alt + rnd() * 40) : Math.max(5, alt * 0.7 + 6);
+    const jitterLat = (gauss(rnd) * 4) / metresPerDegLat;
+    const jitterLon = (gauss(rnd) * 4) / metresPerDegLat;
+    const grade = 1 + Math.min(6, Math.floor(Math.abs(gauss(rnd)) * 1.5));
+    const t = start + i * stepMs;
+    insertFix.run(deviceId, t, +(lon + jitterLon).toFixed(7), +(lat + jitterLat).toFixed(7), +(alt + gauss(rnd) * 3).toFixed(1), +(speed * 3.6).toFixed(1),
+      Math.round(((heading * 180) / Math.PI + 3600) % 360), +(18 + gauss(rnd) * 3).toFixed(1), Math.round(rnd() * 100), +(3.7 + rnd() * 0.5).toFixed(2),
+      4 + Math.floor(rnd() * 9), +(0.8 + rnd() * 2).toFixed(1), +(1 + rnd() * 2).toFixed(1), grade, t + 3600_000, t + 3600_000);
+  }
+}
+
+const register = (imei: string) =>
+  services.devices.register({ orgId, imei, type: DeviceType.Tracker, speciesType: SpeciesType.Bird, sensors: ['GNSS'], caption: imei });
+
+// ---- 1. the 1M-point track ----------------------------------------------------------------------
+const trackStart = Date.UTC(2024, 0, 1);
+const big = await register('STORK-1M');
+let t0 = performance.now();
+sqlite.transaction(() => writeTrack(big.id, TRACK_POINTS, trackStart, MIN, 1))();
+console.log(`built a ${TRACK_POINTS.toLocaleString('en-US')}-point track in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+// The baseline: the same rows as plain JSON objects (what a list API usually sends), same server, same compression.
+const fixes = new FixRepository(database.db, database.sqlite);
+app.post('/bench/track-json', async () => {
+  const rows = await fixes.track({ deviceId: big.id, from: trackStart, to: trackStart + TRACK_POINTS * MIN });
+  return rows.map(([t, lon, lat, alt, grade, valid]) => ({ PickTime: t, Longitude: lon, Latitude: lat, Altitude: alt, PrecisionGrade: grade, Validity: valid }));
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+const port = (app.server.address() as { port: number }).port;
+
+const fmt = (ms: number) => new Date(ms + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+const trackBody = JSON.stringify({ imei: 'STORK-1M', startTime: fmt(trackStart), endTime: fmt(trackStart + TRACK_POINTS * MIN), timeZone: ZONE });
+
+interface Fetched {
+  wire: number;
+  text: string;
+  firstByte: number;
+  done: number;
+}
+/** POST over real HTTP, compressed as Chromium asks; answers the wire size and the decompressed text. */
+function post(urlPath: string, body: string, headers: Record<string, string>): Promise<Fetched> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: urlPath, method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip, deflate, br', ...headers } }, (res) => {
+      let firstByte = 0;
+      const chunks: Buffer[] = [];
+      const decoder = res.headers['content-encoding'] === 'br' ? zlib.createBrotliDecompress() : res.headers['content-encoding'] === 'gzip' ? zlib.createGunzip() : null;
+      let wire = 0;
+      res.on('data', (c: Buffer) => {
+        if (!firstByte) firstByte = performance.now() - started;
+        wire += c.length;
+      });
+      const sink = decoder ? res.pipe(decoder) : res;
+      sink.on('data', (c: Buffer) => chunks.push(c));
+      sink.on('end', () => resolve({ wire, text: Buffer.concat(chunks).toString('utf8'), firstByte, done: performance.now() - started }));
+      sink.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+// The worker loads TypeScript through tsx's loader, registered inside the worker (execArgv doesn't carry it on Node 20).
+const workerFile = new URL('./decode-worker.ts', import.meta.url).href;
+const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerFile)}); })`, { eval: true });
+const decodeInWorker = (base64: string) =>
+  new Promise<{ count: number; ms: number }>((resolve) => {
+    worker.once('message', (m: { count: number; ms: number }) => resolve(m));
+    worker.postMessage(base64);
+  });
+
+interface Round {
+  total: number;
+  firstByte: number;
+  transfer: number;
+  parse: number;
+  decode: number;
+  wire: number;
+}
+const binary: Round[] = [];
+const json: Round[] = [];
+/** The first read builds the day segments from the rows (bench/tracks reports it apart). */
+let cold = 0;
+for (let r = 0; r < ROUNDS + 1; r++) {
+  {
+    const start = performance.now();
+    const got = await post(API_BASE + calls.GetFixList.path, trackBody, signedHeaders({ token, path: calls.GetFixList.path, body: trackBody, lcid: LanguageId.en }));
+    const p0 = performance.now();
+    const envelope = JSON.parse(got.text) as { Code: number; Data: string };
+    if (envelope.Code !== 1000) throw new Error(`GetList: ${got.text.slice(0, 200)}`);
+    const parse = performance.now() - p0;
+    const decoded = await decodeInWorker(envelope.Data);
+    if (decoded.count !== TRACK_POINTS) throw new Error(`decoded ${decoded.count} points`);
+    const total = performance.now() - start;
+    if (r === 0) cold = total;
+    if (r > 0) binary.push({ total, firstByte: got.firstByte, transfer: got.done - got.firstByte, parse, decode: total - got.done - parse, wire: got.wire });
+  }
+  {
+    const start = performance.now();
+    const got = await post('/bench/track-json', '{}', {});
+    const p0 = performance.now();
+    const rows = JSON.parse(got.text) as unknown[];
+    if (rows.length !== TRACK_POINTS) throw new Error(`JSON: ${rows.length} rows`);
+    const parse = performance.now() - p0;
+    const total = performance.now() - start;
+    if (r > 0) json.push({ total, firstByte: got.firstByte, transfer: got.done - got.firstByte, parse, decode: 0, wire: got.wire });
+  }
+}
+await worker.terminate();
+await app.close();
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const m = (rounds: Round[], k: keyof Round) => median(rounds.map((x) => x[k]));
+console.log(`\nbench/tracks 1: a ${TRACK_POINTS.toLocaleString('en-US')}-point track, SQLite, real HTTP on loopback, br as Chromium asks; median of ${ROUNDS} rounds after the first`);
+console.log(`  protobuf (GetList)   total ${m(binary, 'total').toFixed(0)} ms  [server query+encode to first byte ${m(binary, 'firstByte').toFixed(0)} ms, transfer ${m(binary, 'transfer').toFixed(0)} ms, envelope parse ${m(binary, 'parse').toFixed(0)} ms, worker decode ${m(binary, 'decode').toFixed(0)} ms]   ${(m(binary, 'wire') / 1e6).toFixed(2)} MB on the wire = ${(m(binary, 'wire') / TRACK_POINTS).toFixed(2)} bytes/point   (goals <= 1500 ms, <= 8 bytes/point)`);
+console.log(`  protobuf, first read total ${cold.toFixed(0)} ms (no stored segments yet: the day segments are built from the rows and kept)`);
+console.log(`  plain JSON objects   total ${m(json, 'total').toFixed(0)} ms  [server to first byte ${m(json, 'firstByte').toFixed(0)} ms, transfer ${m(json, 'transfer').toFixed(0)} ms, JSON.parse ${m(json, 'parse').toFixed(0)} ms]   ${(m(json, 'wire') / 1e6).toFixed(2)} MB on the wire = ${(m(json, 'wire') / TRACK_POINTS).toFixed(2)} bytes/point`);
+console.log(`  ratio protobuf/JSON  time ${(m(binary, 'total') / m(json, 'total')).toFixed(2)}   bytes ${(m(binary, 'wire') / m(json, 'wire')).toFixed(2)}`);
+
+// ---- 2. GetListByPage on 10M fixes over 1,000 devices ------------------------------------------------
+const { app: app2 } = await buildApp(config, database);
+t0 = performance.now();
+const pageStart = Date.UTC(2025, 0, 1);
+const step = 10 * MIN;
+const imeis: string[] = [];
+for (let d = 0; d < DEVICES; d++) {
+  const device = await register(`86${String(d).padStart(13, '0')}`);
+  imeis.push(device.imei);
+  sqlite.transaction(() => writeTrack(device.id, FIXES_PER_DEVICE, pageStart, step, 1000 + d))();
+}
+const total = DEVICES * FIXES_PER_DEVICE + TRACK_POINTS;
+console.log(`\nbuilt ${total.toLocaleString('en-US')} fixes over ${DEVICES + 1} devices in ${((performance.now() - t0) / 1000).toFixed(0)} s (${(fs.statSync(path.join(dataDir, 'wildtrack.db')).size / 1e9).toFixed(1)} GB)`);
+
+const rnd = random(7);
+const span = FIXES_PER_DEVICE * step;
+const pageCall = async () => {
+  const imei = imeis[Math.floor(rnd() * imeis.length)]!;
+  const from = pageStart + Math.floor(rnd() * (span - 7 * 86_400_000));
+  const kind = rnd();
+  const body = JSON.stringify({
+    imei,
+    startTime: fmt(from),
+    endTime: fmt(from + 7 * 86_400_000),
+    timeZone: ZONE,
+    currentPage: 1 + Math.floor(rnd() * 5),
+    pageSize: 20,
+    ...(kind < 0.2 ? { precision: 'AB' } : kind < 0.3 ? { sortField: 'Speed', sortOrder: 'descend' } : kind < 0.4 ? { speed: 5, altitude: 100 } : {}),
+  });
+  const started = performance.now();
+  const res = await app2.inject({
+    method: 'POST',
+    url: API_BASE + calls.GetFixListByPage.path,
+    headers: { 'content-type': 'application/json', ...signedHeaders({ token, path: calls.GetFixListByPage.path, body, lcid: LanguageId.en }) },
+    payload: body,
+  });
+  const ms = performance.now() - started;
+  const data = res.json() as { Code: number; Data: { List: unknown[]; Total: number } };
+  if (data.Code !== 1000) throw new Error(`GetListByPage: ${res.body.slice(0, 200)}`);
+  return ms;
+};
+for (let i = 0; i < 100; i++) await pageCall(); // warm-up
+const times: number[] = [];
+for (let i = 0; i < PAGE_CALLS; i++) times.push(await pageCall());
+times.sort((a, b) => a - b);
+const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]!;
+console.log(`\nbench/tracks 2: Fix/GetListByPage, ${total.toLocaleString('en-US')} fixes over ${DEVICES + 1} devices, SQLite, ${PAGE_CALLS} calls (7-day ranges, pages 1-5 of 20; 20% precision AB, 10% sorted by speed, 10% speed+altitude filters)`);
+console.log(`  server time  median ${pct(50).toFixed(2)} ms   p99 ${pct(99).toFixed(2)} ms   worst ${times[times.length - 1]!.toFixed(2)} ms   (goal p99 <= 10 ms)`);
+await app2.close();
+await database.close();
+if (process.env.KEEP) console.log(dataDir);
+else fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,223 @@
+import { z } from 'zod';
+import { defineCall } from '../call.js';
+import { PRECISION_GRADES, QUERY_SPAN_DAYS } from '../constants.js';
+import { PageSchema } from './device.js';
+
+/**
+ * Fix calls (§3 Fix, §4 invalid-data marking, §7.2, §9 position filters). Every time goes in and out
+ * as text in the caller's zone (timeZone, else the user's). A fix is named by its device and its
+ * PickTime; its `Id` is that time as epoch milliseconds in decimal text.
+ *
+ * Bulk calls (GetList, GetListByImeis, GetAvgListByImeisAndTime) answer with Data = base64 of the
+ * protobuf TrackSet of track-codec.ts; the rest are JSON.
+ */
+
+const required = { error: 'validation.required' } as const;
+const imei = z.string(required).trim().min(1, required).max(40, { error: 'validation.tooLong' });
+/** At most this many devices in one bulk or last-position call. */
+export const MAX_IMEIS_PER_CALL = 1000;
+const imeis = z.array(imei, required).min(1, { error: 'validation.imeis.empty' }).max(MAX_IMEIS_PER_CALL, { error: 'validation.tooBig' });
+
+const TIME_TEXT = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/;
+/** A time as the caller's zone writes it: 'YYYY-MM-DD HH:mm:ss' (the server checks it is a real date). */
+export const TimeTextSchema = z.string(required).trim().regex(TIME_TEXT, { error: 'validation.time' });
+/** The longest range a call may ask for: the longest query span of §9 (3650 days). */
+export const MAX_QUERY_SPAN_DAYS = QUERY_SPAN_DAYS[QUERY_SPAN_DAYS.length - 1]!;
+
+/**
+ * Precision filter (§5): letters A-E and N; anything else resets the filter to all letters, duplicates
+ * are removed. The answer is the normalised letters in A..E, N order.
+ */
+export function normalisePrecision(input: string | null | undefined): string {
+  const letters = (input ?? '').toUpperCase().replace(/[\s,]/g, '');
+  if (letters === '' || [...letters].some((c) => !(PRECISION_GRADES as readonly string[]).includes(c))) return PRECISION_GRADES.join('');
+  return PRECISION_GRADES.filter((g) => letters.includes(g)).join('');
+}
+
+/** The position filters of §9: each numeric one keeps fixes whose value is greater than it. */
+export const PositionFilterSchema = z.object({
+  speed: z.number().finite().optional(),
+  altitude: z.number().finite().optional(),
+  temperature: z.number().finite().optional(),
+  voltage: z.number().finite().optional(),
+  /** Activity (Exercise). */
+  activity: z.number().finite().optional(),
+  /** Precision letters, e.g. 'AB'; normalised by normalisePrecision (N = grades 6 and 7). */
+  precision: z.string().max(20, { error: 'validation.tooLong' }).optional(),
+  /** Leave out fixes that are not valid (out of range, without position or marked invalid). */
+  validOnly: z.boolean().optional(),
+});
+export type PositionFilter = z.infer<typeof PositionFilterSchema>;
+
+const range = {
+  startTime: TimeTextSchema,
+  endTime: TimeTextSchema,
+  timeZone: z.string().optional(),
+};
+
+/** Second-level fixes (§9): 'avg' (default) shows each run of 1 s fixes as its average, 'all' each fix. */
+export const SecondLevelModeSchema = z.enum(['avg', 'all']).default('avg');
+
+/** Validity of a fix as ValidValue says it: why a fix is or isn't valid. */
+export const FixValidValue = {
+  /** Position in range (§5) and not marked. */
+  Valid: 1,
+  /** Out of range or without a position. */
+  OutOfRange: 0,
+  /** Marked invalid by a user (irreversible, §4). */
+  Marked: 2,
+} as const;
+
+export const ConvertedInvalidSchema = z.object({
+  /** The fix's Id. */
+  Id: z.string(),
+  OperateTime: z.string(),
+  /** Who marked it (nickname or account). */
+  Operator: z.string(),
+});
+
+export const FixSchema = z.object({
+  /** PickTime as epoch ms in decimal text: names the fix within its device. */
+  Id: z.string(),
+  Caption: z.string(),
+  IMEI: z.string(),
+  PickTime: z.string(),
+  /** Absolute degrees with the hemisphere in LongitudeTag / LatitudeTag; null without a position. */
+  Longitude: z.number().nullable(),
+  LongitudeTag: z.enum(['E', 'W', '']),
+  Latitude: z.number().nullable(),
+  LatitudeTag: z.enum(['N', 'S', '']),
+  /** km/h; null (or -1 from the device) when none. */
+  Speed: z.number().nullable(),
+  Course: z.number().nullable(),
+  Altitude: z.number().nullable(),
+  Temperature: z.number().nullable(),
+  Exercise: z.number().nullable(),
+  Voltage: z.number().nullable(),
+  Channel: z.number().nullable(),
+  Satellites: z.number().nullable(),
+  HDOP: z.number().nullable(),
+  VDOP: z.number().nullable(),
+  /** 1..7 (A..E, 6-7 = N), null when unknown. */
+  PrecisionGrade: z.number().int().nullable(),
+  /** 1 valid, 0 not. */
+  Validity: z.union([z.literal(0), z.literal(1)]),
+  TransmissionTime: z.string(),
+  /** Why: FixValidValue. */
+  ValidValue: z.number().int(),
+  /** Second-level average: how many 1 s fixes it stands for (absent for a single fix). */
+  GroupSize: z.number().int().optional(),
+  /** Second-level average: the Ids of the fixes it stands for (marking it invalid marks them all). */
+  GroupIds: z.array(z.string()).optional(),
+  ConvertedInvalid: ConvertedInvalidSchema.optional(),
+});
+export type Fix = z.infer<typeof FixSchema>;
+
+export const FIX_SORT_FIELDS = ['PickTime', 'Speed', 'Altitude', 'Temperature', 'Exercise', 'Voltage', 'Satellites', 'HDOP', 'PrecisionGrade', 'TransmissionTime'] as const;
+
+const oneDevice = z.object({ imei, ...range, ...PositionFilterSchema.shape });
+
+export const GetFixCount = defineCall({
+  path: '/api/Fix/GetCount',
+  auth: 'session',
+  body: oneDevice.extend({ secondLevel: SecondLevelModeSchema }),
+  data: z.object({ Count: z.number().int() }),
+  summary: "How many fixes of a device fall in the range and pass the filters (second-level runs counted once when averaged).",
+});
+
+export const GetFixListByPage = defineCall({
+  path: '/api/Fix/GetListByPage',
+  auth: 'session',
+  body: oneDevice.extend({
+    ...PageSchema,
+    sortField: z.enum(FIX_SORT_FIELDS).optional(),
+    sortOrder: z.enum(['ascend', 'descend']).optional(),
+    secondLevel: SecondLevelModeSchema,
+  }),
+  data: z.object({ List: z.array(FixSchema), Total: z.number().int() }),
+  summary: 'One page of the fixes table: a device, a range, the position filters, sorted (PickTime descending by default).',
+});
+
+export const GetFix = defineCall({
+  path: '/api/Fix/Get',
+  auth: 'session',
+  body: z.object({ imei, id: z.string(required).regex(/^\d{1,16}$/, { error: 'validation.invalidValue' }), timeZone: z.string().optional() }),
+  data: FixSchema,
+  summary: 'One fix by its Id.',
+});
+
+/** Base64 of a protobuf TrackSet (track-codec.ts). */
+const TrackSetBase64 = z.string();
+
+export const GetFixList = defineCall({
+  path: '/api/Fix/GetList',
+  auth: 'session',
+  body: oneDevice.extend({ secondLevel: SecondLevelModeSchema }),
+  data: TrackSetBase64,
+  summary: 'The track of one device over the range (positions only), as base64 protobuf TrackSet.',
+});
+
+const manyDevices = z.object({ imeis, ...range, ...PositionFilterSchema.shape });
+
+export const GetFixListByImeis = defineCall({
+  path: '/api/Fix/GetListByImeis',
+  auth: 'session',
+  body: manyDevices,
+  data: TrackSetBase64,
+  summary: 'Every fix with a position of several devices over the range, as base64 protobuf TrackSet.',
+});
+
+export const GetAvgListByImeisAndTime = defineCall({
+  path: '/api/Fix/GetAvgListByImeisAndTime',
+  auth: 'session',
+  body: manyDevices,
+  data: TrackSetBase64,
+  summary: 'Tracks of several devices with each run of second-level (1 s) fixes as its average, as base64 protobuf TrackSet.',
+});
+
+export const GetLastFixList = defineCall({
+  path: '/api/Fix/GetLastList',
+  auth: 'session',
+  body: z.object({ imeis, timeZone: z.string().optional() }),
+  data: z.array(FixSchema),
+  summary: 'The latest valid fix of each device that has one.',
+});
+
+export const GetLastFixByImei = defineCall({
+  path: '/api/Fix/GetLastByImei',
+  auth: 'session',
+  body: z.object({ imei, timeZone: z.string().optional() }),
+  data: FixSchema.nullable(),
+  summary: "A device's latest valid fix, null when it has none.",
+});
+
+export const MAX_FIXES_PER_MARK = 10_000;
+
+export const ConvertFixInvalid = defineCall({
+  path: '/api/Fix/ConvertInvalid',
+  auth: 'session',
+  body: z.object({
+    imei,
+    ids: z.array(z.string().regex(/^\d{1,16}$/, { error: 'validation.invalidValue' }), required).min(1, required).max(MAX_FIXES_PER_MARK, { error: 'validation.tooBig' }),
+  }),
+  data: z.object({ Count: z.number().int() }),
+  summary: 'Marks fixes invalid: irreversible, needs EditFix, records who and when. Count = fixes newly marked.',
+});
+
+const convertedQuery = z.object({ imei, startTime: TimeTextSchema.optional(), endTime: TimeTextSchema.optional(), timeZone: z.string().optional() });
+
+export const GetConvertedInvalidCount = defineCall({
+  path: '/api/Fix/GetConvertedInvalidCount',
+  auth: 'session',
+  body: convertedQuery,
+  data: z.object({ Count: z.number().int() }),
+  summary: 'How many fixes of a device users have marked invalid (by pick time within the range when given).',
+});
+
+export const GetConvertedInvalidListPage = defineCall({
+  path: '/api/Fix/GetConvertedInvalidListPage',
+  auth: 'session',
+  body: convertedQuery.extend(PageSchema),
+  data: z.object({ List: z.array(FixSchema), Total: z.number().int() }),
+  summary: 'The fixes users marked invalid, newest mark first, with operator and time.',
+});
