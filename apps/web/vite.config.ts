@@ -1,16 +1,58 @@
 import react from '@vitejs/plugin-react';
+import { createReadStream, cpSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /** Where the dev server forwards /prod-api; the server's default port unless WILDTRACK_API says otherwise. */
 const apiTarget = process.env.WILDTRACK_API ?? 'http://localhost:8080';
 
+/** Where CesiumJS finds its run-time files (CESIUM_BASE_URL in src/map/globe/cesium.ts). */
+const CESIUM_BASE = 'cesium';
+/** What the globe loads at run time: web workers, textures (the offline NaturalEarthII imagery), wasm. */
+const CESIUM_DIRS = ['Workers', 'Assets', 'ThirdParty'];
+const CESIUM_TYPES: Record<string, string> = {
+  '.js': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm', '.png': 'image/png',
+  '.jpg': 'image/jpeg', '.svg': 'image/svg+xml', '.xml': 'application/xml', '.css': 'text/css',
+};
+
+/**
+ * CesiumJS's static files come from the installed package, never from the repository: the dev server
+ * answers /cesium/... from node_modules, and the build copies them into dist/cesium.
+ */
+function cesiumAssets(): Plugin {
+  const source = join(createRequire(import.meta.url).resolve('cesium/package.json'), '..', 'Build', 'Cesium');
+  let outDir = '';
+  return {
+    name: 'wildtrack-cesium-assets',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    configureServer(server) {
+      server.middlewares.use(`/${CESIUM_BASE}/`, (req, res, next) => {
+        const file = join(source, normalize(decodeURIComponent((req.url ?? '/').split('?')[0]!)));
+        const inside = CESIUM_DIRS.some((dir) => file.startsWith(join(source, dir) + sep));
+        if (!inside || !statSync(file, { throwIfNoEntry: false })?.isFile()) {
+          res.statusCode = 404;
+          return res.end();
+        }
+        res.setHeader('content-type', CESIUM_TYPES[extname(file)] ?? 'application/octet-stream');
+        createReadStream(file).on('error', next).pipe(res);
+      });
+    },
+    writeBundle() {
+      for (const dir of CESIUM_DIRS) cpSync(join(source, dir), join(outDir, CESIUM_BASE, dir), { recursive: true });
+    },
+  };
+}
+
 // The dev server forwards the API to the local server (npm run dev -w @wildtrack/server or the built one);
 // the production build lands in apps/web/dist, which the server serves with an SPA fallback.
 export default defineConfig({
   root,
-  plugins: [react()],
+  plugins: [react(), cesiumAssets()],
   server: {
     port: 5173,
     proxy: { '/prod-api': { target: apiTarget, changeOrigin: true } },
@@ -21,14 +63,24 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    chunkSizeWarningLimit: 1500,
+    // CesiumJS is one chunk of about 3.8 MB, loaded only by the /map3d screen.
+    chunkSizeWarningLimit: 4000,
     rolldownOptions: {
       output: {
         // Libraries change less often than the app: separate chunks stay cached across releases.
         codeSplitting: {
           groups: [
             // The map library is large and only the map views need it: a chunk of its own, loaded on demand.
+            // CesiumJS (the /map3d globe) likewise; the few small libraries both map engines use sit apart,
+            // so neither map's chunk pulls in the other.
+            // Vite's helper for dynamic imports: every lazy screen needs it, so it must not sit in one of the
+            // library chunks above (the entry would load that whole chunk to get it).
+            { name: 'preload-helper', test: /^\0vite\/preload-helper/, priority: 10 },
+            { name: 'geo-common', test: /node_modules[\\/](earcut|kdbush|quickselect|topojson-client)[\\/]/, priority: 6 },
+            { name: 'cesium', test: /node_modules[\\/](cesium|@cesium|@spz-loader|@tweenjs|@zip\.js|autolinker|bitmap-sdf|dompurify|draco3d|grapheme-splitter|jsep|ktx-parse|lerc|mersenne-twister|meshoptimizer|nosleep\.js|pako|protobufjs|@protobufjs|long|rbush|urijs)[\\/]/, priority: 5 },
             { name: 'maplibre', test: /node_modules[\\/](maplibre-gl|@maplibre|world-atlas|topojson-client|@mapbox|gl-matrix|kdbush|supercluster|earcut|potpack|quickselect|tinyqueue|pbf|murmurhash-js|geojson-vt)[\\/]/, priority: 4 },
+            // deck.gl draws the tracks over the 2D map: on demand with it, in a chunk of its own.
+            { name: 'deckgl', test: /node_modules[\\/](@deck\.gl|@luma\.gl|@math\.gl|@probe\.gl|@loaders\.gl|mjolnir\.js|h3-js|a5-js|long)[\\/]/, priority: 4 },
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 3 },
             { name: 'antd', test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+)[\\/]/, priority: 2 },
             { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },

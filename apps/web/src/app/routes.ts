@@ -17,7 +17,27 @@ export interface MenuEntry {
   labelKey: string;
 }
 
-export const MENU: readonly MenuEntry[] = [{ path: '/device', labelKey: 'menu.device' }];
+/** A dropdown of the top menu (§2.3: the map dropdown holds /map2d and /map3d). */
+export interface MenuGroup {
+  key: string;
+  labelKey: string;
+  children: readonly MenuEntry[];
+}
+
+export type MenuItem = MenuEntry | MenuGroup;
+
+export const isMenuGroup = (item: MenuItem): item is MenuGroup => 'children' in item;
+
+export const MENU: readonly MenuItem[] = [
+  { path: '/device', labelKey: 'menu.device' },
+  { path: '/track', labelKey: 'menu.track' },
+  { key: 'map', labelKey: 'menu.map', children: [{ path: '/map2d', labelKey: 'menu.map2d' }, { path: '/map3d', labelKey: 'menu.map3d' }] },
+];
+
+/** Every screen the menu leads to, dropdowns flattened. */
+export function menuEntries(items: readonly MenuItem[] = MENU): MenuEntry[] {
+  return items.flatMap((item) => (isMenuGroup(item) ? [...item.children] : [item]));
+}
 
 /** §2.3: the folder tree shows only on these routes. */
 export const TREE_PANEL_PATHS: readonly string[] = ['/instr', '/track', '/device', '/download', '/share'];

@@ -10,4 +10,8 @@ export const queryKeys = {
   folders: ['folder-tree'] as const,
   /** Everything about devices: lists by folder, details, animal info, work status. */
   devices: ['devices'] as const,
+  /** GetAccountSetting (the map-service key, notification switches, time zone): settings change it. */
+  accountSetting: ['account-setting'] as const,
+  /** GetTileLayers: the server's map tile URL templates. */
+  tileLayers: ['tile-layers'] as const,
 };

@@ -29,17 +29,19 @@ export function useMap(): MapLibreMap {
 interface Props {
   center?: readonly [number, number];
   zoom?: number;
+  /** §9 allows zoom 1-19; a small map (a release point in a dialog) may show the world smaller. */
+  minZoom?: number;
   className?: string;
   /** Shown instead of the map when the browser can't draw one (no WebGL). */
   fallback: ReactNode;
   children?: ReactNode;
 }
 
-export function MapView({ center = MAP_DEFAULT_CENTER, zoom = MAP_DEFAULT_ZOOM, className, fallback, children }: Props) {
+export function MapView({ center = MAP_DEFAULT_CENTER, zoom = MAP_DEFAULT_ZOOM, minZoom = MAP_ZOOM_MIN - 1, className, fallback, children }: Props) {
   const container = useRef<HTMLDivElement | null>(null);
   const [map, setMap] = useState<MapLibreMap | null>(null);
   const [failed] = useState(() => !webglAvailable());
-  const initial = useRef({ center, zoom });
+  const initial = useRef({ center, zoom, minZoom });
 
   useEffect(() => {
     if (!container.current || failed) return;
@@ -48,7 +50,7 @@ export function MapView({ center = MAP_DEFAULT_CENTER, zoom = MAP_DEFAULT_ZOOM, 
         style: offlineStyle(),
         center: [initial.current.center[0], initial.current.center[1]],
         zoom: initial.current.zoom,
-        minZoom: MAP_ZOOM_MIN - 1,
+        minZoom: initial.current.minZoom,
         maxZoom: MAP_ZOOM_MAX,
         attributionControl: false,
         dragRotate: false,

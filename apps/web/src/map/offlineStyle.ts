@@ -58,6 +58,9 @@ function land(): GeoJSON.GeoJSON {
   return cachedLand;
 }
 
+/** The layers of the offline basemap; tile layers go above them and below every overlay. */
+export const OFFLINE_LAYER_IDS: readonly string[] = ['sea', 'land', 'coast', 'graticule'];
+
 export function offlineStyle(): StyleSpecification {
   return {
     version: 8,

@@ -5,7 +5,7 @@ import { Link, useLocation } from 'react-router';
 import { BrandMark } from '../../components/BrandMark';
 import { LanguageToggle } from '../../components/LanguageToggle';
 import { useSession } from '../../lib/session';
-import { MENU, normalizePath } from '../routes';
+import { isMenuGroup, MENU, menuEntries, normalizePath } from '../routes';
 import { UserMenu } from './UserMenu';
 
 /** The header bar (§2.3): brand, the top tabs, and on the right time zone, language and user. */
@@ -15,7 +15,9 @@ export function AppHeader({ onAccountSecurity }: { onAccountSecurity: () => void
   const { user } = useSession();
   const screens = Grid.useBreakpoint();
   const current = normalizePath(pathname);
-  const selected = MENU.filter((entry) => current === entry.path || current.startsWith(`${entry.path}/`)).map((e) => e.path);
+  const selected = menuEntries(MENU)
+    .filter((entry) => current === entry.path || current.startsWith(`${entry.path}/`))
+    .map((e) => e.path);
 
   return (
     <Layout.Header className="wt-header">
@@ -27,7 +29,15 @@ export function AppHeader({ onAccountSecurity }: { onAccountSecurity: () => void
         className="wt-top-menu"
         mode="horizontal"
         selectedKeys={selected}
-        items={MENU.map((entry) => ({ key: entry.path, label: <Link to={entry.path}>{t(entry.labelKey)}</Link> }))}
+        items={MENU.map((item) =>
+          isMenuGroup(item)
+            ? {
+                key: item.key,
+                label: t(item.labelKey),
+                children: item.children.map((entry) => ({ key: entry.path, label: <Link to={entry.path}>{t(entry.labelKey)}</Link> })),
+              }
+            : { key: item.path, label: <Link to={item.path}>{t(item.labelKey)}</Link> },
+        )}
       />
       <div className="wt-header-right">
         {user.timeZone && !screens.xs ? (

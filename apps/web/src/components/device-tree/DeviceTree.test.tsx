@@ -99,6 +99,41 @@ describe('DeviceTree', () => {
     await waitFor(() => expect(getTreeSelection('download').checkedKeys).toContain('d:10:860000000000012'));
   });
 
+  it('checks a folder as the devices below it, half-checking the folders above', async () => {
+    fakeServer({ '/api/Device/GetTree': () => envelope(Code.Success, '', sample()) });
+    renderTree('download');
+    await screen.findByText('Stork A');
+    const checkbox = (name: string): HTMLElement => screen.getByText(name).closest('.ant-tree-treenode')!.querySelector<HTMLElement>('.ant-tree-checkbox')!;
+    fireEvent.click(checkbox('Storks'));
+    await waitFor(() => expect([...getTreeSelection('download').checkedKeys].sort()).toEqual(['d:10:860000000000011', 'd:10:860000000000012', 'f:10']));
+    expect(checkbox('Storks').className).toContain('ant-tree-checkbox-checked');
+    expect(checkbox('Stork B').getAttribute('aria-checked')).toBe('true');
+    expect(checkbox('All devices').className).toContain('ant-tree-checkbox-indeterminate');
+    // the VHF receiver can't be checked
+    expect(checkbox('VHF station').className).toContain('ant-tree-checkbox-disabled');
+    fireEvent.click(checkbox('VHF station'));
+    fireEvent.click(checkbox('Stork A'));
+    await waitFor(() => expect(getTreeSelection('download').checkedKeys).toEqual(['d:10:860000000000012']));
+  });
+
+  it('moves, closes, opens and selects with the keyboard', async () => {
+    fakeServer({ '/api/Device/GetTree': () => envelope(Code.Success, '', sample()) });
+    renderTree();
+    await screen.findByText('Stork A');
+    const list = screen.getByRole('tree');
+    list.focus();
+    // the walk starts at the selected device
+    fireEvent.keyDown(list, { key: 'ArrowUp' });
+    expect(list.getAttribute('aria-activedescendant')).toBe(screen.getByText('Storks').closest('[role="treeitem"]')!.id);
+    fireEvent.keyDown(list, { key: 'ArrowLeft' });
+    await waitFor(() => expect(titles()).toEqual(['All devices', 'Storks', 'Full folder', 'VHF station', 'Experience devices']));
+    fireEvent.keyDown(list, { key: 'Enter' });
+    await waitFor(() => expect(getTreeSelection('device')).toMatchObject({ folderId: '10', imei: null }));
+    fireEvent.keyDown(list, { key: 'ArrowRight' });
+    await waitFor(() => expect(titles()).toContain('Stork B'));
+    expect(screen.getByText('Storks').closest('[role="treeitem"]')!.getAttribute('aria-expanded')).toBe('true');
+  });
+
   it('warns before deleting a folder that holds devices, without asking the server (§5)', async () => {
     const server = fakeServer({ '/api/Device/GetTree': () => envelope(Code.Success, '', sample()) });
     renderTree();

@@ -15,8 +15,8 @@ import {
   WifiOutlined,
 } from '@ant-design/icons';
 import { DeviceType, ROOT_FOLDER_ID } from '@wildtrack/contract';
-import { App, Button, Dropdown, Empty, Input, Select, Skeleton, Tooltip, Tree, Typography, type MenuProps } from 'antd';
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type Key, type ReactNode } from 'react';
+import { App, Button, Dropdown, Empty, Input, Select, Skeleton, Tooltip, Typography, type MenuProps } from 'antd';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../ErrorState';
 import {
@@ -36,6 +36,7 @@ import {
   filtersActive,
   folderActions,
   firstNormalDevice,
+  folderKey,
   NO_FILTERS,
   SENSOR_FILTER_NAME,
   SENSOR_FILTER_VALUES,
@@ -51,8 +52,9 @@ import {
   type TreePage,
 } from './model';
 import { folderLabel } from './labels';
-import { setTreeSelection, useTreeSelection } from './selection';
+import { getTreeSelection, setTreeSelection, useTreeSelection } from './selection';
 import { MoveDialog, NameDialog } from './TreeDialogs';
+import { VirtualTree } from './VirtualTree';
 import './deviceTree.css';
 
 export interface DeviceTreeProps {
@@ -96,16 +98,29 @@ function DeviceIcon({ type }: { type: number }) {
   return <EnvironmentOutlined />;
 }
 
+type T = ReturnType<typeof useTranslation>['t'];
+
 interface TitleProps {
   node: TreeNode;
-  menu: MenuProps['items'] | null;
+  t: T;
+  /** The "more" button's label (translated once for all rows). */
+  actionsLabel: string;
+  /** Whether the row offers a menu (its "more" button shows). */
+  hasMenu: boolean;
+  /**
+   * The row's menu while it is the row whose menu was opened last, else null. An antd Dropdown (a
+   * Trigger, a Portal and a Button) costs more to mount than the rest of a row, and expanding every folder
+   * mounts a screenful of rows in one task: so a row shows a plain button and gets its Dropdown only when
+   * that button is used.
+   */
+  menu: { items: NonNullable<MenuProps['items']>; open: boolean } | null;
+  onMenuOpen: (node: TreeNode, open: boolean) => void;
   onMenu: (node: TreeNode, key: string) => void;
   reason: string | null;
 }
 
 /** One row's title: icon, name, count or remark, and the "more" button with the row's menu. */
-const NodeTitle = memo(function NodeTitle({ node, menu, onMenu, reason }: TitleProps) {
-  const { t } = useTranslation();
+const NodeTitle = memo(function NodeTitle({ node, t, actionsLabel, hasMenu, menu, onMenuOpen, onMenu, reason }: TitleProps) {
   let body: ReactNode;
   if (node.folder) {
     const f = node.folder;
@@ -134,22 +149,220 @@ const NodeTitle = memo(function NodeTitle({ node, menu, onMenu, reason }: TitleP
       </>
     );
   }
+  let more: ReactNode = null;
+  if (hasMenu && menu) {
+    more = (
+      <Dropdown
+        menu={{ items: menu.items, onClick: ({ key, domEvent }) => (domEvent.stopPropagation(), onMenuOpen(node, false), onMenu(node, key)) }}
+        trigger={['click']}
+        open={menu.open}
+        onOpenChange={(open) => onMenuOpen(node, open)}
+        destroyOnHidden
+      >
+        <button
+          type="button"
+          className="wt-tree-more"
+          aria-label={actionsLabel}
+          aria-haspopup="menu"
+          aria-expanded={menu.open}
+          onClick={(e) => e.stopPropagation()}
+          // the Dropdown replaced the plain button that was pressed: the focus stays on the button
+          ref={focusOnMount}
+        >
+          <MoreOutlined />
+        </button>
+      </Dropdown>
+    );
+  } else if (hasMenu) {
+    more = (
+      <button
+        type="button"
+        className="wt-tree-more"
+        aria-label={actionsLabel}
+        aria-haspopup="menu"
+        aria-expanded={false}
+        onClick={(e) => (e.stopPropagation(), onMenuOpen(node, true))}
+      >
+        <MoreOutlined />
+      </button>
+    );
+  }
   return (
     <span className="wt-tree-title" data-key={node.key} data-testid={node.folder ? `tree-folder-${node.folder.id}` : `tree-device-${node.entry?.device.IMEI}`}>
       {body}
-      {menu && menu.length > 0 ? (
-        <Dropdown menu={{ items: menu, onClick: ({ key, domEvent }) => (domEvent.stopPropagation(), onMenu(node, key)) }} trigger={['click']} destroyOnHidden>
-          <Button
-            type="text"
-            size="small"
-            className="wt-tree-more"
-            icon={<MoreOutlined />}
-            aria-label={t('tree.actions')}
-            onClick={(e) => e.stopPropagation()}
-          />
-        </Dropdown>
-      ) : null}
+      {more}
     </span>
+  );
+});
+
+function focusOnMount(el: HTMLButtonElement | null): void {
+  el?.focus({ preventScroll: true });
+}
+
+interface ToolsProps {
+  search: string;
+  onSearch: (value: string) => void;
+  sensor: number;
+  onSensor: (value: number) => void;
+  right: RightFilter;
+  onRight: (value: RightFilter) => void;
+  sensorOptions: { value: number; label: string }[];
+  summary: string;
+  onExpandAll: () => void;
+  onCollapseAll: () => void;
+  /** Adds a folder in the root; null while there is no root to add to. */
+  onAddRoot: (() => void) | null;
+}
+
+/**
+ * The search, the filters, the summary and the tree's buttons. Kept apart (and memoised) so that
+ * expanding or selecting in a large tree does not render the inputs again.
+ */
+const TreeTools = memo(function TreeTools(p: ToolsProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="wt-tree-tools">
+      <Input.Search
+        allowClear
+        size="middle"
+        placeholder={t('tree.searchPlaceholder')}
+        aria-label={t('tree.search')}
+        value={p.search}
+        onChange={(e) => p.onSearch(e.target.value)}
+        data-testid="tree-search"
+      />
+      <div className="wt-tree-filters">
+        <Select
+          size="small"
+          value={p.sensor}
+          onChange={p.onSensor}
+          options={p.sensorOptions}
+          aria-label={t('tree.sensorFilterLabel')}
+          popupMatchSelectWidth={false}
+          data-testid="tree-sensor-filter"
+          className="wt-tree-sensor-select"
+        />
+        <Select
+          size="small"
+          value={p.right}
+          onChange={p.onRight}
+          aria-label={t('tree.rightFilterLabel')}
+          popupMatchSelectWidth={false}
+          data-testid="tree-right-filter"
+          options={[
+            { value: 'all', label: t('tree.rightFilter.all') },
+            { value: 'download', label: t('tree.rightFilter.download') },
+            { value: 'share', label: t('tree.rightFilter.share') },
+          ]}
+        />
+      </div>
+      <div className="wt-tree-bar">
+        <Typography.Text type="secondary" className="wt-tree-summary" data-testid="tree-summary">
+          {p.summary}
+        </Typography.Text>
+        <span>
+          <Tooltip title={t('tree.expandAll')}>
+            <Button size="small" type="text" icon={<NodeExpandOutlined />} aria-label={t('tree.expandAll')} onClick={p.onExpandAll} />
+          </Tooltip>
+          <Tooltip title={t('tree.collapseAll')}>
+            <Button size="small" type="text" icon={<NodeCollapseOutlined />} aria-label={t('tree.collapseAll')} onClick={p.onCollapseAll} />
+          </Tooltip>
+          <Tooltip title={t('tree.addRootFolder')}>
+            <Button
+              size="small"
+              type="text"
+              icon={<FolderAddOutlined />}
+              aria-label={t('tree.addRootFolder')}
+              disabled={!p.onAddRoot}
+              onClick={() => p.onAddRoot?.()}
+            />
+          </Tooltip>
+        </span>
+      </div>
+    </div>
+  );
+});
+
+interface DialogsProps {
+  page: TreePage;
+  dialog: Dialog | null;
+  index: TreeIndex | undefined;
+  onClose: () => void;
+  /** Opens folders (the way to a new folder or to a move's target). */
+  onReveal: (keys: string[]) => void;
+}
+
+/** The dialogs of §2.4 (new folder, rename, remark name, move), with the calls they make. */
+const TreeDialogHost = memo(function TreeDialogHost({ page, dialog, index, onClose, onReveal }: DialogsProps) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const { mutateAsync: createFolder } = useCreateFolder();
+  const { mutateAsync: renameFolder } = useRenameFolder();
+  const { mutateAsync: moveFolder } = useMoveFolder();
+  const { mutateAsync: moveDevice } = useMoveDevice();
+  const { mutateAsync: updateRemark } = useUpdateRemarkName();
+  return (
+    <>
+      <NameDialog
+        open={dialog?.kind === 'add' || dialog?.kind === 'rename'}
+        kind="folder"
+        title={dialog?.kind === 'rename' ? t('tree.renameFolder') : t('tree.addFolder')}
+        label={t('tree.folderName')}
+        initial={dialog?.kind === 'rename' ? dialog.folder.name : ''}
+        context={dialog?.kind === 'add' ? t('tree.addUnder', { name: folderLabel(dialog.parent, t) }) : undefined}
+        onClose={onClose}
+        onSubmit={async (name) => {
+          if (dialog?.kind === 'add') {
+            const parent = dialog.parent;
+            await createFolder({ name, parentId: parent.id });
+            onReveal(index ? ancestorKeys(index, parent.id) : [parent.key]);
+            message.success(t('tree.created'));
+          } else if (dialog?.kind === 'rename') {
+            await renameFolder({ id: dialog.folder.id, name });
+            message.success(t('common.saved'));
+          }
+        }}
+      />
+      <NameDialog
+        open={dialog?.kind === 'remark'}
+        kind="remark"
+        title={t('tree.remarkName')}
+        label={t('tree.remarkName')}
+        initial={dialog?.kind === 'remark' ? dialog.entry.device.RemarkName : ''}
+        context={dialog?.kind === 'remark' ? `${dialog.entry.device.Caption} · ${dialog.entry.device.IMEI}` : undefined}
+        onClose={onClose}
+        onSubmit={async (remarkName) => {
+          if (dialog?.kind !== 'remark') return;
+          await updateRemark({ imei: dialog.entry.device.IMEI, remarkName });
+          message.success(t('common.saved'));
+        }}
+      />
+      <MoveDialog
+        open={dialog?.kind === 'moveFolder' || dialog?.kind === 'moveDevice'}
+        title={
+          dialog?.kind === 'moveFolder'
+            ? t('tree.moveFolderTitle', { name: dialog.folder.name })
+            : dialog?.kind === 'moveDevice'
+              ? t('tree.moveDeviceTitle', { name: dialog.entry.device.RemarkName || dialog.entry.device.Caption })
+              : ''
+        }
+        moving={dialog?.kind === 'moveFolder' ? dialog.folder.id : undefined}
+        current={dialog?.kind === 'moveFolder' ? (dialog.folder.parentId ?? undefined) : dialog?.kind === 'moveDevice' ? dialog.entry.folderId : undefined}
+        onClose={onClose}
+        onSubmit={async (target) => {
+          if (dialog?.kind === 'moveFolder') await moveFolder({ id: dialog.folder.id, parentId: target });
+          else if (dialog?.kind === 'moveDevice') {
+            const imei = dialog.entry.device.IMEI;
+            await moveDevice({ imei, folderId: target });
+            // the moved device stays selected where it went
+            if (getTreeSelection(page).imei === imei) setTreeSelection(page, { folderId: target, imei });
+          }
+          // §4: moving reloads the tree and keeps the expanded nodes (and opens the way to the target)
+          onReveal(index ? ancestorKeys(index, target) : [`f:${target}`]);
+          message.success(t('tree.moved'));
+        }}
+      />
+    </>
   );
 });
 
@@ -177,14 +390,14 @@ export function DeviceTree({ page, checkable = CHECKABLE_PAGES.includes(page) }:
   const filtered = useMemo(() => (index ? filterTree(index, deferred, page, checkable) : null), [index, deferred, page, checkable]);
 
   // ---- expanded folders: the user's own, or (while a filter applies) every folder with matches ----
-  const [expanded, setExpanded] = useState<Key[]>([]);
-  const [filterExpanded, setFilterExpanded] = useState<{ for: FilteredTree | null; keys: Key[] }>({ for: null, keys: [] });
+  const [expanded, setExpanded] = useState<string[]>([]);
+  const [filterExpanded, setFilterExpanded] = useState<{ for: FilteredTree | null; keys: string[] }>({ for: null, keys: [] });
   if (active && filtered && filterExpanded.for !== filtered) {
     setFilterExpanded({ for: filtered, keys: filtered.folderKeys });
   }
   const expandedKeys = active ? filterExpanded.keys : expanded;
   const onExpand = useCallback(
-    (keys: Key[]) => {
+    (keys: string[]) => {
       if (active) setFilterExpanded((prev) => ({ ...prev, keys }));
       else setExpanded(keys);
     },
@@ -213,41 +426,30 @@ export function DeviceTree({ page, checkable = CHECKABLE_PAGES.includes(page) }:
     if (open.some((k) => !expanded.includes(k))) setExpanded([...new Set([...expanded, ...open])]);
   }
 
-  const selectedKeys = useMemo(() => {
-    if (!index) return [];
+  const selectedKey = useMemo(() => {
+    if (!index) return null;
     if (selection.imei) {
       const keys = index.keysByImei.get(selection.imei) ?? [];
-      const inFolder = keys.find((k) => index.deviceByKey.get(k)?.folderId === selection.folderId);
-      return inFolder ? [inFolder] : keys.slice(0, 1);
+      return keys.find((k) => index.deviceByKey.get(k)?.folderId === selection.folderId) ?? keys[0] ?? null;
     }
-    return selection.folderId ? [`f:${selection.folderId}`] : [];
+    return selection.folderId ? folderKey(selection.folderId) : null;
   }, [index, selection.imei, selection.folderId]);
 
   const onSelect = useCallback(
-    (_keys: Key[], info: { selected: boolean; node: unknown }) => {
-      const node = info.node as TreeNode;
+    (node: TreeNode) => {
       if (node.folder) setTreeSelection(page, { folderId: node.folder.id, imei: null });
       else if (node.entry) setTreeSelection(page, { folderId: node.entry.folderId, imei: node.entry.device.IMEI });
     },
     [page],
   );
 
-  const onCheck = useCallback(
-    (checked: Key[] | { checked: Key[] }) => {
-      const keys = Array.isArray(checked) ? checked : checked.checked;
-      setTreeSelection(page, { checkedKeys: keys.map(String) });
-    },
-    [page],
-  );
+  const onCheck = useCallback((keys: string[]) => setTreeSelection(page, { checkedKeys: keys }), [page]);
 
   // ---- menus and dialogs ----
   const [dialog, setDialog] = useState<Dialog | null>(null);
-  const createFolder = useCreateFolder();
-  const renameFolder = useRenameFolder();
-  const deleteFolder = useDeleteFolder();
-  const moveFolder = useMoveFolder();
-  const moveDevice = useMoveDevice();
-  const updateRemark = useUpdateRemarkName();
+  const closeDialog = useCallback(() => setDialog(null), []);
+  const reveal = useCallback((keys: string[]) => setExpanded((prev) => [...new Set([...prev, ...keys])]), []);
+  const { mutateAsync: deleteFolder } = useDeleteFolder();
 
   const menuFor = useCallback(
     (node: TreeNode | null): MenuProps['items'] | null => {
@@ -287,7 +489,7 @@ export function DeviceTree({ page, checkable = CHECKABLE_PAGES.includes(page) }:
         cancelText: t('common.cancel'),
         onOk: async () => {
           try {
-            await deleteFolder.mutateAsync({ id: folder.id });
+            await deleteFolder({ id: folder.id });
             message.success(t('tree.deleted'));
           } catch {
             // refused (a device arrived meanwhile, or the folder is gone): the client showed why
@@ -316,15 +518,37 @@ export function DeviceTree({ page, checkable = CHECKABLE_PAGES.includes(page) }:
 
   // The right-click menu: one dropdown over the whole tree, filled for the node under the pointer.
   const contextNode = useRef<TreeNode | null>(null);
+  const onRightClick = useCallback((node: TreeNode) => {
+    contextNode.current = node;
+  }, []);
   const [contextTarget, setContextTarget] = useState<TreeNode | null>(null);
   const contextItems = contextTarget ? menuFor(contextTarget) : null;
 
+  // The row whose "more" menu was opened last keeps its Dropdown (so that closing animates); other rows
+  // show a plain button.
+  const [menuRow, setMenuRow] = useState<{ key: string; open: boolean } | null>(null);
+  const onMenuOpen = useCallback((node: TreeNode, open: boolean) => {
+    setMenuRow((prev) => (open ? { key: node.key, open } : prev?.key === node.key ? { key: node.key, open } : prev));
+  }, []);
+
+  const actionsLabel = t('tree.actions');
   const titleRender = useCallback(
-    (raw: unknown) => {
-      const node = raw as TreeNode;
-      return <NodeTitle node={node} menu={menuFor(node)} onMenu={onMenu} reason={node.entry && node.disabled ? unselectableReason(node.entry.device, node.entry.permission, page) : null} />;
+    (node: TreeNode) => {
+      const items = menuRow?.key === node.key ? menuFor(node) : null;
+      return (
+        <NodeTitle
+          node={node}
+          t={t}
+          actionsLabel={actionsLabel}
+          hasMenu={hasActions(node)}
+          menu={items && items.length > 0 ? { items, open: menuRow?.open ?? false } : null}
+          onMenuOpen={onMenuOpen}
+          onMenu={onMenu}
+          reason={node.entry && node.disabled ? unselectableReason(node.entry.device, node.entry.permission, page) : null}
+        />
+      );
     },
-    [menuFor, onMenu, page],
+    [t, actionsLabel, menuFor, onMenu, onMenuOpen, menuRow, page],
   );
 
   const [boxRef, height] = useBoxHeight(480);
@@ -339,15 +563,17 @@ export function DeviceTree({ page, checkable = CHECKABLE_PAGES.includes(page) }:
     [t, counts],
   );
 
-  const expandAll = (): void => {
+  const expandAll = useCallback((): void => {
     if (!filtered) return;
     if (active) setFilterExpanded((prev) => ({ ...prev, keys: filtered.folderKeys }));
     else setExpanded(filtered.folderKeys);
-  };
-  const collapseAll = (): void => {
+  }, [filtered, active]);
+  const collapseAll = useCallback((): void => {
     if (active) setFilterExpanded((prev) => ({ ...prev, keys: [] }));
     else setExpanded([]);
-  };
+  }, [active]);
+  const root = index?.folderById.get(ROOT_FOLDER_ID);
+  const addRoot = useMemo(() => (root ? () => setDialog({ kind: 'add', parent: root }) : null), [root]);
 
   let content: ReactNode;
   if (tree.isPending) content = <Skeleton active paragraph={{ rows: 8 }} className="wt-tree-skeleton" />;
@@ -375,26 +601,20 @@ export function DeviceTree({ page, checkable = CHECKABLE_PAGES.includes(page) }:
           }}
           className="wt-tree-box-inner"
         >
-          <Tree
+          <VirtualTree
             className="wt-tree"
-            treeData={filtered.nodes as never}
-            virtual
+            nodes={filtered.nodes}
             height={height}
-            itemHeight={ROW_HEIGHT}
-            blockNode
-            showLine={false}
+            rowHeight={ROW_HEIGHT}
             checkable={checkable}
-            checkedKeys={checkable ? (selection.checkedKeys as Key[]) : undefined}
-            onCheck={checkable ? onCheck : undefined}
-            selectedKeys={selectedKeys}
+            checkedKeys={selection.checkedKeys}
+            onCheck={onCheck}
+            selectedKey={selectedKey}
             onSelect={onSelect}
             expandedKeys={expandedKeys}
             onExpand={onExpand}
-            autoExpandParent={false}
             titleRender={titleRender}
-            onRightClick={({ node }) => {
-              contextNode.current = node as unknown as TreeNode;
-            }}
+            onRightClick={onRightClick}
           />
         </div>
       </Dropdown>
@@ -408,135 +628,38 @@ export function DeviceTree({ page, checkable = CHECKABLE_PAGES.includes(page) }:
 
   return (
     <div className="wt-device-tree" data-testid="device-tree" data-page={page}>
-      <div className="wt-tree-tools">
-        <Input.Search
-          allowClear
-          size="middle"
-          placeholder={t('tree.searchPlaceholder')}
-          aria-label={t('tree.search')}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          data-testid="tree-search"
-        />
-        <div className="wt-tree-filters">
-          <Select
-            size="small"
-            value={sensor}
-            onChange={setSensor}
-            options={sensorOptions}
-            aria-label={t('tree.sensorFilterLabel')}
-            popupMatchSelectWidth={false}
-            data-testid="tree-sensor-filter"
-            className="wt-tree-sensor-select"
-          />
-          <Select
-            size="small"
-            value={right}
-            onChange={setRight}
-            aria-label={t('tree.rightFilterLabel')}
-            popupMatchSelectWidth={false}
-            data-testid="tree-right-filter"
-            options={[
-              { value: 'all', label: t('tree.rightFilter.all') },
-              { value: 'download', label: t('tree.rightFilter.download') },
-              { value: 'share', label: t('tree.rightFilter.share') },
-            ]}
-          />
-        </div>
-        <div className="wt-tree-bar">
-          <Typography.Text type="secondary" className="wt-tree-summary" data-testid="tree-summary">
-            {summary}
-          </Typography.Text>
-          <span>
-            <Tooltip title={t('tree.expandAll')}>
-              <Button size="small" type="text" icon={<NodeExpandOutlined />} aria-label={t('tree.expandAll')} onClick={expandAll} />
-            </Tooltip>
-            <Tooltip title={t('tree.collapseAll')}>
-              <Button size="small" type="text" icon={<NodeCollapseOutlined />} aria-label={t('tree.collapseAll')} onClick={collapseAll} />
-            </Tooltip>
-            <Tooltip title={t('tree.addRootFolder')}>
-              <Button
-                size="small"
-                type="text"
-                icon={<FolderAddOutlined />}
-                aria-label={t('tree.addRootFolder')}
-                disabled={!index?.folderById.get(ROOT_FOLDER_ID)}
-                onClick={() => {
-                  const root = index?.folderById.get(ROOT_FOLDER_ID);
-                  if (root) setDialog({ kind: 'add', parent: root });
-                }}
-              />
-            </Tooltip>
-          </span>
-        </div>
-      </div>
+      <TreeTools
+        search={search}
+        onSearch={setSearch}
+        sensor={sensor}
+        onSensor={setSensor}
+        right={right}
+        onRight={setRight}
+        sensorOptions={sensorOptions}
+        summary={summary}
+        onExpandAll={expandAll}
+        onCollapseAll={collapseAll}
+        onAddRoot={addRoot}
+      />
       <div className="wt-tree-box" ref={boxRef}>
         {content}
       </div>
-
-      <NameDialog
-        open={dialog?.kind === 'add' || dialog?.kind === 'rename'}
-        kind="folder"
-        title={dialog?.kind === 'rename' ? t('tree.renameFolder') : t('tree.addFolder')}
-        label={t('tree.folderName')}
-        initial={dialog?.kind === 'rename' ? dialog.folder.name : ''}
-        context={dialog?.kind === 'add' ? t('tree.addUnder', { name: folderLabel(dialog.parent, t) }) : undefined}
-        onClose={() => setDialog(null)}
-        onSubmit={async (name) => {
-          if (dialog?.kind === 'add') {
-            const parent = dialog.parent;
-            await createFolder.mutateAsync({ name, parentId: parent.id });
-            const opened = index ? ancestorKeys(index, parent.id) : [parent.key];
-            setExpanded((prev) => [...new Set([...prev, ...opened])]);
-            message.success(t('tree.created'));
-          } else if (dialog?.kind === 'rename') {
-            await renameFolder.mutateAsync({ id: dialog.folder.id, name });
-            message.success(t('common.saved'));
-          }
-        }}
-      />
-      <NameDialog
-        open={dialog?.kind === 'remark'}
-        kind="remark"
-        title={t('tree.remarkName')}
-        label={t('tree.remarkName')}
-        initial={dialog?.kind === 'remark' ? dialog.entry.device.RemarkName : ''}
-        context={dialog?.kind === 'remark' ? `${dialog.entry.device.Caption} · ${dialog.entry.device.IMEI}` : undefined}
-        onClose={() => setDialog(null)}
-        onSubmit={async (remarkName) => {
-          if (dialog?.kind !== 'remark') return;
-          await updateRemark.mutateAsync({ imei: dialog.entry.device.IMEI, remarkName });
-          message.success(t('common.saved'));
-        }}
-      />
-      <MoveDialog
-        open={dialog?.kind === 'moveFolder' || dialog?.kind === 'moveDevice'}
-        title={
-          dialog?.kind === 'moveFolder'
-            ? t('tree.moveFolderTitle', { name: dialog.folder.name })
-            : dialog?.kind === 'moveDevice'
-              ? t('tree.moveDeviceTitle', { name: dialog.entry.device.RemarkName || dialog.entry.device.Caption })
-              : ''
-        }
-        moving={dialog?.kind === 'moveFolder' ? dialog.folder.id : undefined}
-        current={dialog?.kind === 'moveFolder' ? (dialog.folder.parentId ?? undefined) : dialog?.kind === 'moveDevice' ? dialog.entry.folderId : undefined}
-        onClose={() => setDialog(null)}
-        onSubmit={async (target) => {
-          if (dialog?.kind === 'moveFolder') await moveFolder.mutateAsync({ id: dialog.folder.id, parentId: target });
-          else if (dialog?.kind === 'moveDevice') {
-            const imei = dialog.entry.device.IMEI;
-            await moveDevice.mutateAsync({ imei, folderId: target });
-            // the moved device stays selected where it went
-            if (selection.imei === imei) setTreeSelection(page, { folderId: target, imei });
-          }
-          // §4: moving reloads the tree and keeps the expanded nodes (and opens the way to the target)
-          const opened = index ? ancestorKeys(index, target) : [`f:${target}`];
-          setExpanded((prev) => [...new Set([...prev, ...opened])]);
-          message.success(t('tree.moved'));
-        }}
-      />
+      <TreeDialogHost page={page} dialog={dialog} index={index} onClose={closeDialog} onReveal={reveal} />
     </div>
   );
+}
+
+/** Whether a row has a menu at all (without building it). */
+function hasActions(node: TreeNode): boolean {
+  if (node.folder) {
+    const a = folderActions(node.folder);
+    return a.add || a.rename || a.move || a.remove;
+  }
+  if (node.entry) {
+    const a = deviceActions(node.entry);
+    return a.remark || a.move;
+  }
+  return false;
 }
 
 /** The server's per-sensor counts (§3 "Tree counts per sensor"), keyed by filter value. */

@@ -8,15 +8,19 @@ import {
   filterTree,
   firstNormalDevice,
   folderActions,
+  folderChecks,
   folderPath,
   isSelectable,
   matchesSensor,
   moveTargets,
   NO_FILTERS,
+  toggleCheck,
   treePageOf,
   unselectableReason,
+  visibleRows,
   type TreeNode,
   type TreePage,
+  type TreeRow,
 } from './model';
 
 const { GNSS, Acceleration, OldAcceleration, Temperature, WaterDepth, Magnetism } = SensorFlag;
@@ -210,6 +214,47 @@ describe('filtering', () => {
     const elapsed = performance.now() - started;
     expect(result.matched).toBe(500); // IMEIs …5000 to …5999, every other one with a thermometer
     expect(elapsed).toBeLessThan(100);
+  });
+});
+
+describe('rows and checks (the virtualized tree)', () => {
+  const index = buildIndex(sample());
+  const titles = (rows: TreeRow[]): string[] => rows.map((r) => `${'  '.repeat(r.depth)}${r.node.title}`);
+
+  it('draws the nodes below expanded folders only, in tree order', () => {
+    const { nodes } = filterTree(index, NO_FILTERS, 'device', false);
+    expect(titles(visibleRows(nodes, new Set()))).toEqual(['Qinling Reserve', 'Experience', 'Li Wei']);
+    const rows = visibleRows(nodes, new Set(['f:-1', 'f:11']));
+    // Honghe's own expansion waits for Storks to open
+    expect(titles(rows)).toEqual(['Qinling Reserve', '  Storks', '  Empty', '  VHF station', '  Deer', 'Experience', 'Li Wei']);
+    expect(rows[1]).toMatchObject({ parentKey: 'f:-1', hasChildren: true, expanded: false });
+    expect(rows[2]).toMatchObject({ hasChildren: false, expanded: false }); // an empty folder has no switcher
+    const all = visibleRows(nodes, new Set(filterTree(index, NO_FILTERS, 'device', false).folderKeys));
+    expect(all).toHaveLength(13);
+    expect(all.find((r) => r.node.title === 'Stork A')).toMatchObject({ depth: 3, parentKey: 'f:11' });
+  });
+
+  it('checks a folder as every checkable device below it, and shows a folder half-checked when some are', () => {
+    const { nodes } = filterTree(index, NO_FILTERS, 'instr', true);
+    const root = nodes[0]!;
+    // Deer (status 5) and the VHF receiver can't be checked on /instr: the root checks the two storks
+    const checked = toggleCheck(nodes, [], root, true);
+    expect(checked.sort()).toEqual(['d:10:860000000000012', 'd:11:860000000000011', 'f:-1', 'f:10', 'f:11']);
+    const storks = root.children!.find((n) => n.title === 'Storks')!;
+    const unchecked = toggleCheck(nodes, checked, storks.children!.find((n) => n.title === 'Honghe')!, false);
+    expect(unchecked.sort()).toEqual(['d:10:860000000000012']);
+    const states = folderChecks(nodes, new Set(unchecked));
+    expect(states.get('f:-1')).toBe('some');
+    expect(states.get('f:10')).toBe('some');
+    expect(states.has('f:11')).toBe(false);
+    expect(states.has('f:20')).toBe(false); // nothing to check in it
+  });
+
+  it('keeps devices checked earlier that the filters hide now', () => {
+    const { nodes } = filterTree(index, { ...NO_FILTERS, search: 'stork a' }, 'instr', true);
+    const checked = toggleCheck(nodes, ['d:10:860000000000012'], nodes[0]!, true);
+    expect(checked).toContain('d:10:860000000000012');
+    expect(checked).toContain('d:11:860000000000011');
   });
 });
 

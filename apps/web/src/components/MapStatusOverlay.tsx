@@ -1,0 +1,41 @@
+import { Empty } from 'antd';
+import { ErrorState } from './ErrorState';
+import './MapStatusOverlay.css';
+
+/**
+ * What a map page says over its map when it has no track to show: choose devices, the load failed (with
+ * a retry), or no fixes in the range. Shared by /map2d and /map3d; `testId` keeps each page's test ids.
+ */
+interface Props {
+  testId: string;
+  noDevices: boolean;
+  error: unknown;
+  noFixes: boolean;
+  texts: { chooseDevices: string; loadFailed: string; noFixes: string };
+  onRetry: () => void;
+}
+
+export function MapStatusOverlay({ testId, noDevices, error, noFixes, texts, onRetry }: Props) {
+  if (noDevices) {
+    return (
+      <div className="wt-map-message" data-testid={`${testId}-empty`} data-reason="no-devices">
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={texts.chooseDevices} />
+      </div>
+    );
+  }
+  if (error) {
+    return (
+      <div className="wt-map-message" data-testid={`${testId}-error`}>
+        <ErrorState title={texts.loadFailed} error={error} onRetry={onRetry} />
+      </div>
+    );
+  }
+  if (noFixes) {
+    return (
+      <div className="wt-map-message wt-map-message-small" data-testid={`${testId}-empty`} data-reason="no-fixes">
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={texts.noFixes} />
+      </div>
+    );
+  }
+  return null;
+}

@@ -1,0 +1,63 @@
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, type Fix } from '@wildtrack/contract';
+import { Alert, Drawer, Table, type TableProps } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorState } from '../../../components/ErrorState';
+import { useConvertedInvalid } from '../api';
+
+interface Props {
+  imei: string;
+  name: string;
+  open: boolean;
+  onClose: () => void;
+}
+
+const coordinate = (value: number | null, tag: string) => (value === null ? <span className="wt-muted">—</span> : `${value.toFixed(6)}° ${tag}`);
+
+/**
+ * The fixes users marked invalid on this device (§4: for good), newest mark first, with who marked each
+ * and when, a page at a time.
+ */
+export function ConvertedInvalidDrawer({ imei, name, open, onClose }: Props) {
+  const { t } = useTranslation();
+  const [paging, setPaging] = useState({ currentPage: 1, pageSize: DEFAULT_PAGE_SIZE });
+  const list = useConvertedInvalid(imei, paging.currentPage, paging.pageSize, open);
+
+  const columns: TableProps<Fix>['columns'] = [
+    { key: 'PickTime', title: t('track.col.pickTime'), width: 160, className: 'wt-mono', render: (_, f) => f.PickTime },
+    { key: 'Position', title: t('track.converted.position'), width: 250, className: 'wt-mono', render: (_, f) => <>{coordinate(f.Longitude, f.LongitudeTag)}, {coordinate(f.Latitude, f.LatitudeTag)}</> },
+    { key: 'Operator', title: t('track.converted.operator'), ellipsis: true, render: (_, f) => <span data-testid="converted-operator">{f.ConvertedInvalid?.Operator || '—'}</span> },
+    { key: 'OperateTime', title: t('track.converted.time'), width: 160, className: 'wt-mono', render: (_, f) => f.ConvertedInvalid?.OperateTime ?? '' },
+  ];
+
+  return (
+    <Drawer open={open} onClose={onClose} size={820} title={t('track.converted.title', { name })} data-testid="converted-drawer" destroyOnHidden>
+      <Alert className="wt-track-converted-note" type="info" showIcon title={t('track.converted.note')} />
+      {list.isError && !list.data ? (
+        <ErrorState title={t('track.converted.error')} error={list.error} onRetry={() => void list.refetch()} />
+      ) : (
+        <Table<Fix>
+          size="small"
+          rowKey="Id"
+          data-testid="converted-table"
+          columns={columns}
+          dataSource={list.data?.List ?? []}
+          loading={list.isFetching}
+          scroll={{ x: 700 }}
+          locale={{ emptyText: t('track.converted.empty') }}
+          pagination={{
+            current: paging.currentPage,
+            pageSize: paging.pageSize,
+            total: list.data?.Total ?? 0,
+            showSizeChanger: true,
+            pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
+            showQuickJumper: true,
+            showTotal: (n) => t('track.total', { count: n }),
+            size: 'small',
+            onChange: (currentPage, pageSize) => setPaging({ currentPage: pageSize !== paging.pageSize ? 1 : currentPage, pageSize }),
+          }}
+        />
+      )}
+    </Drawer>
+  );
+}

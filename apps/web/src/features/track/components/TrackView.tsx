@@ -1,0 +1,297 @@
+import { DeleteOutlined, FilterOutlined, HistoryOutlined } from '@ant-design/icons';
+import { DEFAULT_PAGE_SIZE, type Fix } from '@wildtrack/contract';
+import { App, Badge, Button, Grid, Space, Spin, Splitter, Switch, Tooltip } from 'antd';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorState } from '../../../components/ErrorState';
+import { TimeRangePicker } from '../../../components/TimeRangePicker';
+import type { DeviceEntry } from '../../../components/device-tree';
+import { resolveRange, usePositionSelection } from '../../../lib/positionSelection';
+import { useSession } from '../../../lib/session';
+import { useTracks } from '../../../lib/tracks';
+import { countOlder, useFixPage, useMarkInvalid, type FixQuery } from '../api';
+import { activeFilterCount, idsToMark, locateStep, NO_FILTER, pageOf, rowPosition, toPositionFilter, trackIndexOf, type FilterDraft } from '../model';
+import { ConvertedInvalidDrawer } from './ConvertedInvalidDrawer';
+import { FixFilters } from './FixFilters';
+import { FixTable, type FixPaging } from './FixTable';
+import type { PointColoring } from './TrackMap';
+
+const TrackMap = lazy(() => import('./TrackMap'));
+
+interface Props {
+  entry: DeviceEntry;
+  name: string;
+}
+
+/** A fix the map picked, being looked for in the table's pages (at most a few pages are tried). */
+interface Locating {
+  id: string;
+  tries: number;
+}
+
+const FIRST_PAGE: FixPaging = { currentPage: 1, pageSize: DEFAULT_PAGE_SIZE };
+
+/** The table's body height in a panel of this height (header row and pager taken off). */
+const tableHeight = (panel: number): number => Math.max(160, panel - 152);
+
+/**
+ * One device's fixes: the range and filters, the table and the map side by side with one chosen fix
+ * between them, marking fixes invalid, and the list of fixes marked before.
+ */
+export function TrackView({ entry, name }: Props) {
+  const { t } = useTranslation();
+  const { modal, message } = App.useApp();
+  const screens = Grid.useBreakpoint();
+  const { user } = useSession();
+  const zone = user.timeZone || '';
+  const { range, setRange } = usePositionSelection();
+  const { start, end } = resolveRange(range, zone);
+  const device = entry.device;
+  const imei = device.IMEI;
+  const canMark = entry.permission.EditFix;
+  const hasSecondLevel = device.SecondLevelFix === 1;
+
+  const [filter, setFilter] = useState<FilterDraft>(NO_FILTER);
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const [everySecond, setEverySecond] = useState(false);
+  const secondLevel = hasSecondLevel && everySecond ? 'all' : 'avg';
+  const positionFilter = useMemo(() => toPositionFilter(filter), [filter]);
+  const query: FixQuery = useMemo(() => ({ imei, start, end, secondLevel, filter: positionFilter }), [imei, start, end, secondLevel, positionFilter]);
+
+  // A new range, filter or second-level mode starts again at the first page with nothing chosen.
+  const queryId = JSON.stringify(query);
+  const [paging, setPaging] = useState<FixPaging & { for: string }>({ ...FIRST_PAGE, for: queryId });
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const [selected, setSelected] = useState<ReadonlyMap<string, Fix>>(new Map());
+  const [locating, setLocating] = useState<Locating | null>(null);
+  if (paging.for !== queryId) {
+    setPaging({ ...paging, currentPage: 1, for: queryId });
+    setActiveId(null);
+    setSelected(new Map());
+    setLocating(null);
+  }
+
+  const page = useFixPage({ ...query, currentPage: paging.currentPage, pageSize: paging.pageSize, sortField: paging.sortField, sortOrder: paging.sortOrder });
+  const { tracks, isFetching: trackLoading, error: trackError } = useTracks({ imeis: [imei], start, end, secondLevel, filter: positionFilter });
+  const track = tracks.find((tr) => tr.imei === imei);
+  const rows = useMemo(() => page.data?.List ?? [], [page.data]);
+  const total = page.data?.Total ?? 0;
+
+  const [coloring, setColoring] = useState<PointColoring>('grade');
+  const [flyTo, setFlyTo] = useState<{ lon: number; lat: number } | null>(null);
+  const activeIndex = activeId ? trackIndexOf(track, activeId) : -1;
+
+  // ---- table -> map ----
+  const activate = (fix: Fix): void => {
+    setActiveId(fix.Id);
+    setLocating(null);
+    const i = trackIndexOf(track, fix.Id);
+    if (track && i >= 0) setFlyTo({ lon: track.lonLat[2 * i]!, lat: track.lonLat[2 * i + 1]! });
+  };
+
+  // ---- map -> table: the page holding the picked fix, in time order ----
+  const scrollTo = useRef<string | null>(null);
+  const pick = async (index: number): Promise<void> => {
+    if (!track || index < 0 || index >= track.count) return;
+    const time = track.times[index]!;
+    const id = String(time);
+    setActiveId(id);
+    scrollTo.current = id;
+    if (rows.some((r) => r.Id === id)) return;
+    // Another sort can't say where a time stands: the table goes back to time order.
+    const order = !paging.sortField || paging.sortField === 'PickTime' ? (paging.sortOrder ?? 'descend') : 'descend';
+    try {
+      const older = await countOlder(query, time, zone);
+      const position = rowPosition(older, total, order);
+      setPaging((p) => ({ ...p, currentPage: pageOf(position, p.pageSize), ...(order === 'descend' && p.sortField !== 'PickTime' ? { sortField: undefined, sortOrder: undefined } : {}) }));
+      setLocating({ id, tries: 0 });
+    } catch {
+      // the client has said what went wrong; the fix stays ringed on the map
+    }
+  };
+
+  // The counted page may be one off (fixes within the same second, a run cut by the range): once the
+  // page has come, the neighbour towards the fix is tried, a few times at most.
+  if (locating && !page.isFetching && page.data) {
+    const step = locateStep(locating.id, page.data.List, page.data.Total, paging);
+    if (typeof step !== 'number' || locating.tries >= 3) setLocating(null);
+    else {
+      setLocating({ id: locating.id, tries: locating.tries + 1 });
+      setPaging({ ...paging, currentPage: step });
+    }
+  }
+
+  // A fix picked on the map is scrolled into view once its row shows.
+  const tableBox = useRef<HTMLDivElement | null>(null);
+  useEffect(() => {
+    const id = scrollTo.current;
+    if (!id || !rows.some((r) => r.Id === id)) return;
+    scrollTo.current = null;
+    const row = tableBox.current?.querySelector(`tr[data-row-key="${id}"]`);
+    row?.scrollIntoView({ block: 'nearest' });
+  }, [rows, activeId]);
+
+  // ---- marking ----
+  const mark = useMarkInvalid();
+  const selectRows = ({ add, remove }: { add: Fix[]; remove: string[] }): void => {
+    const next = new Map(selected);
+    for (const f of add) next.set(f.Id, f);
+    for (const id of remove) next.delete(id);
+    setSelected(next);
+  };
+  const confirmMark = (): void => {
+    const chosen = [...selected.values()];
+    const ids = idsToMark(chosen);
+    modal.confirm({
+      title: t('track.mark.title', { count: chosen.length }),
+      content: (
+        <div data-testid="mark-confirm">
+          <p>{t('track.mark.irreversible')}</p>
+          {ids.length > chosen.length ? <p>{t('track.mark.groups', { count: ids.length })}</p> : null}
+        </div>
+      ),
+      okText: t('track.mark.ok'),
+      okButtonProps: { danger: true, 'data-testid': 'mark-confirm-ok' },
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        try {
+          const reply = await mark.mutateAsync({ imei, ids });
+          void message.success(t('track.mark.done', { count: reply.Count }));
+          setSelected(new Map());
+        } catch {
+          // refused or failed: the client has shown why
+        }
+      },
+    });
+  };
+  const markBlocked = !canMark ? t('track.mark.noRight') : selected.size === 0 ? t('track.mark.pickRows') : null;
+
+  const [convertedOpen, setConvertedOpen] = useState(false);
+
+  // ---- layout ----
+  const splitBox = useRef<HTMLDivElement | null>(null);
+  const [panelHeight, setPanelHeight] = useState(520);
+  useEffect(() => {
+    const box = splitBox.current;
+    if (!box) return;
+    const measure = (): void => {
+      const h = Math.floor(box.getBoundingClientRect().height);
+      if (h > 0) setPanelHeight(h);
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, []);
+  const wide = screens.lg !== false;
+  const filtersInUse = activeFilterCount(filter);
+
+  const emptyText = page.isPending
+    ? t('common.loading')
+    : filtersInUse > 0
+      ? t('track.noMatch')
+      : t('track.noFixes');
+
+  const table =
+    page.isError && !page.data ? (
+      <ErrorState title={t('track.loadError')} error={page.error} onRetry={() => void page.refetch()} />
+    ) : (
+      <div ref={tableBox} className="wt-track-table" data-total={total} data-page={paging.currentPage} data-locating={locating ? '1' : '0'}>
+        <div className="wt-track-table-bar">
+          <Space size={8}>
+            <Tooltip title={markBlocked}>
+              <Button size="small" danger icon={<DeleteOutlined />} data-testid="mark-invalid" disabled={markBlocked !== null} onClick={confirmMark}>
+                {selected.size > 0 ? t('track.mark.buttonCount', { count: selected.size }) : t('track.mark.button')}
+              </Button>
+            </Tooltip>
+            {selected.size > 0 ? (
+              <Button size="small" type="link" onClick={() => setSelected(new Map())}>
+                {t('track.mark.clear')}
+              </Button>
+            ) : null}
+          </Space>
+          {hasSecondLevel ? (
+            <label className="wt-track-switch">
+              <Switch size="small" data-testid="every-second" checked={everySecond} onChange={setEverySecond} />
+              <Tooltip title={t('track.everySecondHelp')}>
+                <span>{t('track.everySecond')}</span>
+              </Tooltip>
+            </label>
+          ) : null}
+        </div>
+        <FixTable
+          rows={rows}
+          total={total}
+          loading={page.isFetching}
+          paging={paging}
+          onPaging={(p) => {
+            setLocating(null);
+            setPaging({ ...p, for: queryId });
+          }}
+          activeId={activeId}
+          onActivate={activate}
+          selectedIds={canMark ? [...selected.keys()] : null}
+          onSelectRows={selectRows}
+          emptyText={emptyText}
+          height={tableHeight(wide ? panelHeight : Math.round(panelHeight * 0.55))}
+        />
+      </div>
+    );
+
+  const map = (
+    <Suspense
+      fallback={
+        <div className="wt-track-map wt-track-map-loading">
+          <Spin />
+        </div>
+      }
+    >
+      <TrackMap
+        track={track}
+        coloring={coloring}
+        onColoring={setColoring}
+        activeIndex={activeIndex}
+        flyTo={flyTo}
+        onPick={(i) => void pick(i)}
+        zone={zone}
+        loading={trackLoading}
+        failed={!!trackError}
+      />
+    </Suspense>
+  );
+
+  return (
+    <div className="wt-track-view">
+      <div className="wt-track-toolbar">
+        <Space wrap size={[12, 8]}>
+          <TimeRangePicker value={range} onChange={setRange} />
+          <Badge count={filtersInUse} size="small" color="#0f766e">
+            <Button icon={<FilterOutlined />} data-testid="filters-toggle" aria-expanded={filtersOpen} type={filtersOpen ? 'primary' : 'default'} ghost={filtersOpen} onClick={() => setFiltersOpen(!filtersOpen)}>
+              {t('track.filter.title')}
+            </Button>
+          </Badge>
+        </Space>
+        <Button className="wt-track-history" icon={<HistoryOutlined />} data-testid="converted-open" onClick={() => setConvertedOpen(true)}>
+          {t('track.converted.button')}
+        </Button>
+      </div>
+      {filtersOpen ? (
+        <FixFilters
+          value={filter}
+          onApply={(next) => {
+            setFilter(next);
+          }}
+        />
+      ) : null}
+      <div ref={splitBox} className="wt-track-split" data-testid="track-split">
+        <Splitter layout={wide ? 'horizontal' : 'vertical'}>
+          <Splitter.Panel defaultSize="60%" min="30%" max="80%">
+            {table}
+          </Splitter.Panel>
+          <Splitter.Panel min="20%">{map}</Splitter.Panel>
+        </Splitter>
+      </div>
+      <ConvertedInvalidDrawer imei={imei} name={name} open={convertedOpen} onClose={() => setConvertedOpen(false)} />
+    </div>
+  );
+}
