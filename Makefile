@@ -25,12 +25,13 @@ apps/server/dist/main.js: $(STAMP) $(SERVER_SOURCES)
 
 build: apps/web/dist/index.html apps/server/dist/main.js
 
-# Debian's chromium for the browser specs (Playwright drives it; no browser download).
+# Debian's chromium for the browser specs (Playwright drives it; no browser download), and a CJK font
+# so that the zh-CN screenshots show Chinese rather than empty boxes.
 browser:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "Installing Debian's chromium for the browser specs"; \
+	@{ command -v chromium >/dev/null 2>&1 && fc-list :lang=zh 2>/dev/null | grep -q .; } || { \
+	  echo "Installing Debian's chromium and a Chinese font for the browser specs"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei >/dev/null; }
 
 lint: install
 	npm run lint
