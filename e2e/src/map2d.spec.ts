@@ -213,5 +213,5 @@ describe.each(cases)('2D map ($locale)', ({ locale, t }) => {
     } finally {
       await context.close();
     }
-  });
+  }, 180_000);
 });
