@@ -148,7 +148,7 @@ describe('2D map performance', () => {
       );
       await screenshot(page, 'map2d-performance-1m-replay');
 
-      const row = page.locator(`.wt-map2d-legend-row[data-imei="${IMEI}"]`);
+      const row = page.locator(`[data-testid="map2d-legend"] .wt-map-legend-row[data-imei="${IMEI}"]`);
       expect(Number(await row.getAttribute('data-count'))).toBe(POINTS);
       expect(Number(await row.getAttribute('data-index'))).toBeGreaterThan(POINTS / 2);
 

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, screenshot, signIn, startServer, type RunningServer } from './harness';
+import { imeiWithCheck } from '@wildtrack/simulator';
 import { pixelsOfColour } from './perf';
 
 /**
@@ -24,6 +25,8 @@ afterAll(async () => {
 /** The sample fleet's stork and deer (tools/simulator fleet.ts). */
 const STORK = '864512040001173';
 const DEER = '864512040002254';
+/** Three more, a few hundred kilometres apart in north-east China: one cluster at world zoom. */
+const CROWD = ['86451204000333', '86451204000559', '86451204000667'].map(imeiWithCheck);
 
 const cases = [
   {
@@ -38,6 +41,7 @@ const cases = [
       offline: '离线底图',
       choose: '请在上方选择设备',
       play: '播放',
+      stop: '显示完整轨迹',
     },
   },
   {
@@ -51,6 +55,7 @@ const cases = [
       offline: 'Offline basemap',
       choose: 'Choose devices above',
       play: 'Play',
+      stop: 'Show whole tracks',
     },
   },
 ];
@@ -76,7 +81,7 @@ interface LegendRow {
 }
 
 async function legend(page: Page): Promise<LegendRow[]> {
-  return page.locator('.wt-map2d-legend-row').evaluateAll((rows) =>
+  return page.locator('[data-testid="map2d-legend"] .wt-map-legend-row').evaluateAll((rows) =>
     rows.map((r) => {
       const el = r as HTMLElement;
       return {
@@ -106,6 +111,7 @@ async function chooseDevice(page: Page, imei: string): Promise<void> {
   await picker.locator('input').fill(imei);
   await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: imei }).click();
   await page.keyboard.press('Escape');
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').waitFor({ state: 'hidden' });
 }
 
 describe.each(cases)('2D map ($locale)', ({ locale, t }) => {
@@ -210,6 +216,29 @@ describe.each(cases)('2D map ($locale)', ({ locale, t }) => {
       expect(seen.at(-1)!.stork).toBeGreaterThan(seen[0]!.stork);
       expect(seen.at(-1)!.deer).toBeGreaterThan(seen[0]!.deer);
       await screenshot(page, `map2d-${locale}-replay`);
+
+      // ---- last positions crowded at world zoom form a cluster with their count; a click opens it ----
+      await page.getByRole('button', { name: t.stop }).click();
+      await expect.poll(() => replayTime(page)).toBeNull();
+      for (const imei of CROWD) await chooseDevice(page, imei);
+      // The VHF station has no track (its fixes are its fixed site), so four tracks and five last positions.
+      await expect.poll(async () => (await legend(page)).length, { timeout: 30_000 }).toBe(4);
+      await page.getByTestId('map2d').and(page.locator('[data-loading="0"]')).waitFor();
+      // Out to world zoom, or as far as the map goes.
+      const zoomOut = page.locator('.maplibregl-ctrl-zoom-out');
+      for (let i = 0; i < 6 && (await zoomOut.isEnabled()); i++) await zoomOut.click();
+      const cluster = page.locator('.wt-map-cluster-count');
+      await expect.poll(async () => Math.max(0, ...(await cluster.allTextContents()).map(Number)), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+      await screenshot(page, `map2d-${locale}-cluster`);
+      // The biggest cluster opened: the map zooms in until its positions part, in smaller clusters or
+      // each with its name.
+      const counts = (await cluster.allTextContents()).map(Number);
+      const biggest = (await cluster.nth(counts.indexOf(Math.max(...counts))).boundingBox())!;
+      await page.mouse.click(biggest.x + biggest.width / 2, biggest.y + biggest.height / 2);
+      const largest = async (): Promise<number> => Math.max(0, ...(await cluster.allTextContents()).map(Number));
+      await expect.poll(largest, { timeout: 20_000 }).toBeLessThan(Math.max(...counts));
+      await page.locator('.wt-map-label').first().waitFor();
+      await screenshot(page, `map2d-${locale}-cluster-opened`);
     } finally {
       await context.close();
     }

@@ -138,7 +138,7 @@ async function globeState(page: Page): Promise<GlobeState> {
 }
 
 async function legendRow(page: Page): Promise<{ index: number; count: number; altitude: number | null }> {
-  return page.locator('.wt-map3d-legend-row').first().evaluate((el) => {
+  return page.locator('[data-testid="map3d-legend"] .wt-map-legend-row').first().evaluate((el) => {
     const d = (el as HTMLElement).dataset;
     return { index: Number(d.index), count: Number(d.count), altitude: d.altitude ? Number(d.altitude) : null };
   });

@@ -1,7 +1,8 @@
 import maplibregl, { type MapDataEvent, type Map as MapLibreMap } from 'maplibre-gl';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { TILE_WAIT_BEFORE_FALLBACK_MS, tileVerdict, type RasterTiles, type ResolvedBaseLayer, type TileHealth } from './layers';
 import { useMap } from './MapView';
+import { useDrawnBaseLayer } from './useBaseLayer';
 import { OFFLINE_LAYER_IDS } from './offlineStyle';
 
 const PREFIX = 'base-';
@@ -24,14 +25,7 @@ interface Props {
  */
 export function BaseLayer({ layer, onFallback }: Props) {
   const map = useMap();
-  const fallback = useRef(onFallback);
-  useEffect(() => {
-    fallback.current = onFallback;
-  }, [onFallback]);
-
-  // The rasters are compared by content: a new but equal layer object keeps the tiles already loaded.
-  const signature = layer.kind === 'tiles' ? JSON.stringify(layer.rasters) : '';
-  const drawn = layer.kind === 'tiles' ? layer.layer : 'offline';
+  const { signature, drawn, fallback } = useDrawnBaseLayer(layer, onFallback);
 
   useEffect(() => {
     // What the map draws shows on its element (tests and support read it).

@@ -9,6 +9,8 @@ import './map.css';
 
 const SOURCE = 'last-positions';
 const CLUSTERS = `${SOURCE}-clusters`;
+/** The lowest of this overlay's map layers: tracks go beneath it, so positions and clusters stay on top. */
+export const LAST_POSITIONS_LAYER = CLUSTERS;
 const POINTS = `${SOURCE}-points`;
 
 interface Props {

@@ -18,6 +18,7 @@ import {
   type Rgb,
   type TrackHead,
 } from './deck/trackData';
+import { LAST_POSITIONS_LAYER } from './LastPositions';
 import { useMap } from './MapView';
 
 /**
@@ -257,7 +258,10 @@ export function TracksOverlay({ tracks: decoded, colors, time = null, points = '
         );
       }
     }
-    overlay.setProps({ layers });
+    // Beneath the last positions when the map shows them (/map2d): a cluster or a device's dot and its
+    // popup stay clickable over the tracks' ends.
+    const beforeId = map.getLayer(LAST_POSITIONS_LAYER) ? LAST_POSITIONS_LAYER : undefined;
+    overlay.setProps({ layers: beforeId ? layers.map((layer) => layer.clone({ beforeId } as Partial<Layer['props']>)) : layers });
     // What is drawn shows on the map's element (tests and support read it).
     const box = map.getContainer();
     box.dataset.tracks = tracks.map((t) => `${t.imei}:${t.count}`).join(',');

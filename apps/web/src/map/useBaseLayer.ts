@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { GetAccountSetting, GetTileLayers } from '@wildtrack/contract';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { call } from '../lib/api';
 import { queryKeys } from '../lib/queryKeys';
 import { useSession } from '../lib/session';
@@ -63,4 +63,23 @@ export function useBaseLayer(): BaseLayerState {
   const fallBack = useCallback(() => setFailed({ layer: chosen, attempt }), [chosen, attempt]);
 
   return { chosen, choose, drawn, notice, fallBack };
+}
+
+/**
+ * What an overlay drawing the base layer works from (BaseLayer on the 2D map, GlobeImagery on the globe):
+ * the rasters as a signature compared by content (a new but equal layer object keeps the tiles already
+ * loaded; '' for the offline basemap), the name of the layer drawn, and the latest fallback callback (a
+ * new callback does not redraw).
+ */
+export function useDrawnBaseLayer(
+  layer: ResolvedBaseLayer,
+  onFallback: () => void,
+): { signature: string; drawn: string; fallback: RefObject<() => void> } {
+  const fallback = useRef(onFallback);
+  useEffect(() => {
+    fallback.current = onFallback;
+  }, [onFallback]);
+  const signature = layer.kind === 'tiles' ? JSON.stringify(layer.rasters) : '';
+  const drawn = layer.kind === 'tiles' ? layer.layer : 'offline';
+  return { signature, drawn, fallback };
 }

@@ -1,4 +1,3 @@
-import { formatTime } from '@wildtrack/contract';
 import { Result, Segmented, Spin, Tag, Tooltip } from 'antd';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,14 +6,14 @@ import { MapStatusOverlay } from '../../components/MapStatusOverlay';
 import { ReplayControl } from '../../components/ReplayControl';
 import { TimeRangePicker } from '../../components/TimeRangePicker';
 import { resolveRange, usePositionSelection } from '../../lib/positionSelection';
-import { useReplay } from '../../lib/replay';
 import { useSession } from '../../lib/session';
-import { useLastFixes, useTracks } from '../../lib/tracks';
-import { cssColor, deviceColor, timeExtent, type Rgb } from '../../map/deck/trackData';
-import { fixAt, trackLine, type TrackLine } from '../../map/globe/trackLine';
+import { cssColor, deviceColor } from '../../map/deck/trackData';
+import { fixAt, trackLine } from '../../map/globe/trackLine';
 import { BaseLayerNoticeBar, LayerSwitcher } from '../../map/LayerSwitcher';
 import { MapBoundary } from '../../map/MapBoundary';
+import { TrackLegend } from '../../map/TrackLegend';
 import { useBaseLayer } from '../../map/useBaseLayer';
+import { useMapTracks } from '../../map/useMapTracks';
 import './map3d.css';
 
 /** CesiumJS (a few MB) loads only here, while the rest of the screen already works. */
@@ -38,18 +37,9 @@ export default function Map3dPage() {
   const base = useBaseLayer();
   const [exaggeration, setExaggeration] = useState<number>(1);
 
-  const tracksQuery = useTracks(imeis.length > 0 ? { imeis, start: range.start, end: range.end } : null);
-  const last = useLastFixes(imeis);
-  // Each device keeps the colour it has on the 2D map: by its place in the selection.
-  const colors = useMemo(() => new Map<string, Rgb>(imeis.map((imei, i) => [imei, deviceColor(i)])), [imeis]);
+  const { tracksQuery, colors, shown, replay, captions, loading } = useMapTracks(imeis, range);
   const colorOf = useCallback((imei: string, i: number) => cssColor(colors.get(imei) ?? deviceColor(i)), [colors]);
-  const shown = useMemo(() => tracksQuery.tracks.filter((tr) => imeis.includes(tr.imei)), [tracksQuery.tracks, imeis]);
   const lines = useMemo(() => shown.map(trackLine).filter((line) => line.count > 0), [shown]);
-  const extent = useMemo(() => timeExtent(shown), [shown]);
-  const replay = useReplay(extent);
-  const captions = useMemo(() => new Map((last.data ?? []).map((f) => [f.IMEI, f.Caption])), [last.data]);
-
-  const loading = tracksQuery.isFetching || last.isFetching;
   const noFixes = imeis.length > 0 && !loading && !tracksQuery.error && lines.length === 0;
   const fallback = (
     <div className="wt-map3d-fallback" data-testid="globe-unavailable">
@@ -58,8 +48,8 @@ export default function Map3dPage() {
   );
 
   return (
-    <div className="wt-map3d" data-testid="map3d" data-loading={loading ? '1' : '0'}>
-      <div className="wt-map3d-bar">
+    <div className="wt-map-page wt-map3d" data-testid="map3d" data-loading={loading ? '1' : '0'}>
+      <div className="wt-map-page-bar">
         <DevicePicker value={imeis} onChange={selection.setImeis} />
         <TimeRangePicker value={selection.range} onChange={selection.setRange} />
         <LayerSwitcher value={base.chosen} onChange={base.choose} />
@@ -75,7 +65,7 @@ export default function Map3dPage() {
         </Tooltip>
         {loading ? <Spin size="small" data-testid="map3d-loading" /> : null}
       </div>
-      <div className="wt-map3d-body">
+      <div className="wt-map-page-body wt-map3d-body">
         <MapBoundary fallback={fallback}>
           <Suspense
             fallback={
@@ -96,7 +86,7 @@ export default function Map3dPage() {
             />
           </Suspense>
         </MapBoundary>
-        <BaseLayerNoticeBar notice={base.notice} className="wt-map3d-notice" />
+        <BaseLayerNoticeBar notice={base.notice} className="wt-map-page-notice wt-map3d-notice" />
         <MapStatusOverlay
           testId="map3d"
           noDevices={imeis.length === 0}
@@ -105,55 +95,34 @@ export default function Map3dPage() {
           texts={{ chooseDevices: t('map3d.chooseDevices'), loadFailed: t('map3d.loadFailed'), noFixes: t('map3d.noFixes', { start: range.start, end: range.end }) }}
           onRetry={() => void tracksQuery.refetch()}
         />
-        {lines.length > 0 ? <Legend lines={lines} colorOf={colorOf} captions={captions} time={replay.time} zone={zone} /> : null}
+        {lines.length > 0 ? (
+          <TrackLegend
+            testId="map3d-legend"
+            zone={zone}
+            replaying={replay.time !== null}
+            rows={lines.map((line, i) => {
+              const index = replay.time === null ? line.count - 1 : fixAt(line, replay.time);
+              // The height of the fix the marker is at.
+              const height = index >= 0 && line.hasAlt[index] ? Math.round(line.coords[index * 3 + 2]!) : null;
+              return {
+                imei: line.imei,
+                caption: captions.get(line.imei) ?? '',
+                color: colorOf(line.imei, i),
+                count: line.count,
+                index,
+                time: index >= 0 ? line.times[index]! : null,
+                data: { 'data-altitude': height ?? '' },
+                extra: (
+                  <Tag variant="filled" color={height === null ? undefined : 'blue'}>
+                    {height === null ? t('map3d.noAltitude') : t('map3d.altitudeValue', { value: height })}
+                  </Tag>
+                ),
+              };
+            })}
+          />
+        ) : null}
       </div>
       <ReplayControl replay={replay} timeZone={zone} />
-    </div>
-  );
-}
-
-interface LegendProps {
-  lines: readonly TrackLine[];
-  colorOf: (imei: string, index: number) => string;
-  captions: ReadonlyMap<string, string>;
-  time: number | null;
-  zone: string;
-}
-
-/**
- * The devices drawn, in their colours, each with the height of the fix its marker is at (and its time
- * during a replay). The rows' data attributes let tests follow the markers.
- */
-function Legend({ lines, colorOf, captions, time, zone }: LegendProps) {
-  const { t } = useTranslation();
-  return (
-    <div className="wt-map3d-legend" data-testid="map3d-legend">
-      {lines.map((line, i) => {
-        const index = time === null ? line.count - 1 : fixAt(line, time);
-        const at = index >= 0 ? line.times[index]! : null;
-        const height = index >= 0 && line.hasAlt[index] ? Math.round(line.coords[index * 3 + 2]!) : null;
-        return (
-          <div
-            key={line.imei}
-            className="wt-map3d-legend-row"
-            data-imei={line.imei}
-            data-index={index}
-            data-fix-time={at ?? ''}
-            data-count={line.count}
-            data-altitude={height ?? ''}
-          >
-            <span className="wt-map3d-swatch" style={{ background: colorOf(line.imei, i) }} />
-            <span className="wt-map3d-legend-name">{captions.get(line.imei) || line.imei}</span>
-            <Tag variant="filled">{t('map3d.fixCount', { count: line.count })}</Tag>
-            <Tag variant="filled" color={height === null ? undefined : 'blue'}>
-              {height === null ? t('map3d.noAltitude') : t('map3d.altitudeValue', { value: height })}
-            </Tag>
-            {time !== null ? (
-              <span className="wt-map3d-legend-time">{at === null ? t('map3d.notStarted') : formatTime(at, zone)}</span>
-            ) : null}
-          </div>
-        );
-      })}
     </div>
   );
 }

@@ -1,5 +1,6 @@
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { TILE_WAIT_BEFORE_FALLBACK_MS, type ResolvedBaseLayer } from '../layers';
+import { useDrawnBaseLayer } from '../useBaseLayer';
 import { useGlobe } from './GlobeView';
 import { OnlineImagery } from './onlineImagery';
 
@@ -16,14 +17,7 @@ interface Props {
  */
 export function GlobeImagery({ layer, onFallback }: Props) {
   const globe = useGlobe();
-  const fallback = useRef(onFallback);
-  useEffect(() => {
-    fallback.current = onFallback;
-  }, [onFallback]);
-
-  // The rasters are compared by content: a new but equal layer object keeps the tiles already loaded.
-  const signature = layer.kind === 'tiles' ? JSON.stringify(layer.rasters) : '';
-  const drawn = layer.kind === 'tiles' ? layer.layer : 'offline';
+  const { signature, drawn, fallback } = useDrawnBaseLayer(layer, onFallback);
 
   useEffect(() => {
     const online = new OnlineImagery(globe, signature, drawn, () => fallback.current());
