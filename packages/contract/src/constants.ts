@@ -32,6 +32,8 @@ export const EMAIL_MAX = 40;
 export const PHONE_LENGTH = 11;
 export const PHONE_COUNTRY_CODE = '86';
 export const NICKNAME_DISPLAY_WIDTH = 22;
+/** A Tianditu key is 32 hex characters today; the rule leaves room for other key formats. */
+export const TDT_KEY_MAX = 64;
 
 export const SECOND_LEVEL_FIX_COUNT = 10;
 export const SECOND_LEVEL_FIX_INTERVAL_S = 1;

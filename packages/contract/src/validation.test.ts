@@ -10,6 +10,7 @@ import {
   NicknameSchema,
   PasswordSchema,
   PhoneSchema,
+  TdtKeySchema,
   truncateDisplay,
   VerificationCodeSchema,
 } from './validation.js';
@@ -62,6 +63,14 @@ describe('§5 validation rules', () => {
   it('nickname: required, not blank, trimmed', () => {
     expect(NicknameSchema.parse('  Crane  ')).toBe('Crane');
     expect(firstMessage(NicknameSchema.safeParse('   '))).toBe('validation.nickname.required');
+  });
+
+  it('map-service key: optional, trimmed, letters and digits, at most 64', () => {
+    expect(TdtKeySchema.parse('')).toBe('');
+    expect(TdtKeySchema.parse('  0123456789abcdef0123456789ABCDEF \t')).toBe('0123456789abcdef0123456789ABCDEF');
+    expect(TdtKeySchema.parse('k'.repeat(64))).toBe('k'.repeat(64));
+    expect(firstMessage(TdtKeySchema.safeParse('k'.repeat(65)))).toBe('validation.tdtKey.length');
+    for (const bad of ['abc def', 'key;drop', 'key&tk=x', '天地图']) expect(firstMessage(TdtKeySchema.safeParse(bad))).toBe('validation.tdtKey.chars');
   });
 
   it('weighted display width: above 127 and the caret count 2', () => {

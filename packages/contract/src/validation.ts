@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODE_LENGTH, EMAIL_MAX, NICKNAME_DISPLAY_WIDTH, PASSWORD_MAX, PASSWORD_MIN } from './constants.js';
+import { CODE_LENGTH, EMAIL_MAX, NICKNAME_DISPLAY_WIDTH, PASSWORD_MAX, PASSWORD_MIN, TDT_KEY_MAX } from './constants.js';
 
 /**
  * The validation rules of §5, written once. Error texts are message keys (see messages.ts) that the
@@ -56,6 +56,16 @@ export const NicknameSchema = z
   .trim()
   .min(1, { error: 'validation.nickname.required' })
   .max(64, { error: 'validation.nickname.length' });
+
+/**
+ * The map-service (Tianditu) key of the settings form: optional, trimmed, letters and digits. Whether the
+ * key works is only known by asking Tianditu for a tile, which the browser does before saving (§5).
+ */
+export const TdtKeySchema = z
+  .string()
+  .trim()
+  .max(TDT_KEY_MAX, { error: 'validation.tdtKey.length' })
+  .regex(/^[A-Za-z0-9]*$/, { error: 'validation.tdtKey.chars' });
 
 /** Weighted display width (§5): characters above code 127 and the caret count 2, others 1. */
 export function displayWidth(text: string): number {

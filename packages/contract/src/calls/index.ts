@@ -1,5 +1,5 @@
 export { GetPublicKey, PasswordLogin, GetAccountSafeSetting, Heartbeat } from './auth.js';
-export { Exit, ModifyLcid, GetAccountSetting, GetUserInfo } from './user.js';
+export { Exit, ModifyLcid, GetAccountSetting, SetAccountSetting, GetUserInfo } from './user.js';
 export {
   GetTree, GetFolderTree, CreateFolder, UpdateFolderName, DeleteFolder, MoveFolder, MoveDevice, UpdateRemarkName,
   SetSecondLevelFixEnable, UpdateProperty, GetDetailByIMEI, GetDetailByFolder, GetCountByFolder, GetHandheldList,

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { defineCall, EmptyBody, ZeroOne } from '../call.js';
+import { TimeZoneSchema } from '../timezone.js';
+import { TdtKeySchema } from '../validation.js';
 import { UserSchema } from './auth.js';
 
 export const Exit = defineCall({
@@ -33,6 +35,31 @@ export const GetAccountSetting = defineCall({
   body: EmptyBody,
   data: AccountSettingSchema,
   summary: 'Notification switches, the map-service key and the time zone.',
+});
+
+const onOff = z.union([z.literal(0), z.literal(1)], { error: 'validation.onOff' });
+
+/**
+ * The settings form (§2.4 Settings, §3 "User settings form: receiveApp, receiveEmail, key, zone"). The
+ * spec's call carries app, email and tdtKey; timeZone is optional so such a body still works, and when
+ * given it becomes the zone the server formats times in (as the zone sent at sign-in does). An absent
+ * or empty tdtKey means no key.
+ */
+export const SetAccountSettingBody = z.object({
+  app: onOff,
+  email: onOff,
+  tdtKey: TdtKeySchema.default(''),
+  timeZone: TimeZoneSchema.optional(),
+});
+/** The body as the server reads it: trimmed key (empty for none), the zone as "+08:00" when given. */
+export type AccountSettingInput = z.output<typeof SetAccountSettingBody>;
+
+export const SetAccountSetting = defineCall({
+  path: '/api/User/SetAccountSetting',
+  auth: 'session',
+  body: SetAccountSettingBody,
+  data: z.null(),
+  summary: 'Saves the notification switches, the map-service key and (optionally) the time zone.',
 });
 
 export const GetUserInfo = defineCall({

@@ -17,5 +17,10 @@ export function userRoutes(app: FastifyInstance, hooks: CallHooks, users: UserSe
 
   registerCall(app, hooks, calls.GetAccountSetting, async ({ session }) => users.accountSetting(session.userId));
 
+  registerCall(app, hooks, calls.SetAccountSetting, async ({ body, session }) => {
+    await users.saveAccountSetting(session.userId, body);
+    return null;
+  });
+
   registerCall(app, hooks, calls.GetUserInfo, async ({ session }) => users.getUser(session.userId));
 }

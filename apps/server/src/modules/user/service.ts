@@ -1,6 +1,7 @@
 import {
   AccountNameSchema,
   type AccountSetting,
+  type AccountSettingInput,
   EmailSchema,
   LanguageId,
   message,
@@ -88,6 +89,16 @@ export class UserService {
       ReceiveNotification: { APP: s.receive_app === 1 ? 1 : 0, Email: s.receive_email === 1 ? 1 : 0 },
       TimeZone: s.time_zone,
     };
+  }
+
+  /** The settings form (SetAccountSetting): the zone stays as it is when the body has none. */
+  async saveAccountSetting(userId: number, setting: AccountSettingInput): Promise<void> {
+    await this.users.updateSettings(userId, {
+      receive_app: setting.app,
+      receive_email: setting.email,
+      tdt_key: setting.tdtKey,
+      ...(setting.timeZone === undefined ? {} : { time_zone: setting.timeZone }),
+    });
   }
 
   async setLcid(userId: number, lcid: number): Promise<void> {

@@ -22,6 +22,69 @@ describe.each(DIALECTS)('user calls on %s', (dialect) => {
     expect(data).toEqual({ TdtKey: '', ReceiveNotification: { APP: 1, Email: 0 }, TimeZone: '+08:00' });
   });
 
+  const settingOf = async (token: string) =>
+    AccountSettingSchema.parse((await t.call(calls.GetAccountSetting.path, {}, { token })).body.Data);
+
+  it('saves the settings form and reads it back: switches, trimmed key, zone (also in the user info)', async () => {
+    const { token } = await t.userWithToken();
+    const saved = await t.call(
+      calls.SetAccountSetting.path,
+      { app: 0, email: 1, tdtKey: '  0123456789abcdef0123456789ABCDEF\t', timeZone: '-05:00' },
+      { token },
+    );
+    expect(saved.body).toMatchObject({ Code: Code.Success, Data: null });
+    expect(await settingOf(token)).toEqual({
+      TdtKey: '0123456789abcdef0123456789ABCDEF',
+      ReceiveNotification: { APP: 0, Email: 1 },
+      TimeZone: '-05:00',
+    });
+    expect(UserSchema.parse((await t.call(calls.GetUserInfo.path, {}, { token })).body.Data).TimeZone).toBe('-05:00');
+
+    // The spec's body (app, email, tdtKey) without a zone keeps the zone; an empty key removes the key;
+    // "UTC+09:00" is stored in the one form the console shows.
+    expect((await t.call(calls.SetAccountSetting.path, { app: 1, email: 0, tdtKey: '   ' }, { token })).body.Code).toBe(Code.Success);
+    expect(await settingOf(token)).toEqual({ TdtKey: '', ReceiveNotification: { APP: 1, Email: 0 }, TimeZone: '-05:00' });
+    expect((await t.call(calls.SetAccountSetting.path, { app: 1, email: 1, timeZone: 'UTC+09:00' }, { token })).body.Code).toBe(Code.Success);
+    expect(await settingOf(token)).toEqual({ TdtKey: '', ReceiveNotification: { APP: 1, Email: 1 }, TimeZone: '+09:00' });
+  });
+
+  it('refuses a bad settings form with 601 naming the field in the caller language, and changes nothing', async () => {
+    const { token } = await t.userWithToken();
+    const good = { app: 0, email: 1, tdtKey: 'goodkey01', timeZone: '+03:00' };
+    expect((await t.call(calls.SetAccountSetting.path, good, { token })).body.Code).toBe(Code.Success);
+    const before = await settingOf(token);
+
+    const refusals: { body: Record<string, unknown>; lang: 'en' | 'zh'; msg: string; field: string }[] = [
+      { body: { ...good, app: 2 }, lang: 'en', msg: 'app notifications: must be 1 (on) or 0 (off)', field: 'app' },
+      { body: { ...good, app: 2 }, lang: 'zh', msg: 'App 通知：只能是 1（开）或 0（关）', field: 'app' },
+      { body: { ...good, email: '1' }, lang: 'en', msg: 'e-mail: must be 1 (on) or 0 (off)', field: 'email' },
+      { body: { ...good, timeZone: '+13:00' }, lang: 'en', msg: 'time zone: time zone must look like +08:00, between -12:00 and +12:00', field: 'timeZone' },
+      { body: { ...good, timeZone: '+05:30' }, lang: 'zh', msg: '时区：时区格式应为 +08:00，范围 -12:00 至 +12:00', field: 'timeZone' },
+      { body: { ...good, tdtKey: 'key&tk=other' }, lang: 'en', msg: 'map-service key: may hold only letters and digits', field: 'tdtKey' },
+      { body: { ...good, tdtKey: 'k'.repeat(65) }, lang: 'zh', msg: '地图服务密钥：长度不能超过 64 位', field: 'tdtKey' },
+      { body: { email: 1, tdtKey: '' }, lang: 'en', msg: 'app notifications: must be 1 (on) or 0 (off)', field: 'app' },
+    ];
+    for (const r of refusals) {
+      const { body } = await t.call(calls.SetAccountSetting.path, r.body, { token, lang: r.lang });
+      expect(body, JSON.stringify(r.body)).toEqual({ Code: Code.Invalid, Msg: r.msg, Data: { Field: r.field } });
+    }
+    expect(await settingOf(token)).toEqual(before);
+    expect(before).toEqual({ TdtKey: 'goodkey01', ReceiveNotification: { APP: 0, Email: 1 }, TimeZone: '+03:00' });
+  });
+
+  it("one user's settings do not change another's", async () => {
+    const a = await t.userWithToken();
+    const b = await t.userWithToken({ org: 'Shared Org' });
+    const c = await t.userWithToken({ org: 'Shared Org' });
+    const bBefore = await settingOf(b.token);
+    await t.call(calls.SetAccountSetting.path, { app: 0, email: 1, tdtKey: 'akey', timeZone: '-12:00' }, { token: a.token });
+    await t.call(calls.SetAccountSetting.path, { app: 0, email: 0, tdtKey: 'ckey', timeZone: '+12:00' }, { token: c.token });
+    expect(await settingOf(a.token)).toEqual({ TdtKey: 'akey', ReceiveNotification: { APP: 0, Email: 1 }, TimeZone: '-12:00' });
+    expect(await settingOf(c.token)).toEqual({ TdtKey: 'ckey', ReceiveNotification: { APP: 0, Email: 0 }, TimeZone: '+12:00' });
+    expect(await settingOf(b.token)).toEqual(bBefore);
+    expect(bBefore).toEqual({ TdtKey: '', ReceiveNotification: { APP: 1, Email: 0 }, TimeZone: '+08:00' });
+  });
+
   it('tells the shell when a user has neither e-mail nor phone (safety prompt)', async () => {
     const bare = await t.userWithToken();
     const safe = (await t.call(calls.GetAccountSafeSetting.path, {}, { token: bare.token })).body.Data;
@@ -41,8 +104,12 @@ describe.each(DIALECTS)('user calls on %s', (dialect) => {
   });
 
   it('refuses every user call without a token', async () => {
-    for (const c of [calls.Exit, calls.ModifyLcid, calls.GetAccountSetting, calls.GetUserInfo, calls.GetAccountSafeSetting]) {
-      const { body } = await t.call(c.path, c === calls.ModifyLcid ? { lcid: 1033 } : {});
+    const bodies = new Map<string, unknown>([
+      [calls.ModifyLcid.path, { lcid: 1033 }],
+      [calls.SetAccountSetting.path, { app: 0, email: 0, tdtKey: 'anykey', timeZone: '+01:00' }],
+    ]);
+    for (const c of [calls.Exit, calls.ModifyLcid, calls.GetAccountSetting, calls.SetAccountSetting, calls.GetUserInfo, calls.GetAccountSafeSetting]) {
+      const { body } = await t.call(c.path, bodies.get(c.path) ?? {});
       expect(body.Code, c.path).toBe(Code.SessionExpired);
     }
   });
