@@ -10,6 +10,8 @@ export const queryKeys = {
   folders: ['folder-tree'] as const,
   /** Everything about devices: lists by folder, details, animal info, work status. */
   devices: ['devices'] as const,
+  /** GetUserInfo: the shell's copy of the user (nickname, time zone) after a reload. */
+  userInfo: ['user', 'info'] as const,
   /** GetAccountSetting (the map-service key, notification switches, time zone): settings change it. */
   accountSetting: ['account-setting'] as const,
   /** GetTileLayers: the server's map tile URL templates. */

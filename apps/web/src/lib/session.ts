@@ -1,4 +1,4 @@
-import { EXPERIENCE_FLAG_KEY, TIME_ZONE_KEEP_DAYS, TOKEN_COOKIE, type LoginResult, type User } from '@wildtrack/contract';
+import { EXPERIENCE_FLAG_KEY, offsetOfDate, TIME_ZONE_KEEP_DAYS, TOKEN_COOKIE, type LoginResult, type User } from '@wildtrack/contract';
 import Cookies from 'js-cookie';
 import { useSyncExternalStore } from 'react';
 
@@ -138,6 +138,11 @@ export function clearStoredUser(): void {
 export function clearSession(): void {
   clearToken();
   clearStoredUser();
+}
+
+/** The default zone (§9): the browser's current offset rounded to the hour, as sign-in and settings offer it. */
+export function browserTimeZone(now: Date = new Date()): string {
+  return offsetOfDate(now);
 }
 
 export function chosenTimeZone(): string | undefined {

@@ -9,7 +9,7 @@ import { isMenuGroup, MENU, menuEntries, normalizePath } from '../routes';
 import { UserMenu } from './UserMenu';
 
 /** The header bar (§2.3): brand, the top tabs, and on the right time zone, language and user. */
-export function AppHeader({ onAccountSecurity }: { onAccountSecurity: () => void }) {
+export function AppHeader({ onAccountSecurity, onSettings }: { onAccountSecurity: () => void; onSettings: () => void }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const { user } = useSession();
@@ -48,7 +48,7 @@ export function AppHeader({ onAccountSecurity }: { onAccountSecurity: () => void
           </Tooltip>
         ) : null}
         <LanguageToggle size="small" />
-        <UserMenu onAccountSecurity={onAccountSecurity} />
+        <UserMenu onAccountSecurity={onAccountSecurity} onSettings={onSettings} />
       </div>
     </Layout.Header>
   );

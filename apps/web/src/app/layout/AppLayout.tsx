@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { resetTreeSelection } from '../../components/device-tree';
 import { AccountSecurityDialog, SafetyPrompt } from '../../features/account-security';
+import { SettingsDialog } from '../../features/settings';
 import { logout } from '../../lib/auth';
 import { markSafetyPrompt, useSession } from '../../lib/session';
 import { showsTreePanel } from '../routes';
@@ -18,13 +19,14 @@ export function AppLayout() {
   const { pathname } = useLocation();
   const { safetyPrompt } = useSession();
   const [securityOpen, setSecurityOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   useUserInfo();
   // Leaving the console (sign-out, an ended session) forgets what the tree had selected on each page.
   useEffect(() => () => resetTreeSelection(), []);
 
   return (
     <Layout className="wt-shell">
-      <AppHeader onAccountSecurity={() => setSecurityOpen(true)} />
+      <AppHeader onAccountSecurity={() => setSecurityOpen(true)} onSettings={() => setSettingsOpen(true)} />
       <Layout className="wt-body">
         {showsTreePanel(pathname) ? <TreePanel /> : null}
         <Layout.Content className="wt-content" id="wt-content">
@@ -33,6 +35,7 @@ export function AppLayout() {
         </Layout.Content>
       </Layout>
       <AccountSecurityDialog open={securityOpen} onClose={() => setSecurityOpen(false)} />
+      <SettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} />
       <SafetyPrompt
         open={safetyPrompt && !securityOpen}
         onSecure={() => {

@@ -1,4 +1,4 @@
-import { DownOutlined, ExperimentOutlined, InfoCircleOutlined, LogoutOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
+import { DownOutlined, ExperimentOutlined, InfoCircleOutlined, LogoutOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
 import { CLIENT_VERSION, truncateDisplay } from '@wildtrack/contract';
 import { App, Avatar, Dropdown, Grid, Switch, Typography, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -8,10 +8,10 @@ import { useSession } from '../../lib/session';
 
 /**
  * The user dropdown (§2.3). It holds only entries that work today: who is signed in, account security,
- * the experience-devices switch, the version and sign-out; notices, user info, settings and feedback
- * join with their issues.
+ * settings (notifications, map-service key, time zone), the experience-devices switch, the version and
+ * sign-out; notices, user info and feedback join with their issues.
  */
-export function UserMenu({ onAccountSecurity }: { onAccountSecurity: () => void }) {
+export function UserMenu({ onAccountSecurity, onSettings }: { onAccountSecurity: () => void; onSettings: () => void }) {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
   const { user } = useSession();
@@ -52,6 +52,7 @@ export function UserMenu({ onAccountSecurity }: { onAccountSecurity: () => void 
     },
     { type: 'divider' },
     { key: 'security', icon: <SafetyCertificateOutlined />, label: t('layout.accountSecurity') },
+    { key: 'settings', icon: <SettingOutlined />, label: t('layout.settings') },
     {
       key: 'experience',
       icon: <ExperimentOutlined />,
@@ -75,6 +76,7 @@ export function UserMenu({ onAccountSecurity }: { onAccountSecurity: () => void 
 
   const onClick: MenuProps['onClick'] = ({ key }) => {
     if (key === 'security') onAccountSecurity();
+    if (key === 'settings') onSettings();
     if (key === 'experience' && !experience.isPending) toggleExperience();
     if (key === 'logout') confirmLogout();
   };

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { GetUserInfo } from '@wildtrack/contract';
 import { useEffect } from 'react';
 import { call } from '../../lib/api';
+import { queryKeys } from '../../lib/queryKeys';
 import { userValues, writeStoredUser } from '../../lib/session';
 
 /**
@@ -11,7 +12,7 @@ import { userValues, writeStoredUser } from '../../lib/session';
  */
 export function useUserInfo(): void {
   const { data } = useQuery({
-    queryKey: ['user', 'info'],
+    queryKey: queryKeys.userInfo,
     queryFn: ({ signal }) => call(GetUserInfo, undefined, { loading: false, repeatCheck: false, signal }),
     staleTime: 5 * 60_000,
   });

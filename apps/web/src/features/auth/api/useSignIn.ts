@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import { LanguageId, ModifyLcid, offsetOfDate, PasswordLogin, type LoginResult } from '@wildtrack/contract';
+import { LanguageId, ModifyLcid, PasswordLogin, type LoginResult } from '@wildtrack/contract';
 import { getLang } from '../../../i18n';
 import { call } from '../../../lib/api';
 import { queryClient } from '../../../lib/queryClient';
-import { chosenTimeZone, markSafetyPrompt, storeLoginResult } from '../../../lib/session';
+import { browserTimeZone, chosenTimeZone, markSafetyPrompt, storeLoginResult } from '../../../lib/session';
 
 export interface SignInValues {
   account: string;
@@ -12,7 +12,7 @@ export interface SignInValues {
 
 /** §7.2 PasswordLogin sends the time zone the user chose earlier (30 days), else the browser's. */
 export function signInTimeZone(now: Date = new Date()): string {
-  return chosenTimeZone() ?? offsetOfDate(now);
+  return chosenTimeZone() ?? browserTimeZone(now);
 }
 
 /** The account must be secured when it has neither e-mail nor phone (§4 Safety prompt). */
