@@ -90,7 +90,7 @@ export function BaseLayer({ layer, onFallback }: Props) {
       map.off('error', onError);
       remove();
     };
-  }, [map, signature]);
+  }, [map, signature, fallback]);
 
   return null;
 }

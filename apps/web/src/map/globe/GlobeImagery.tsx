@@ -26,7 +26,7 @@ export function GlobeImagery({ layer, onFallback }: Props) {
       clearTimeout(timer);
       online.remove();
     };
-  }, [globe, signature, drawn]);
+  }, [globe, signature, drawn, fallback]);
 
   return null;
 }
