@@ -1,4 +1,5 @@
 export { DeviceTree, type DeviceTreeProps } from './DeviceTree';
+export { TreeLoadState } from './TreeLoadState';
 export { useDeviceTree, useExperienceSwitch, useUpdateRemarkName } from './api';
 export { folderLabel } from './labels';
 export { NameDialog, MoveDialog } from './TreeDialogs';

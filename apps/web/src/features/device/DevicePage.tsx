@@ -1,10 +1,9 @@
 import { FolderOutlined } from '@ant-design/icons';
 import { BREADCRUMB_LEVELS } from '@wildtrack/contract';
-import { Breadcrumb, Card, Empty, Skeleton, Typography } from 'antd';
+import { Breadcrumb, Card, Empty, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { folderLabel, folderPath, setTreeSelection, useDeviceTree, useTreeSelection } from '../../components/device-tree';
-import { ErrorState } from '../../components/ErrorState';
+import { folderLabel, folderPath, setTreeSelection, TreeLoadState, useDeviceTree, useTreeSelection } from '../../components/device-tree';
 import { DeviceDetails } from './components/DeviceDetails';
 import { DeviceTable } from './components/DeviceTable';
 import './device.css';
@@ -24,20 +23,7 @@ export function DevicePage() {
   const shown = path.slice(-BREADCRUMB_LEVELS);
   const folder = path[path.length - 1];
 
-  if (tree.isPending) {
-    return (
-      <Card className="wt-page-card" variant="borderless">
-        <Skeleton active paragraph={{ rows: 10 }} />
-      </Card>
-    );
-  }
-  if (tree.isError) {
-    return (
-      <Card className="wt-page-card" variant="borderless">
-        <ErrorState title={t('tree.loadError')} error={tree.error} onRetry={() => void tree.refetch()} />
-      </Card>
-    );
-  }
+  if (tree.isPending || tree.isError) return <TreeLoadState tree={tree} />;
   if (index && index.devices.length === 0 && index.top.every((f) => f.folders.length === 0)) {
     return (
       <Card className="wt-page-card" variant="borderless">

@@ -1,9 +1,8 @@
 import { EnvironmentOutlined } from '@ant-design/icons';
-import { Card, Empty, Skeleton, Tag, Typography } from 'antd';
+import { Card, Empty, Tag, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDeviceTree, useTreeSelection } from '../../components/device-tree';
-import { ErrorState } from '../../components/ErrorState';
+import { TreeLoadState, useDeviceTree, useTreeSelection } from '../../components/device-tree';
 import { setSelectedImeis } from '../../lib/positionSelection';
 import { TrackView } from './components/TrackView';
 import './track.css';
@@ -23,20 +22,7 @@ export function TrackPage() {
     if (imei) setSelectedImeis([imei]);
   }, [imei]);
 
-  if (tree.isPending) {
-    return (
-      <Card className="wt-page-card" variant="borderless">
-        <Skeleton active paragraph={{ rows: 10 }} />
-      </Card>
-    );
-  }
-  if (tree.isError) {
-    return (
-      <Card className="wt-page-card" variant="borderless">
-        <ErrorState title={t('tree.loadError')} error={tree.error} onRetry={() => void tree.refetch()} />
-      </Card>
-    );
-  }
+  if (tree.isPending || tree.isError) return <TreeLoadState tree={tree} />;
   const index = tree.data;
   const key = imei ? index.keysByImei.get(imei)?.[0] : undefined;
   const entry = key ? index.deviceByKey.get(key) : undefined;
