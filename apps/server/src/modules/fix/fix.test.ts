@@ -173,6 +173,22 @@ describe.each(DIALECTS)('fixes on %s', (dialect) => {
     expect(avg.List[0]!.Longitude).toBeCloseTo(100.00045, 6);
     expect(avg.List[0]!.GroupIds).toHaveLength(10);
     expect(avg.List[5]!.GroupSize).toBeUndefined();
+    // Ordered by another column: the runs by their mean speed (4.5, ties by time), then the single
+    // fixes and the one without a position (speed 1); the count agrees.
+    const bySpeedRes = await t.call(calls.GetFixListByPage.path, { imei: 'A-SEC', ...range, sortField: 'Speed', sortOrder: 'descend' }, { token: alice });
+    expect(bySpeedRes.body.Code, bySpeedRes.body.Msg).toBe(Code.Success);
+    const bySpeed = bySpeedRes.body.Data as Page;
+    expect(bySpeed.Total).toBe(6);
+    expect(bySpeed.List.map((f) => [f.Id, f.GroupSize ?? 1, f.Speed])).toEqual([
+      [String(BASE + 2 * HOUR), 10, 4.5],
+      [String(BASE + HOUR), 10, 4.5],
+      [String(BASE), 10, 4.5],
+      [String(BASE + 6 * HOUR), 1, 1],
+      [String(BASE + 5 * HOUR), 1, 1],
+      [String(BASE + 5500), 1, 1],
+    ]);
+    const counted = await t.call(calls.GetFixCount.path, { imei: 'A-SEC', ...range }, { token: alice });
+    expect(counted.body.Data).toEqual({ Count: 6 });
     const all = (await t.call(calls.GetFixListByPage.path, { imei: 'A-SEC', ...range, secondLevel: 'all' }, { token: alice })).body.Data as Page;
     expect(all.Total).toBe(33);
     const [averaged] = decodeTrackSet(Buffer.from((await t.call(calls.GetAvgListByImeisAndTime.path, { imeis: ['A-SEC'], ...range }, { token: alice })).body.Data as string, 'base64'));

@@ -27,6 +27,9 @@ export type FixRow = Pick<FixTable, (typeof FIX_COLUMNS)[number]>;
 
 export type ConvertedRow = FixRow & { operator: string | null };
 
+/** A fix as the averaged table first reads it: time, has a position (1/0), valid (1/0), sort value. */
+export type FixKey = [time: number, positioned: number, valid: number, value: number | null];
+
 /** Sortable columns of the fixes table. */
 export const SORT_COLUMNS = {
   PickTime: 'pick_time', Speed: 'speed', Altitude: 'alt', Temperature: 'temperature', Exercise: 'activity', Voltage: 'voltage',
@@ -90,9 +93,40 @@ export class FixRepository {
     return (await q.limit(limit).offset(offset).execute()) as FixRow[];
   }
 
-  /** Every fix of the range in time order (the second-level averaging reads them all). */
-  async all(f: FixQuery): Promise<FixRow[]> {
-    return (await this.filtered(this.db.selectFrom('fixes').select(FIX_COLUMNS), f).orderBy('fixes.pick_time').execute()) as FixRow[];
+  /**
+   * Every fix of the range in time order, reduced to what forming second-level runs and ordering the
+   * averaged table by `sort` need; whole fixes are then read only for the rows of the page shown.
+   */
+  async keys(f: FixQuery, sort: SortColumn): Promise<FixKey[]> {
+    const query = this.filtered(
+      this.db
+        .selectFrom('fixes')
+        .select([
+          'fixes.pick_time',
+          sql<number>`case when fixes.lon is not null and fixes.lat is not null then 1 else 0 end`.as('positioned'),
+          'fixes.valid',
+          sql<number | string | null>`${sql.ref(`fixes.${sort}`)}`.as('value'),
+        ]),
+      f,
+    ).orderBy('fixes.pick_time');
+    // On SQLite as arrays straight from the driver: a few hundred thousand keys as objects cost more
+    // than the query (a 259,200-fix range: 0.6 s through Kysely).
+    if (this.sqlite) {
+      const { sql: text, parameters } = query.compile();
+      return this.sqlite.prepare(text).raw(true).all(...parameters) as FixKey[];
+    }
+    const rows = await query.execute();
+    return rows.map((r) => [Number(r.pick_time), Number(r.positioned), Number(r.valid), r.value === null ? null : Number(r.value)]);
+  }
+
+  /** One device's fixes at these times, in time order. */
+  async atTimes(deviceId: number, times: readonly number[]): Promise<FixRow[]> {
+    const out: FixRow[] = [];
+    for (let i = 0; i < times.length; i += 500) {
+      const chunk = times.slice(i, i + 500);
+      out.push(...((await this.db.selectFrom('fixes').select(FIX_COLUMNS).where('device_id', '=', deviceId).where('pick_time', 'in', chunk).execute()) as FixRow[]));
+    }
+    return out.sort((a, b) => a.pick_time - b.pick_time);
   }
 
   async one(deviceId: number, time: number): Promise<FixRow | undefined> {

@@ -20,7 +20,7 @@ import {
 import { AppError } from '../../http/errors.js';
 import { requireRight } from '../device/access.js';
 import type { Caller, DeviceManagement, ResolvedDevice } from '../device/management.js';
-import { type ConvertedRow, DAY_MS, type FixQuery, type FixRepository, type FixRow, SORT_COLUMNS, type TrackRow } from './repository.js';
+import { type ConvertedRow, DAY_MS, type FixKey, type FixQuery, type FixRepository, type FixRow, SORT_COLUMNS, type SortColumn, type TrackRow } from './repository.js';
 
 /** Fixes closer than this belong to one run of second-level fixes (§9: 10 fixes at 1 s). */
 export const SECOND_LEVEL_GAP_MS = 1500;
@@ -66,35 +66,67 @@ interface TableRow extends FixRow {
 }
 
 const NUMERIC_FIELDS = ['lon', 'lat', 'alt', 'speed', 'course', 'temperature', 'activity', 'voltage', 'satellites', 'hdop', 'vdop', 'grade'] as const;
+/** Averaged columns shown as whole numbers. */
+const ROUNDED: ReadonlySet<string> = new Set(['grade', 'satellites']);
 
-/** Each run of second-level fixes as one row: the mean of its valid members (of all when none is valid). */
-function averageTable(all: readonly FixRow[]): TableRow[] {
-  // Runs are made of fixes with a position, as on the map (the track sends only those), so that an
-  // averaged row and its point on the map stand for the same fixes; a fix without one stays a row.
-  const positioned = all.filter((r) => r.lon !== null && r.lat !== null);
-  const rest: TableRow[] = all.filter((r) => r.lon === null || r.lat === null);
-  const averaged = runs(positioned, (r) => r.pick_time).map((run) => {
-    if (run.length === 1) return run[0]!;
-    const anyValid = run.some((r) => r.valid === 1);
-    const members = anyValid ? run.filter((r) => r.valid === 1) : run;
-    const row: TableRow = { ...members[0]!, valid: anyValid ? 1 : 0, groupIds: run.map((r) => r.pick_time) };
-    for (const k of NUMERIC_FIELDS) {
-      let sum = 0;
-      let n = 0;
-      for (const m of members) {
-        const v = m[k];
-        if (v !== null && Number.isFinite(v)) {
-          sum += v;
-          n++;
-        }
-      }
-      row[k] = n === 0 ? null : sum / n;
+/** The mean of the values that are numbers; null when none is. */
+function mean(values: Iterable<number | null>): number | null {
+  let sum = 0;
+  let n = 0;
+  for (const v of values) {
+    if (v !== null && Number.isFinite(v)) {
+      sum += v;
+      n++;
     }
-    if (row.grade !== null) row.grade = Math.round(row.grade);
-    if (row.satellites !== null) row.satellites = Math.round(row.satellites);
-    return row;
-  });
-  return rest.length === 0 ? averaged : [...averaged, ...rest].sort((a, b) => a.pick_time - b.pick_time);
+  }
+  return n === 0 ? null : sum / n;
+}
+
+/** A run stands for its valid members (for all of them when none is valid). */
+function members<T>(run: readonly T[], valid: (r: T) => boolean): { anyValid: boolean; members: readonly T[] } {
+  const anyValid = run.some(valid);
+  return { anyValid, members: anyValid ? run.filter(valid) : run };
+}
+
+/** A run of second-level fixes as one row: the mean of its members, rounded where the column is whole. */
+function averageRun(run: readonly FixRow[]): TableRow {
+  if (run.length === 1) return run[0]!;
+  const { anyValid, members: shown } = members(run, (r) => r.valid === 1);
+  const row: TableRow = { ...shown[0]!, valid: anyValid ? 1 : 0, groupIds: run.map((r) => r.pick_time) };
+  for (const k of NUMERIC_FIELDS) {
+    const v = mean(shown.map((m) => m[k]));
+    row[k] = v !== null && ROUNDED.has(k) ? Math.round(v) : v;
+  }
+  return row;
+}
+
+/** A row of the averaged table before its fixes are read: the time it shows, its fixes, its sort value. */
+interface Group {
+  time: number;
+  times: number[];
+  value: number | null;
+}
+
+/**
+ * The rows of the averaged table from the range's keys. Runs are made of fixes with a position, as on
+ * the map (the track sends only those), so that an averaged row and its point on the map stand for the
+ * same fixes; a fix without one stays a row.
+ */
+function groupsOf(keys: readonly FixKey[], column: SortColumn): Group[] {
+  const groups: Group[] = [];
+  const single = (k: FixKey): Group => ({ time: k[0], times: [k[0]], value: k[3] });
+  for (const k of keys) if (k[1] === 0) groups.push(single(k));
+  for (const run of runs(keys.filter((k) => k[1] === 1), (k) => k[0])) {
+    if (run.length === 1) {
+      groups.push(single(run[0]!));
+      continue;
+    }
+    const shown = members(run, (k) => k[2] === 1).members;
+    const time = shown[0]![0];
+    const value = column === 'pick_time' ? time : mean(shown.map((k) => k[3]));
+    groups.push({ time, times: run.map((k) => k[0]), value: value !== null && ROUNDED.has(column) ? Math.round(value) : value });
+  }
+  return groups;
 }
 
 function averageTrack(rows: readonly TrackRow[]): { rows: TrackRow[]; averaged: Uint8Array } {
@@ -254,7 +286,7 @@ export class FixService {
     const device = await this.device(caller, body.imei);
     const q = this.query(device, this.range(caller, body), body);
     if (q.from > q.to) return 0;
-    return this.averaging(device, body.secondLevel) ? averageTable(await this.fixes.all(q)).length : this.fixes.count(q);
+    return this.averaging(device, body.secondLevel) ? groupsOf(await this.fixes.keys(q, 'pick_time'), 'pick_time').length : this.fixes.count(q);
   }
 
   async page(
@@ -268,18 +300,21 @@ export class FixService {
     const descending = body.sortOrder !== 'ascend';
     const offset = (body.currentPage - 1) * body.pageSize;
     if (this.averaging(device, body.secondLevel)) {
-      const rows = averageTable(await this.fixes.all(q));
-      const key = column;
-      rows.sort((a, b) => {
-        const x = a[key];
-        const y = b[key];
-        if (x === y) return descending ? b.pick_time - a.pick_time : a.pick_time - b.pick_time;
+      // The rows are formed and ordered from the keys of the range; whole fixes are read for one page.
+      const groups = groupsOf(await this.fixes.keys(q, column), column);
+      groups.sort((a, b) => {
+        const x = a.value;
+        const y = b.value;
+        if (x === y) return descending ? b.time - a.time : a.time - b.time;
         if (x === null) return 1;
         if (y === null) return -1;
         return descending ? y - x : x - y;
       });
-      const shown = await this.named(rows.slice(offset, offset + body.pageSize));
-      return { List: shown.map((r) => this.toFix(caller, device, r)), Total: rows.length };
+      const page = groups.slice(offset, offset + body.pageSize);
+      const fixes = new Map((await this.fixes.atTimes(device.id, page.flatMap((g) => g.times))).map((r) => [r.pick_time, r]));
+      const rows = page.map((g) => g.times.map((time) => fixes.get(time)).filter((r) => r !== undefined)).filter((run) => run.length > 0);
+      const shown = await this.named(rows.map(averageRun));
+      return { List: shown.map((r) => this.toFix(caller, device, r)), Total: groups.length };
     }
     const [total, rows] = await Promise.all([this.fixes.count(q), this.fixes.page(q, column, descending, body.pageSize, offset)]);
     return { List: (await this.named(rows)).map((r) => this.toFix(caller, device, r)), Total: total };
