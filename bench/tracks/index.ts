@@ -204,6 +204,21 @@ for (let d = 0; d < DEVICES; d++) {
 const total = DEVICES * FIXES_PER_DEVICE + TRACK_POINTS;
 console.log(`\nbuilt ${total.toLocaleString('en-US')} fixes over ${DEVICES + 1} devices in ${((performance.now() - t0) / 1000).toFixed(0)} s (${(fs.statSync(path.join(dataDir, 'wildtrack.db')).size / 1e9).toFixed(1)} GB)`);
 
+/** One Fix/GetListByPage call through the app (no network): its server time and Data. */
+async function fixPage(body: string): Promise<{ ms: number; data: { List: unknown[]; Total: number } }> {
+  const started = performance.now();
+  const res = await app2.inject({
+    method: 'POST',
+    url: API_BASE + calls.GetFixListByPage.path,
+    headers: { 'content-type': 'application/json', ...signedHeaders({ token, path: calls.GetFixListByPage.path, body, lcid: LanguageId.en }) },
+    payload: body,
+  });
+  const ms = performance.now() - started;
+  const envelope = res.json() as { Code: number; Data: { List: unknown[]; Total: number } };
+  if (envelope.Code !== 1000) throw new Error(`GetListByPage: ${res.body.slice(0, 200)}`);
+  return { ms, data: envelope.Data };
+}
+
 const rnd = random(7);
 const span = FIXES_PER_DEVICE * step;
 const pageCall = async () => {
@@ -219,17 +234,7 @@ const pageCall = async () => {
     pageSize: 20,
     ...(kind < 0.2 ? { precision: 'AB' } : kind < 0.3 ? { sortField: 'Speed', sortOrder: 'descend' } : kind < 0.4 ? { speed: 5, altitude: 100 } : {}),
   });
-  const started = performance.now();
-  const res = await app2.inject({
-    method: 'POST',
-    url: API_BASE + calls.GetFixListByPage.path,
-    headers: { 'content-type': 'application/json', ...signedHeaders({ token, path: calls.GetFixListByPage.path, body, lcid: LanguageId.en }) },
-    payload: body,
-  });
-  const ms = performance.now() - started;
-  const data = res.json() as { Code: number; Data: { List: unknown[]; Total: number } };
-  if (data.Code !== 1000) throw new Error(`GetListByPage: ${res.body.slice(0, 200)}`);
-  return ms;
+  return (await fixPage(body)).ms;
 };
 for (let i = 0; i < 100; i++) await pageCall(); // warm-up
 const times: number[] = [];
@@ -258,17 +263,9 @@ const burstCall = async (days: number, mode: 'avg' | 'all', sort: boolean) => {
     secondLevel: mode,
     ...(sort ? { sortField: 'Speed', sortOrder: 'descend' } : {}),
   });
-  const started = performance.now();
-  const res = await app2.inject({
-    method: 'POST',
-    url: API_BASE + calls.GetFixListByPage.path,
-    headers: { 'content-type': 'application/json', ...signedHeaders({ token, path: calls.GetFixListByPage.path, body, lcid: LanguageId.en }) },
-    payload: body,
-  });
-  const ms = performance.now() - started;
-  const data = res.json() as { Code: number; Data: { List: unknown[]; Total: number } };
-  if (data.Code !== 1000 || data.Data.List.length !== 20) throw new Error(`GetListByPage (second level): ${res.body.slice(0, 200)}`);
-  return { ms, total: data.Data.Total };
+  const { ms, data } = await fixPage(body);
+  if (data.List.length !== 20) throw new Error('GetListByPage (second level): a short page');
+  return { ms, total: data.Total };
 };
 console.log(`\nbench/tracks 3: Fix/GetListByPage on a second-level device (${burstFixes.toLocaleString('en-US')} fixes: a burst of 10 at 1 s every minute), page 3 of 20, median of 7 calls after one`);
 for (const days of [7, 30]) {

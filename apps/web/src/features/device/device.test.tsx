@@ -2,24 +2,18 @@ import { BEAST_MEASURES, BIRD_MEASURES, Code, DeviceType, Header, signingKey, si
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppProviders } from '../../app/providers';
-import { setLang } from '../../i18n';
-import { resetClientForTests } from '../../lib/api/client';
-import { queryClient } from '../../lib/queryClient';
-import { clearSession, setToken, writeStoredUser } from '../../lib/session';
+import { clearSession } from '../../lib/session';
 import { deviceDetail, mountInfo, workStatus } from '../../test/devices';
 import { callsTo, envelope, fakeServer } from '../../test/server';
 import { AnimalInfoForm, MEASURES, toFormValues, toMountInfo } from './components/AnimalInfoTab';
 import { secondLevelFixBlock } from './components/DetailsTab';
 import { DeviceDetails } from './components/DeviceDetails';
+import { signInForTest } from '../../test/session';
 
 const IMEI = '860000000000011';
 
 beforeEach(() => {
-  setLang('en');
-  resetClientForTests();
-  queryClient.clear();
-  setToken('token-abc');
-  writeStoredUser({ timeZone: '+08:00' });
+  signInForTest();
 });
 
 afterEach(() => clearSession());

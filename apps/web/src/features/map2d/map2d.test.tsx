@@ -3,24 +3,19 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../app/providers';
 import { setLang } from '../../i18n';
-import { resetClientForTests } from '../../lib/api/client';
 import { resetPositionSelection, setPositionRange, setSelectedImeis } from '../../lib/positionSelection';
-import { queryClient } from '../../lib/queryClient';
-import { clearSession, setToken, writeStoredUser } from '../../lib/session';
+import { clearSession } from '../../lib/session';
 import { folder, tree, treeDevice } from '../../test/devices';
 import { callsTo, envelope, fakeServer } from '../../test/server';
 import Map2dPage from './Map2dPage';
+import { signInForTest } from '../../test/session';
 
 const STORK = '860000000000111';
 const DEER = '860000000000222';
 const BASE = Date.UTC(2025, 2, 7, 0, 0, 0);
 
 beforeEach(() => {
-  setLang('en');
-  resetClientForTests();
-  queryClient.clear();
-  setToken('token-abc');
-  writeStoredUser({ timeZone: '+08:00' });
+  signInForTest();
   resetPositionSelection();
   localStorage.removeItem('wildtrack_base_layer');
 });

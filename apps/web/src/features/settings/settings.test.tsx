@@ -4,12 +4,10 @@ import Cookies from 'js-cookie';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../app/providers';
-import { setLang } from '../../i18n';
-import { resetClientForTests } from '../../lib/api/client';
-import { queryClient } from '../../lib/queryClient';
-import { chosenTimeZone, clearSession, readStoredUser, setToken, writeStoredUser } from '../../lib/session';
+import { chosenTimeZone, clearSession, readStoredUser } from '../../lib/session';
 import { callsTo, envelope, fakeServer } from '../../test/server';
 import { SettingsDialog } from './components/SettingsDialog';
+import { signInForTest } from '../../test/session';
 
 /**
  * The test tile is an <img>; jsdom loads no images, so a stand-in answers every tile the way the test
@@ -44,11 +42,7 @@ const stored = (over: Partial<AccountSetting> = {}): AccountSetting => ({
 });
 
 beforeEach(() => {
-  setLang('en');
-  resetClientForTests();
-  queryClient.clear();
-  setToken('token-abc');
-  writeStoredUser({ timeZone: '+08:00' });
+  signInForTest();
   FakeTile.requested = [];
   FakeTile.answer = 'tile';
   FakeTile.delayMs = 5;

@@ -3,11 +3,8 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../app/providers';
 import { resetTreeSelection, setTreeSelection } from '../../components/device-tree';
-import { setLang } from '../../i18n';
-import { resetClientForTests } from '../../lib/api/client';
 import { resetPositionSelection, setPositionRange } from '../../lib/positionSelection';
-import { queryClient } from '../../lib/queryClient';
-import { clearSession, setToken, writeStoredUser } from '../../lib/session';
+import { clearSession } from '../../lib/session';
 import { folder, tree, treeDevice } from '../../test/devices';
 import { callsTo, envelope, fakeServer } from '../../test/server';
 import { countOlder } from './api';
@@ -27,16 +24,13 @@ import {
   trackIndexOf,
 } from './model';
 import { TrackPage } from './TrackPage';
+import { signInForTest } from '../../test/session';
 
 const IMEI = '860000000000777';
 const BASE = Date.UTC(2026, 10, 20, 0, 0, 0);
 
 beforeEach(() => {
-  setLang('en');
-  resetClientForTests();
-  queryClient.clear();
-  setToken('token-abc');
-  writeStoredUser({ timeZone: '+08:00' });
+  signInForTest();
   resetTreeSelection();
   resetPositionSelection();
 });
