@@ -224,9 +224,14 @@ describe.each(cases)('2D map ($locale)', ({ locale, t }) => {
       // The VHF station has no track (its fixes are its fixed site), so four tracks and five last positions.
       await expect.poll(async () => (await legend(page)).length, { timeout: 30_000 }).toBe(4);
       await page.getByTestId('map2d').and(page.locator('[data-loading="0"]')).waitFor();
-      // Out to world zoom, or as far as the map goes.
+      // Out to world zoom, or as far as the map goes. The button turns disabled at the minimum zoom,
+      // possibly under a click in flight: forced clicks (a disabled button ignores them), each zoom let
+      // finish.
       const zoomOut = page.locator('.maplibregl-ctrl-zoom-out');
-      for (let i = 0; i < 6 && (await zoomOut.isEnabled()); i++) await zoomOut.click();
+      for (let i = 0; i < 8 && (await zoomOut.isEnabled()); i++) {
+        await zoomOut.click({ force: true });
+        await page.waitForTimeout(400);
+      }
       const cluster = page.locator('.wt-map-cluster-count');
       await expect.poll(async () => Math.max(0, ...(await cluster.allTextContents()).map(Number)), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
       await screenshot(page, `map2d-${locale}-cluster`);
