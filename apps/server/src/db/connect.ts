@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, Migrator, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -28,6 +28,22 @@ export interface ConnectOptions {
   pgSchema?: string | undefined;
 }
 
+/**
+ * SQLite transactions that take the write lock as they begin ("begin immediate"). A deferred one that
+ * reads and then writes fails at once with "database is locked" (a stale snapshot: SQLite does not wait
+ * under busy_timeout) when another process, such as the CLI beside the server, committed in between; an
+ * immediate one waits for the lock instead. The server has one connection, so it loses no concurrency.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection: DatabaseConnection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
+}
+
 export function connect(opts: ConnectOptions): Db {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({
@@ -45,7 +61,7 @@ export function connect(opts: ConnectOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
 }
 

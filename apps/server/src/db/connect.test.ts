@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connect, migrateToLatest, type Db } from './connect.js';
+
+const betterSqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+
+/**
+ * Another process (the CLI beside the server) holds the write lock for `holdMs`, writing an
+ * organisation, then commits. Resolves once it holds the lock; `done` resolves when it has committed.
+ */
+async function otherProcessWrites(file: string, holdMs: number): Promise<{ done: Promise<number> }> {
+  const script = `
+    const Database = require(${JSON.stringify(betterSqlite)});
+    const db = new Database(${JSON.stringify(file)});
+    db.exec("begin immediate; insert into organisations (name, parent_unit, created_at) values ('Other process', '', 0)");
+    process.stdout.write('locked\\n');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ${holdMs});
+    db.exec('commit');
+    db.close();`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const done = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('locked')) resolve();
+    });
+    child.on('exit', () => reject(new Error('the other process ended before taking the lock')));
+  });
+  return { done };
+}
+
+describe('SQLite transactions with another process writing', () => {
+  let database: Db | undefined;
+  let dir = '';
+  afterEach(async () => {
+    await database?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('wait for the other writer and then read and write, instead of failing with "database is locked"', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wildtrack-connect-'));
+    const file = path.join(dir, 'wildtrack.db');
+    database = connect({ sqliteFile: file });
+    await migrateToLatest(database);
+    const db = database.db;
+
+    const other = await otherProcessWrites(file, 700);
+    // Read, then write, in one transaction while the other process holds the lock. A deferred
+    // transaction reads the state before the other commit and then can't write (SQLITE_BUSY_SNAPSHOT).
+    const names = await db.transaction().execute(async (trx) => {
+      const seen = await trx.selectFrom('organisations').select('name').execute();
+      await trx.insertInto('organisations').values({ name: 'This process', parent_unit: '', created_at: 1 }).execute();
+      return seen.map((r) => r.name);
+    });
+    expect(await other.done).toBe(0);
+    expect(names).toContain('Other process');
+    const all = (await db.selectFrom('organisations').select('name').execute()).map((r) => r.name);
+    expect(all).toEqual(expect.arrayContaining(['Other process', 'This process']));
+  });
+});
