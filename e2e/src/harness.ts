@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { TOKEN_COOKIE } from '@wildtrack/contract';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { screenshotDir, serverCli, serverMain } from './paths';
 
 const run = promisify(execFile);
@@ -156,4 +156,22 @@ export async function signIn(page: Page, baseUrl: string, who: Account, path = '
 export async function tokenCookie(context: BrowserContext): Promise<string | undefined> {
   const cookies = await context.cookies();
   return cookies.find((c) => c.name === TOKEN_COOKIE)?.value;
+}
+
+/**
+ * Chooses an entry of the user menu and waits for what it opens; a click that landed during the menu's
+ * animation (and so chose nothing) is made again, at most three times.
+ */
+export async function chooseUserMenuItem(page: Page, item: string | RegExp, opens: Locator): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: item }).click();
+    try {
+      await opens.waitFor({ timeout: 5_000 });
+      return;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+      await page.keyboard.press('Escape');
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, signIn, startServer, type Account, type RunningServer } from './harness';
+import { chooseUserMenuItem, launchBrowser, newContext, screenshot, signIn, startServer, type Account, type RunningServer } from './harness';
 
 /**
  * The settings dialog (§2.4 Settings) in both languages: opened from the user menu, a map-service key that
@@ -87,19 +87,9 @@ const cases = [
   },
 ];
 
-/** Opens the dialog from the user menu; a click that landed during the menu's animation is made again. */
+/** Opens the dialog from the user menu. */
 async function openSettings(page: Page, label: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    await page.getByTestId('user-menu').click();
-    await page.getByRole('menuitem', { name: new RegExp(`${label}$`) }).click();
-    try {
-      await page.getByTestId('settings-form').waitFor({ timeout: 5_000 });
-      return;
-    } catch (e) {
-      if (attempt >= 3) throw e;
-      await page.keyboard.press('Escape');
-    }
-  }
+  await chooseUserMenuItem(page, new RegExp(`${label}$`), page.getByTestId('settings-form'));
 }
 
 /** Picks a zone in the dialog's select by searching for it; a pick lost in the dropdown's animation is made again. */

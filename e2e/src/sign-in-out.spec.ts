@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, signIn, startServer, tokenCookie, type RunningServer } from './harness';
+import { chooseUserMenuItem, launchBrowser, newContext, screenshot, signIn, startServer, tokenCookie, type RunningServer } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -51,9 +51,7 @@ describe.each(cases)('sign in and out ($locale)', ({ locale, texts }) => {
       expect(await tokenCookie(context)).toBeTruthy();
       await screenshot(page, `sign-in-${locale}-device`);
 
-      await page.getByTestId('user-menu').click();
-      await page.getByRole('menuitem', { name: texts.logout }).click();
-      await page.getByText(texts.confirmText).waitFor();
+      await chooseUserMenuItem(page, texts.logout, page.getByText(texts.confirmText));
       await page.waitForTimeout(400); // let the dialog finish opening for the picture
       await screenshot(page, `sign-in-${locale}-logout-confirm`);
       await page.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
