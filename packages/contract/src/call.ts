@@ -26,4 +26,5 @@ export type CallData<C> = C extends CallDef<z.ZodType, infer D> ? z.output<D> : 
 /** Calls without a body accept an absent body or an empty object. */
 export const EmptyBody = z.object({}).nullish();
 
-export const ZeroOne = z.union([z.literal(0), z.literal(1)]);
+/** A switch: 1 on, 0 off; anything else is refused with validation.onOff. */
+export const ZeroOne = z.union([z.literal(0), z.literal(1)], { error: 'validation.onOff' });

@@ -37,8 +37,6 @@ export const GetAccountSetting = defineCall({
   summary: 'Notification switches, the map-service key and the time zone.',
 });
 
-const onOff = z.union([z.literal(0), z.literal(1)], { error: 'validation.onOff' });
-
 /**
  * The settings form (§2.4 Settings, §3 "User settings form: receiveApp, receiveEmail, key, zone"). The
  * spec's call carries app, email and tdtKey; timeZone is optional so such a body still works, and when
@@ -46,8 +44,8 @@ const onOff = z.union([z.literal(0), z.literal(1)], { error: 'validation.onOff' 
  * or empty tdtKey means no key.
  */
 export const SetAccountSettingBody = z.object({
-  app: onOff,
-  email: onOff,
+  app: ZeroOne,
+  email: ZeroOne,
   tdtKey: TdtKeySchema.default(''),
   timeZone: TimeZoneSchema.optional(),
 });
