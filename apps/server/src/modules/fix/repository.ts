@@ -119,14 +119,14 @@ export class FixRepository {
     return rows.map((r) => [Number(r.pick_time), Number(r.positioned), Number(r.valid), r.value === null ? null : Number(r.value)]);
   }
 
-  /** One device's fixes at these times, in time order. */
+  /** One device's fixes at these times (in no particular order). */
   async atTimes(deviceId: number, times: readonly number[]): Promise<FixRow[]> {
     const out: FixRow[] = [];
     for (let i = 0; i < times.length; i += 500) {
       const chunk = times.slice(i, i + 500);
       out.push(...((await this.db.selectFrom('fixes').select(FIX_COLUMNS).where('device_id', '=', deviceId).where('pick_time', 'in', chunk).execute()) as FixRow[]));
     }
-    return out.sort((a, b) => a.pick_time - b.pick_time);
+    return out;
   }
 
   async one(deviceId: number, time: number): Promise<FixRow | undefined> {
