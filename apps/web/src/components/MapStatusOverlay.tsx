@@ -1,4 +1,5 @@
 import { Empty } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { ErrorState } from './ErrorState';
 import './MapStatusOverlay.css';
 
@@ -11,29 +12,33 @@ interface Props {
   noDevices: boolean;
   error: unknown;
   noFixes: boolean;
-  texts: { chooseDevices: string; loadFailed: string; noFixes: string };
+  /** What to do first, in the page's words (what the page shows of the chosen devices). */
+  chooseDevices: string;
+  /** The range asked for, as the page shows it. */
+  range: { start: string; end: string };
   onRetry: () => void;
 }
 
-export function MapStatusOverlay({ testId, noDevices, error, noFixes, texts, onRetry }: Props) {
+export function MapStatusOverlay({ testId, noDevices, error, noFixes, chooseDevices, range, onRetry }: Props) {
+  const { t } = useTranslation();
   if (noDevices) {
     return (
       <div className="wt-map-message" data-testid={`${testId}-empty`} data-reason="no-devices">
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={texts.chooseDevices} />
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={chooseDevices} />
       </div>
     );
   }
   if (error) {
     return (
       <div className="wt-map-message" data-testid={`${testId}-error`}>
-        <ErrorState title={texts.loadFailed} error={error} onRetry={onRetry} />
+        <ErrorState title={t('map.loadFailed')} error={error} onRetry={onRetry} />
       </div>
     );
   }
   if (noFixes) {
     return (
       <div className="wt-map-message wt-map-message-small" data-testid={`${testId}-empty`} data-reason="no-fixes">
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={texts.noFixes} />
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('map.noFixes', range)} />
       </div>
     );
   }

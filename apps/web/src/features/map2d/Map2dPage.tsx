@@ -72,7 +72,8 @@ export default function Map2dPage() {
           noDevices={imeis.length === 0}
           error={tracksQuery.error}
           noFixes={noFixes}
-          texts={{ chooseDevices: t('map2d.chooseDevices'), loadFailed: t('map2d.loadFailed'), noFixes: t('map2d.noFixes', { start: range.start, end: range.end }) }}
+          chooseDevices={t('map2d.chooseDevices')}
+          range={range}
           onRetry={() => void tracksQuery.refetch()}
         />
         {shown.length > 0 ? (
@@ -87,7 +88,7 @@ export default function Map2dPage() {
           />
         ) : null}
       </div>
-      <ReplayControl replay={replay} timeZone={zone} className="wt-map2d-replay" />
+      <ReplayControl replay={replay} timeZone={zone} />
     </div>
   );
 }

@@ -92,7 +92,8 @@ export default function Map3dPage() {
           noDevices={imeis.length === 0}
           error={tracksQuery.error}
           noFixes={noFixes}
-          texts={{ chooseDevices: t('map3d.chooseDevices'), loadFailed: t('map3d.loadFailed'), noFixes: t('map3d.noFixes', { start: range.start, end: range.end }) }}
+          chooseDevices={t('map3d.chooseDevices')}
+          range={range}
           onRetry={() => void tracksQuery.refetch()}
         />
         {lines.length > 0 ? (
