@@ -11,7 +11,8 @@ import { parse } from 'csv-parse';
 import { connect, migrateToLatest } from '../../apps/server/src/db/connect.js';
 import { importMovebank, movebankServices } from '../../apps/server/src/ingest/movebank/index.js';
 
-const DATA = process.env.WILDTRACK_SHARED_DATA ?? '/work/shared/data';
+// The project's shared data beside the repository (../shared/data), as on any fresh clone.
+const DATA = process.env.WILDTRACK_SHARED_DATA ?? path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../shared/data');
 const FISHERS = path.join(DATA, 'fishers_move2.csv');
 const SIZES = (process.env.BENCH_REPEAT ?? '5,20').split(',').map(Number);
 const here = path.dirname(new URL(import.meta.url).pathname);

@@ -29,6 +29,9 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** The day the browser specs' sample devices are simulated as of (a stork on its spring migration). */
+export const SAMPLES_AS_OF = '2026-04-20';
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -59,7 +62,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // Always a fresh SQLite database in the temp directory, whatever the calling shell has configured.
-  const childEnv: Record<string, string | undefined> = { ...process.env, PORT: String(port), WILDTRACK_DATA: dataDir, ...env };
+  // The sample devices are made as of a fixed day (shifted to end now), so a spec sees the same tracks
+  // on any date; E2E_SAMPLES_AS_OF runs the specs on another season's data.
+  const childEnv: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    WILDTRACK_DATA: dataDir,
+    WILDTRACK_SAMPLES_AS_OF: process.env.E2E_SAMPLES_AS_OF ?? SAMPLES_AS_OF,
+    ...env,
+  };
   delete childEnv.DATABASE_URL;
   const child: ChildProcess = spawn(process.execPath, [serverMain], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

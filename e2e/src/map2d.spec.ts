@@ -148,20 +148,28 @@ describe.each(cases)('2D map ($locale)', ({ locale, t }) => {
       await notice.waitFor({ state: 'detached' });
       expect(await map.getAttribute('data-base-layer')).toBe('offline');
 
-      // ---- two devices: their tracks over the last 7 days and a legend in their colours ----
+      // ---- the stork alone: the view fits its track over the last 7 days, drawn on screen ----
       await chooseDevice(page, STORK);
+      await expect.poll(async () => (await legend(page)).map((r) => r.imei), { timeout: 30_000 }).toEqual([STORK]);
+      await expect.poll(() => map.getAttribute('data-tracks')).toContain(STORK);
+      await page.getByTestId('map2d').and(page.locator('[data-loading="0"]')).waitFor();
+      // Drawn, not only loaded: the stork's line in the first device colour (its marker alone is ~100
+      // pixels). Fitted to this one track, the line spans the view whatever the season: a stork that
+      // stayed at its wetland all week crosses the map as one that migrated does.
+      await expect.poll(() => pixelsOfColour(page, '[data-testid="map"]', [22, 119, 255]), { timeout: 10_000 }).toBeGreaterThan(400);
+      await screenshot(page, `map2d-${locale}-track`);
+
+      // ---- two devices: their tracks and a legend in their colours ----
       await chooseDevice(page, DEER);
       await expect.poll(async () => (await legend(page)).map((r) => r.imei).sort(), { timeout: 30_000 }).toEqual([STORK, DEER].sort());
       const rows = await legend(page);
       for (const r of rows) expect(r.count).toBeGreaterThan(100);
       // The legend names the devices (the sample stork F07 and deer M03).
       expect(await page.getByTestId('map2d-legend').textContent()).toMatch(/F07.*M03|M03.*F07/);
-      await expect.poll(() => map.getAttribute('data-tracks')).toContain(STORK);
+      await expect.poll(() => map.getAttribute('data-tracks')).toContain(DEER);
       await page.getByTestId('map2d').and(page.locator('[data-loading="0"]')).waitFor();
       expect(blocked.length).toBe(before);
       await screenshot(page, `map2d-${locale}-tracks`);
-      // Drawn on screen, not only loaded: the stork's line in the first device colour (its marker alone is ~100 pixels).
-      await expect.poll(() => pixelsOfColour(page, '[data-testid="map"]', [22, 119, 255]), { timeout: 10_000 }).toBeGreaterThan(400);
 
       // ---- the last position's popup: the latest fix (its time in the user's zone, position, grade) ----
       const label = page.locator(`.wt-map-label[data-imei="${STORK}"]`);

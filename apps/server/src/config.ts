@@ -31,6 +31,11 @@ const EnvSchema = z.object({
   WILDTRACK_ADMIN_EMAIL: z.string().default('admin@wildtrack.local'),
   TRUST_PROXY: boolish.default(false),
   WILDTRACK_SAMPLES: boolish.default(true),
+  WILDTRACK_SAMPLES_AS_OF: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'must be a real date')
+    .optional(),
   MAP_TILES_SATELLITE: tileTemplates.optional(),
   MAP_TILES_STREET: tileTemplates.optional(),
   MAP_TILES_TERRAIN: tileTemplates.optional(),
@@ -52,6 +57,12 @@ export interface Config {
   trustProxy: boolean;
   /** Create the experience (sample) devices with 30 days of history on the first start. */
   sampleDevices: boolean;
+  /**
+   * The calendar day (UTC midnight, epoch ms) the sample devices are simulated as of, their history then
+   * shifted by whole days to end now; undefined = today. Tests fix it so that the data is the same on
+   * any date (a migrating stork moves differently in May and in January).
+   */
+  samplesAsOf: number | undefined;
   /** The global map tile layers the web offers (§2.5). */
   tileLayers: TileLayers;
 }
@@ -82,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: e.WILDTRACK_ADMIN_EMAIL,
     trustProxy: e.TRUST_PROXY,
     sampleDevices: e.WILDTRACK_SAMPLES,
+    samplesAsOf: e.WILDTRACK_SAMPLES_AS_OF ? Date.parse(`${e.WILDTRACK_SAMPLES_AS_OF}T00:00:00Z`) : undefined,
     tileLayers: {
       Satellite: tileLayer(DEFAULT_TILE_LAYERS.Satellite, e.MAP_TILES_SATELLITE),
       Street: tileLayer(DEFAULT_TILE_LAYERS.Street, e.MAP_TILES_STREET),

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
   const admin = await ensureInitialAdmin(services.users, config);
   if (config.sampleDevices) {
-    const samples = await ensureSampleDevices(new DeviceRepository(database.db), services.devices, services.ingest);
+    const samples = await ensureSampleDevices(new DeviceRepository(database.db), services.devices, services.ingest, { asOf: config.samplesAsOf });
     if (samples) app.log.info(samples, 'sample devices created');
   }
 

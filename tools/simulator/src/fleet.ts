@@ -60,6 +60,28 @@ export interface BackfillOptions {
   maxRecords?: number;
   /** Include the deliberate bad and invalid fixes (default true). */
   badFixes?: boolean;
+  /**
+   * Added to every time the batches carry (fix, transmission, sensor, burst and media times), epoch ms:
+   * the device is simulated over [start, end) on that calendar and its records land shifted by this
+   * much (default 0). Sample data made at a fixed clock and shifted by whole days to end now keeps its
+   * shape (seasons, day and night) whatever the date it is made on.
+   */
+  shift?: number;
+}
+
+/** The advance with every time it carries moved by `ms`. */
+export function shiftAdvance({ batch, media }: Advance, ms: number): Advance {
+  if (ms === 0) return { batch, media };
+  const by = (t: number) => t + ms;
+  const f = batch.fixes;
+  return {
+    batch: {
+      ...(f ? { fixes: { ...f, t: f.t.map(by), ...(f.tx ? { tx: f.tx.map((t) => (t === null ? null : t + ms)) } : {}) } } : {}),
+      ...(batch.sensors ? { sensors: batch.sensors.map((c) => ({ ...c, t: c.t.map(by) })) } : {}),
+      ...(batch.bursts ? { bursts: batch.bursts.map((b) => ({ ...b, t: b.t + ms })) } : {}),
+    },
+    media: media.map((m) => ({ ...m, t: m.t + ms })),
+  };
 }
 
 /**
@@ -73,7 +95,7 @@ export function* backfill(profile: Profile | ProfileId, opts: BackfillOptions): 
   const device = createDevice(p, { seed: opts.seed, start: opts.start, badFixes: opts.badFixes ?? true });
   for (let t = opts.start; t < opts.end; ) {
     t = Math.min(opts.end, t + 6 * HOUR);
-    const { batch, media } = device.advance(t);
+    const { batch, media } = shiftAdvance(device.advance(t), opts.shift ?? 0);
     const parts = splitBatch(batch, max);
     if (parts.length === 0 && media.length > 0) yield { batch: {}, media };
     for (let i = 0; i < parts.length; i++) yield { batch: parts[i]!, media: i === 0 ? media : [] };

@@ -2,7 +2,7 @@ export { PROFILES, PROFILE_IDS, getProfile, registerArgs, FLAG_KIND } from './pr
 export type { Profile, ProfileId, Behaviour, MotionSpec, PowerSpec, AccSpec, Site } from './profiles.js';
 export { createDevice } from './device.js';
 export type { DeviceSimulator, DeviceOptions, DeviceSchedule, MediaItem, Advance, InstructionResult } from './device.js';
-export { backfill, sampleFleet, ownFleet, splitBatch, countRecords, imeiWithCheck } from './fleet.js';
+export { backfill, shiftAdvance, sampleFleet, ownFleet, splitBatch, countRecords, imeiWithCheck } from './fleet.js';
 export type { BackfillOptions, FleetDevice } from './fleet.js';
 export type { FixSchedule, PostbackSchedule } from './schedule.js';
 export { burstOdba, unpackSamples, EXPECTED_ODBA } from './acceleration.js';

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { API_BASE, calls, LanguageId, newRequestCode, sealSecret, signedHeaders } from '@wildtrack/contract';
@@ -9,6 +10,12 @@ import { buildApp, type Services } from '../app.js';
 import { loadConfig } from '../config.js';
 import { connect, type Db, migrateToLatest } from '../db/connect.js';
 import type { DialectName } from '../db/dialect.js';
+
+/**
+ * The project's shared real data (Movebank exports), beside the project's folder as on any fresh clone
+ * (../shared/data from the repository root); WILDTRACK_SHARED_DATA overrides it.
+ */
+export const SHARED_DATA = process.env.WILDTRACK_SHARED_DATA ?? fileURLToPath(new URL('../../../../../shared/data/', import.meta.url));
 
 /** SQLite always; PostgreSQL too when DATABASE_URL is set (each test app gets a schema of its own). */
 export const DIALECTS: DialectName[] = process.env.DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];

@@ -123,9 +123,11 @@ class Layout {
     this.course = at('heading');
     this.temperature = some('external-temperature', 'eobs:temperature');
     this.voltage = some('eobs:battery-voltage', 'tag-voltage');
-    this.satellites = at('gps-satellite-count');
-    this.hdop = some('gps-dop', 'gps-hdop');
-    this.vdop = at('gps-vdop');
+    // Movebank writes sensor attributes with a colon (gps:satellite-count); older exports and
+    // hand-converted files use a hyphen. Either is read.
+    this.satellites = some('gps:satellite-count', 'gps-satellite-count')[0] ?? -1;
+    this.hdop = some('gps:hdop', 'gps-hdop', 'gps:dop', 'gps-dop');
+    this.vdop = some('gps:vdop', 'gps-vdop')[0] ?? -1;
     this.eobsRaw = at('eobs:accelerations-raw');
     this.eobsAxes = at('eobs:acceleration-axes');
     this.eobsHz = at('eobs:acceleration-sampling-frequency-per-axis');

@@ -4,13 +4,12 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SensorFlag, SpeciesType } from '@wildtrack/contract';
 import { DeviceRepository } from '../../modules/device/repository.js';
-import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { createTestApp, DIALECTS, SHARED_DATA, type TestApp } from '../../test/helper.js';
 import { CHUNK, importMovebank, MovebankFormatError, type MovebankImportReport, type MovebankServices, movebankImei } from './index.js';
 import { speciesTypeOf } from './taxon.js';
 import { parseTimestamp } from './values.js';
 
-const DATA = process.env.WILDTRACK_SHARED_DATA ?? '/work/shared/data';
-const data = (f: string) => path.join(DATA, f);
+const data = (f: string) => path.join(SHARED_DATA, f);
 
 // Expected figures counted from the files with Python's csv module (not with this importer):
 // rows per file, GPS rows per tag + individual, rows with coordinates, acceleration rows and bursts.

@@ -43,7 +43,7 @@ describe.each(DIALECTS)('device management on %s', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp(dialect);
     const repo = new DeviceRepository(t.database.db);
-    await ensureSampleDevices(repo, t.services.devices, t.services.ingest, Date.now(), 1);
+    await ensureSampleDevices(repo, t.services.devices, t.services.ingest, { days: 1 });
     ({ token: alice } = await t.userWithToken({ org: 'Crane Lab' }));
     ({ token: bob } = await t.userWithToken({ org: 'Otter Lab' }));
     aliceOrg = await t.services.devices.orgIdByName('Crane Lab');

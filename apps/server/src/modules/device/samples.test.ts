@@ -14,7 +14,7 @@ describe.each(DIALECTS)('sample (experience) devices on %s', (dialect) => {
   it('creates about six read-only example devices once, with history in every sensor kind and media type', async () => {
     const repo = new DeviceRepository(t.database.db);
     const now = Date.now();
-    const report = await ensureSampleDevices(repo, t.services.devices, t.services.ingest, now, 2);
+    const report = await ensureSampleDevices(repo, t.services.devices, t.services.ingest, { now, days: 2 });
     expect(report).not.toBeNull();
     expect(report!.devices).toBe(6);
     const devices = await t.database.db.selectFrom('devices').selectAll().execute();
@@ -34,6 +34,28 @@ describe.each(DIALECTS)('sample (experience) devices on %s', (dialect) => {
       expect(Number(r.first), d.caption).toBeGreaterThanOrEqual(now - 2 * 24 * 3600_000);
       expect(now - Number(r.last), d.caption).toBeLessThan(12 * 3600_000);
     }
-    expect(await ensureSampleDevices(repo, t.services.devices, t.services.ingest, now, 2)).toBeNull();
+    expect(await ensureSampleDevices(repo, t.services.devices, t.services.ingest, { now, days: 2 })).toBeNull();
+  });
+
+  it('made as of a fixed day, the history is the same on any date, shifted by whole days to end now', async () => {
+    const asOf = Date.UTC(2026, 4, 20);
+    const DAY = 24 * 3600_000;
+    const runs: { now: number; track: string[] }[] = [];
+    // Two "todays" seven weeks apart: the same positions at the same times of day, moved by 49 days.
+    for (const now of [Date.UTC(2026, 10, 24, 10, 17), Date.UTC(2027, 0, 12, 10, 17)]) {
+      const other = await createTestApp(dialect);
+      try {
+        await ensureSampleDevices(new DeviceRepository(other.database.db), other.services.devices, other.services.ingest, { now, days: 1, asOf });
+        const stork = await other.database.db.selectFrom('devices').select('id').where('imei', '=', '864512040001173').executeTakeFirstOrThrow();
+        const rows = await other.database.db.selectFrom('fixes').select(['pick_time', 'lon', 'lat']).where('device_id', '=', stork.id).orderBy('pick_time').execute();
+        expect(rows.length).toBeGreaterThan(20);
+        expect(now - Number(rows.at(-1)!.pick_time)).toBeLessThan(6 * 3600_000);
+        expect(Number(rows[0]!.pick_time)).toBeGreaterThanOrEqual(now - DAY);
+        runs.push({ now, track: rows.map((r) => `${(Number(r.pick_time) - now) / 1000} ${r.lon} ${r.lat}`) });
+      } finally {
+        await other.close();
+      }
+    }
+    expect(runs[1]!.track).toEqual(runs[0]!.track);
   });
 });

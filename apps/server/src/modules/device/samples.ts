@@ -7,6 +7,7 @@ import type { DeviceService } from './service.js';
 
 export const SAMPLES_ORG = 'Wildtrack samples';
 export const SAMPLE_DAYS = 30;
+const DAY_MS = 24 * 3600_000;
 /** The custom field that carries the Chinese name of a sample animal. */
 const SPECIES_ZH = '中文名';
 
@@ -28,14 +29,16 @@ export async function ensureSampleDevices(
   repo: DeviceRepository,
   devices: DeviceService,
   ingest: IngestService,
-  now = Date.now(),
-  days = SAMPLE_DAYS,
+  { now = Date.now(), days = SAMPLE_DAYS, asOf }: { now?: number; days?: number; asOf?: number | undefined } = {},
 ): Promise<SampleReport | null> {
   if ((await repo.samplesOrg()) !== undefined) return null;
   const started = performance.now();
   const orgId = await repo.createOrg(SAMPLES_ORG, true, now);
   const report: SampleReport = { devices: 0, fixes: 0, sensors: 0, bursts: 0, media: 0, ms: 0 };
-  const start = now - days * 24 * 3600_000;
+  // Simulated as of `asOf` (a UTC day; the same time of day as now) and shifted by whole days to end now.
+  const shift = asOf === undefined ? 0 : Math.floor((now - asOf) / DAY_MS) * DAY_MS;
+  const end = now - shift;
+  const start = end - days * DAY_MS;
   for (const d of sampleFleet()) {
     const p = d.profile;
     const { id } = await devices.register({
@@ -53,9 +56,9 @@ export async function ensureSampleDevices(
       secondLevelFix: p.secondLevelFix,
       attributes: { captionZh: d.captionZh, species: p.species, speciesZh: p.speciesZh, scientificName: p.scientificName },
     });
-    await repo.setMountInfo(id, JSON.stringify(mountDoc({ species: p.species, scientificName: p.scientificName, mountTime: start, additional: { [SPECIES_ZH]: p.speciesZh } })), now);
+    await repo.setMountInfo(id, JSON.stringify(mountDoc({ species: p.species, scientificName: p.scientificName, mountTime: start + shift, additional: { [SPECIES_ZH]: p.speciesZh } })), now);
     report.devices += 1;
-    for (const { batch, media } of backfill(p, { seed: d.seed, start, end: now })) {
+    for (const { batch, media } of backfill(p, { seed: d.seed, start, end, shift })) {
       const c = await ingest.writeBatch(id, batch, null, now);
       report.fixes += c.fixes;
       report.sensors += c.sensors;
