@@ -4,14 +4,14 @@ SHELL := /bin/bash
 
 STAMP := node_modules/.wildtrack-install
 WEB_SOURCES := $(shell find apps/web/src apps/web/index.html apps/web/vite.config.ts apps/web/public packages/contract/src -type f 2>/dev/null)
-SERVER_SOURCES := $(shell find apps/server/src apps/server/build.mjs packages/contract/src -type f 2>/dev/null)
+SERVER_SOURCES := $(shell find apps/server/src apps/server/build.mjs packages/contract/src packages/sample-fleet/src -type f 2>/dev/null)
 
 .PHONY: start test install build lint typecheck unit e2e browser clean
 
 start: build
 	node apps/server/dist/main.js
 
-$(STAMP): package.json package-lock.json packages/contract/package.json apps/server/package.json apps/web/package.json e2e/package.json bench/package.json
+$(STAMP): package.json package-lock.json packages/contract/package.json packages/sample-fleet/package.json apps/server/package.json apps/web/package.json e2e/package.json bench/package.json
 	npm ci --no-audit --no-fund
 	@touch $@
 

@@ -10,13 +10,13 @@ await build({
   format: 'esm',
   sourcemap: true,
   packages: 'external',
-  // The contract and the simulator are TypeScript sources in the workspace: bundled in.
+  // The contract and the sample-fleet generator are TypeScript sources in the workspace: bundled in.
   plugins: [
     {
       name: 'bundle-workspace-packages',
       setup(b) {
         b.onResolve({ filter: /^@wildtrack\/contract$/ }, () => ({ path: new URL('../../packages/contract/src/index.ts', import.meta.url).pathname }));
-        b.onResolve({ filter: /^@wildtrack\/simulator$/ }, () => ({ path: new URL('../../tools/simulator/src/index.ts', import.meta.url).pathname }));
+        b.onResolve({ filter: /^@wildtrack\/sample-fleet$/ }, () => ({ path: new URL('../../packages/sample-fleet/src/index.ts', import.meta.url).pathname }));
       },
     },
   ],

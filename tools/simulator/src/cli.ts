@@ -14,11 +14,20 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { IngestAnswer, IngestBatch, PendingInstruction } from '@wildtrack/contract';
 import { IngestClient, IngestRefused } from './client.js';
-import { createDevice, type DeviceSimulator, type MediaItem } from './device.js';
-import { backfill, countRecords, ownFleet, splitBatch } from './fleet.js';
-import { DAY } from './geo.js';
-import { getProfile, PROFILE_IDS, registerArgs } from './profiles.js';
-import { seedFrom } from './rng.js';
+import {
+  backfill,
+  countRecords,
+  createDevice,
+  DAY,
+  type DeviceSimulator,
+  getProfile,
+  type MediaItem,
+  ownFleet,
+  PROFILE_IDS,
+  registerArgs,
+  seedFrom,
+  splitBatch,
+} from '@wildtrack/sample-fleet';
 
 interface DeviceEntry {
   imei: string;

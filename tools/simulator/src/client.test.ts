@@ -1,7 +1,7 @@
 import { IngestHeader, ingestHeaders } from '@wildtrack/contract';
 import { describe, expect, it } from 'vitest';
 import { IngestClient, IngestRefused } from './client.js';
-import type { MediaItem } from './device.js';
+import type { MediaItem } from '@wildtrack/sample-fleet';
 
 const answer = { ok: true, accepted: { fixes: 1, sensors: 0, bursts: 0, media: 0 }, duplicates: 0, instructions: [], serverTime: 1 };
 const device = { imei: '864512040001173', secret: 'top-secret' };

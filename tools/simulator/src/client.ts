@@ -5,9 +5,8 @@ import {
   IngestAnswerSchema,
   type IngestBatch,
   ingestHeaders,
-  type MediaQuery,
 } from '@wildtrack/contract';
-import type { MediaItem } from './device.js';
+import { type MediaItem, mediaQuery } from '@wildtrack/sample-fleet';
 
 export interface DeviceCredentials {
   imei: string;
@@ -24,15 +23,6 @@ export class IngestRefused extends Error {
     super(`HTTP ${status} ${error}: ${reason}`);
     this.name = 'IngestRefused';
   }
-}
-
-/** The media query of an item, in the order of MediaQuerySchema, without absent fields. */
-export function mediaQuery(item: MediaItem): MediaQuery {
-  const q: MediaQuery = { kind: item.kind, t: item.t, lon: item.lon, lat: item.lat, alt: item.alt };
-  for (const k of ['width', 'height', 'duration', 'rate', 'bitDepth', 'track'] as const) {
-    if (item[k] !== undefined) q[k] = item[k];
-  }
-  return q;
 }
 
 export function mediaPath(item: MediaItem): string {

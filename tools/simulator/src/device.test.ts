@@ -1,10 +1,22 @@
 import { type FixColumns, IngestBatchSchema, isValidPosition } from '@wildtrack/contract';
 import { describe, expect, it } from 'vitest';
-import { burstOdba } from './acceleration.js';
-import { createDevice } from './device.js';
-import { backfill, countRecords, ownFleet, sampleFleet, splitBatch } from './fleet.js';
-import { DAY, distance, HOUR, MINUTE, solarHour } from './geo.js';
-import { PROFILE_IDS, PROFILES, type ProfileId } from './profiles.js';
+import {
+  backfill,
+  burstOdba,
+  countRecords,
+  createDevice,
+  DAY,
+  distance,
+  HOUR,
+  MINUTE,
+  ownFleet,
+  PROFILE_IDS,
+  PROFILES,
+  type ProfileId,
+  sampleFleet,
+  solarHour,
+  splitBatch,
+} from '@wildtrack/sample-fleet';
 
 const START = Date.UTC(2025, 9, 1);
 

@@ -1,12 +1,5 @@
-export { PROFILES, PROFILE_IDS, getProfile, registerArgs, FLAG_KIND } from './profiles.js';
-export type { Profile, ProfileId, Behaviour, MotionSpec, PowerSpec, AccSpec, Site } from './profiles.js';
-export { createDevice } from './device.js';
-export type { DeviceSimulator, DeviceOptions, DeviceSchedule, MediaItem, Advance, InstructionResult } from './device.js';
-export { backfill, shiftAdvance, sampleFleet, ownFleet, splitBatch, countRecords, imeiWithCheck } from './fleet.js';
-export type { BackfillOptions, FleetDevice } from './fleet.js';
-export type { FixSchedule, PostbackSchedule } from './schedule.js';
-export { burstOdba, unpackSamples, EXPECTED_ODBA } from './acceleration.js';
-export { PDM_RATE, PDM_CONTENT_TYPE, pdmToPcm, pdmToWav } from './media/pdm.js';
-export { mediaQuery, mediaPath, IngestClient, IngestRefused } from './client.js';
+// The simulator: the sample-fleet generator's devices speaking the ingest protocol over HTTP (client, CLI).
+// The generator is re-exported so that callers of the simulator need one import.
+export * from '@wildtrack/sample-fleet';
+export { mediaPath, IngestClient, IngestRefused } from './client.js';
 export type { DeviceCredentials } from './client.js';
-export { seedFrom } from './rng.js';

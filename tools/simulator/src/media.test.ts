@@ -2,12 +2,7 @@ import { readFileSync } from 'node:fs';
 import jpeg from 'jpeg-js';
 import { describe, expect, it } from 'vitest';
 import { mediaPath } from './client.js';
-import { createDevice, type MediaItem } from './device.js';
-import { DAY } from './geo.js';
-import { fieldPhoto } from './media/jpeg.js';
-import { birdCall, PDM_RATE, pdmEncode, pdmToPcm, pdmToWav } from './media/pdm.js';
-import { VIDEO_CLIP } from './media/video-clip.js';
-import { Rng } from './rng.js';
+import { birdCall, createDevice, DAY, fieldPhoto, type MediaItem, PDM_RATE, pdmEncode, pdmToPcm, pdmToWav, Rng, VIDEO_CLIP } from '@wildtrack/sample-fleet';
 
 const START = Date.UTC(2025, 9, 1);
 const mediaOf = (id: 'phone' | 'deer', days: number): MediaItem[] => createDevice(id, { seed: 9, start: START }).advance(START + days * DAY).media;
@@ -88,7 +83,7 @@ describe('media are real files', () => {
     expect(new TextDecoder('latin1').decode(v.body)).toContain('avc1');
     expect(v.body.length).toBeLessThan(100_000);
     expect(v).toMatchObject({ width: 160, height: 120, duration: 3, contentType: 'video/mp4' });
-    const asset = readFileSync(new URL('../assets/collar-clip.mp4', import.meta.url));
+    const asset = readFileSync(new URL('../../../packages/sample-fleet/assets/collar-clip.mp4', import.meta.url));
     expect(Buffer.from(VIDEO_CLIP.base64, 'base64').equals(asset)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { DeviceStatus } from '@wildtrack/contract';
-import { backfill, mediaQuery, sampleFleet } from '@wildtrack/simulator';
+import { backfill, mediaQuery, sampleFleet } from '@wildtrack/sample-fleet';
 import type { IngestService } from '../../ingest/service.js';
 import { mountDoc } from './mount.js';
 import type { DeviceRepository } from './repository.js';
@@ -21,7 +21,7 @@ export interface SampleReport {
 }
 
 /**
- * The experience devices (§1, folder IdStr '0'): on the first start, the simulator's sample fleet with
+ * The experience devices (§1, folder IdStr '0'): on the first start, the sample-fleet generator's devices with
  * 30 days of history across every sensor kind, owned by an organisation of their own. Later starts
  * find the organisation and do nothing. The data goes through the same write path as device batches.
  */

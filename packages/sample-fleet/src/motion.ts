@@ -1,3 +1,6 @@
+// Over 400 lines: the five movement models (home range, migrant, diver, station, walker) share the range walk,
+// the behaviour bouts and the day curves above them, and createMotion chooses among them; one file keeps
+// the models side by side for comparison.
 import { angleDiff, bearingOf, DAY, distance, enu, HOUR, interpolate, type LonLat, offset, solarHour, terrain, wrap360 } from './geo.js';
 import type { Behaviour, MotionSpec, Site } from './profiles.js';
 import type { Rng } from './rng.js';

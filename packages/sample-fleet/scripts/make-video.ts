@@ -2,7 +2,7 @@
  * Makes the collar-camera clip once: draws 30 frames (a sika deer walking through a wetland meadow, the
  * camera bobbing with its wearer's steps), has ffmpeg encode them as H.264 baseline MP4 (plays in every
  * browser), and embeds the file as base64 in src/media/video-clip.ts so that the generators stay pure
- * and survive bundling. Run: npm run make-video -w @wildtrack/simulator (needs ffmpeg on PATH).
+ * and survive bundling. Run: npm run make-video -w @wildtrack/sample-fleet (needs ffmpeg on PATH).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';

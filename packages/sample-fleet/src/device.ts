@@ -1,3 +1,5 @@
+// Over 400 lines: one Device class whose minute-by-minute loop ties the schedule, power, GNSS, sensors,
+// bursts, media and the outbox together over shared state; split, each part would reach into the others.
 import {
   type Burst,
   type IngestBatch,
