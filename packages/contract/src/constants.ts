@@ -34,6 +34,8 @@ export const PHONE_COUNTRY_CODE = '86';
 export const NICKNAME_DISPLAY_WIDTH = 22;
 /** A Tianditu key is 32 hex characters today; the rule leaves room for other key formats. */
 export const TDT_KEY_MAX = 64;
+/** The longest IMEI a call accepts: device IMEIs are 15 digits; imported tags' names may be longer. */
+export const IMEI_MAX = 40;
 
 export const SECOND_LEVEL_FIX_COUNT = 10;
 export const SECOND_LEVEL_FIX_INTERVAL_S = 1;
@@ -66,6 +68,7 @@ export const MAP_DEFAULT_CENTER: readonly [number, number] = [0, 0];
 
 export const ARCHIVE_DAYS = 3;
 export const PRECISION_GRADES = ['A', 'B', 'C', 'D', 'E', 'N'] as const;
+export type PrecisionLetter = (typeof PRECISION_GRADES)[number];
 /** N in the precision filter stands for grades 6 and 7. */
 export const PRECISION_N_VALUES = [6, 7] as const;
 

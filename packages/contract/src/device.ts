@@ -1,3 +1,5 @@
+import { PRECISION_GRADES, PRECISION_N_VALUES, type PrecisionLetter } from './constants.js';
+
 /**
  * Device and sensor enums of §3/§4, with the issue's decisions where the spec disagrees with itself:
  * device type Unknown=0, Tracker=1, VHFReceiver=2, Phone=3; sex Unknown/Male/Female.
@@ -82,12 +84,14 @@ export function isValidPosition(lon: number, lat: number, alt: number | null | u
 export const NO_SPEED = -1;
 
 /** Precision grades: A..E are 1..5; 6 and 7 are shown as N (§9). */
-export const PRECISION_GRADE_VALUES: Record<string, readonly number[]> = {
-  A: [1], B: [2], C: [3], D: [4], E: [5], N: [6, 7],
+export const PRECISION_GRADE_VALUES: Readonly<Record<string, readonly number[]>> = {
+  A: [1], B: [2], C: [3], D: [4], E: [5], N: PRECISION_N_VALUES,
 };
+/** The grade legend of the maps: each letter in A..E, N order with the grade drawn for it (N as 6). */
+export const GRADE_LEGEND: readonly (readonly [PrecisionLetter, number])[] = PRECISION_GRADES.map((letter) => [letter, PRECISION_GRADE_VALUES[letter]![0]!] as const);
 export function gradeLetter(grade: number | null | undefined): string {
   if (grade === null || grade === undefined) return '';
-  return grade >= 1 && grade <= 5 ? 'ABCDE'[grade - 1]! : 'N';
+  return grade >= 1 && grade <= 5 ? PRECISION_GRADES[grade - 1]! : 'N';
 }
 
 /** Scalar sensor kinds and the meaning of their value columns (one layout per kind, §3). */

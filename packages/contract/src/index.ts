@@ -6,6 +6,7 @@ export * from './validation.js';
 export * from './messages.js';
 export * from './wire.js';
 export * from './call.js';
+export * from './paging.js';
 export * from './calls/auth.js';
 export * from './calls/user.js';
 export * from './time.js';

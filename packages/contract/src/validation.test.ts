@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { GRADE_LEGEND, gradeLetter, PRECISION_GRADE_VALUES } from './device.js';
 import { spanRange } from './time.js';
 import {
   AccountNameSchema,
   displayWidth,
   EmailSchema,
+  ImeiSchema,
   isSimplePassword,
   maskEmail,
   maskPhone,
@@ -18,6 +20,23 @@ import {
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
 
 describe('§5 validation rules', () => {
+  it('IMEI: trimmed, required, at most 40 characters, letters allowed (imported tags)', () => {
+    expect(ImeiSchema.parse(' 864512041000017 ')).toBe('864512041000017');
+    expect(ImeiSchema.safeParse('MB-albatross.4f2a').success).toBe(true);
+    expect(ImeiSchema.safeParse('x'.repeat(40)).success).toBe(true);
+    expect(firstMessage(ImeiSchema.safeParse('x'.repeat(41)))).toBe('validation.tooLong');
+    expect(firstMessage(ImeiSchema.safeParse('   '))).toBe('validation.required');
+    expect(firstMessage(ImeiSchema.safeParse(undefined))).toBe('validation.required');
+  });
+
+  it('grade legend: one entry per letter, each grade naming its letter back', () => {
+    expect(GRADE_LEGEND.map(([letter]) => letter).join('')).toBe('ABCDEN');
+    for (const [letter, grade] of GRADE_LEGEND) {
+      expect(gradeLetter(grade)).toBe(letter);
+      expect(PRECISION_GRADE_VALUES[letter]).toContain(grade);
+    }
+  });
+
   it('password: 8-16 characters with lower, upper and digit; specials optional', () => {
     for (const ok of ['Abcdefg1', 'Abcdefg1!@#$%^&*', 'aB3aaaaaaaaaaaaa']) expect(PasswordSchema.safeParse(ok).success, ok).toBe(true);
     expect(firstMessage(PasswordSchema.safeParse('Abcdef1'))).toBe('validation.password.length');

@@ -1,12 +1,19 @@
 import { z } from 'zod';
-import { CODE_LENGTH, EMAIL_MAX, NICKNAME_DISPLAY_WIDTH, PASSWORD_MAX, PASSWORD_MIN, TDT_KEY_MAX } from './constants.js';
+import { CODE_LENGTH, EMAIL_MAX, IMEI_MAX, NICKNAME_DISPLAY_WIDTH, PASSWORD_MAX, PASSWORD_MIN, TDT_KEY_MAX } from './constants.js';
 
 /**
  * The validation rules of §5, written once. Error texts are message keys (see messages.ts) that the
  * server and the web forms translate into the caller's language.
  */
 
-const required = { error: 'validation.required' } as const;
+/** The message of a missing or empty field: pass it to z.string(required) and .min(1, required). */
+export const required = { error: 'validation.required' } as const;
+
+/**
+ * A device's IMEI as every console call takes it: trimmed, not empty, at most IMEI_MAX characters. Not
+ * only 15 digits: imported (Movebank) and experience devices carry longer names of letters and digits.
+ */
+export const ImeiSchema = z.string(required).trim().min(1, required).max(IMEI_MAX, { error: 'validation.tooLong' });
 
 export const PasswordSchema = z
   .string(required)

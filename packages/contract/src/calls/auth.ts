@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall, EmptyBody, ZeroOne } from '../call.js';
 import { TimeZoneSchema } from '../timezone.js';
+import { required } from '../validation.js';
 
 export const RightsSchema = z.object({
   EditDevice: z.boolean(),
@@ -67,8 +68,8 @@ export const GetPublicKey = defineCall({
 });
 
 export const PasswordLoginBody = z.object({
-  account: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(64, { error: 'validation.tooLong' }),
-  pwd: z.string({ error: 'validation.required' }).min(1, { error: 'validation.required' }).max(1024, { error: 'validation.tooLong' }),
+  account: z.string(required).trim().min(1, required).max(64, { error: 'validation.tooLong' }),
+  pwd: z.string(required).min(1, required).max(1024, { error: 'validation.tooLong' }),
   timeZone: TimeZoneSchema,
 });
 

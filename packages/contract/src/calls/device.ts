@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall, EmptyBody, ZeroOne } from '../call.js';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '../constants.js';
+import { PageSchema, SortOrderSchema, TimeZoneField } from '../paging.js';
+import { ImeiSchema as imei, required } from '../validation.js';
 
 /**
  * Tree, folders, devices, animal info and work status (§3, §7.2). Ids travel as strings (IdStr) so
@@ -12,8 +13,6 @@ export const EXPERIENCE_FOLDER_ID = '0';
 /** Prefix of the virtual folder holding the devices one user shared with the caller: 'share-<userId>'. */
 export const SHARED_FOLDER_PREFIX = 'share-';
 
-const required = { error: 'validation.required' } as const;
-const imei = z.string(required).trim().min(1, required).max(40, { error: 'validation.tooLong' });
 const folderId = z.string(required).trim().min(1, required).max(40, { error: 'validation.tooLong' });
 export const FolderNameSchema = z
   .string(required)
@@ -94,12 +93,10 @@ export const TreeDataSchema = z.object({
 });
 export type TreeData = z.infer<typeof TreeDataSchema>;
 
-const timeZoneField = z.string().optional();
-
 export const GetTree = defineCall({
   path: '/api/Device/GetTree',
   auth: 'session',
-  body: z.object({ timeZone: timeZoneField }).nullish(),
+  body: z.object({ timeZone: TimeZoneField }).nullish(),
   data: TreeDataSchema,
   summary: 'The folder tree with every device the caller may see, counts per folder and per sensor.',
 });
@@ -184,7 +181,7 @@ export const UpdateProperty = defineCall({
   auth: 'session',
   body: z.object({
     imei,
-    caption: z.string().trim().min(1, { error: 'validation.required' }).max(40, { error: 'validation.tooLong' }).optional(),
+    caption: z.string().trim().min(1, required).max(40, { error: 'validation.tooLong' }).optional(),
     description: z.string().trim().max(500, { error: 'validation.tooLong' }).optional(),
     speciesType: z.number().int().min(0).max(3).optional(),
     status: z.number().int().min(1).max(9).optional(),
@@ -236,16 +233,12 @@ export const GetDetailByIMEI = defineCall({
   path: '/api/Device/GetDetailByIMEI',
   method: 'GET',
   auth: 'session',
-  body: z.object({ imei, timeZone: timeZoneField }),
+  body: z.object({ imei, timeZone: TimeZoneField }),
   data: DeviceDetailSchema,
   summary: 'GET with query imei and timeZone: the details of one device.',
 });
 
 export const DEVICE_SORT_FIELDS = ['Caption', 'IMEI', 'Status', 'Voltage', 'LastWorkTime', 'ModelName'] as const;
-export const PageSchema = {
-  currentPage: z.number().int().min(1).default(1),
-  pageSize: z.union(PAGE_SIZE_OPTIONS.map((n) => z.literal(n)) as [z.ZodLiteral<number>, ...z.ZodLiteral<number>[]]).default(DEFAULT_PAGE_SIZE),
-};
 
 export const GetDetailByFolder = defineCall({
   path: '/api/Device/GetDetailByFolder',
@@ -254,10 +247,10 @@ export const GetDetailByFolder = defineCall({
     folderId,
     ...PageSchema,
     sortField: z.enum(DEVICE_SORT_FIELDS).optional(),
-    sortOrder: z.enum(['ascend', 'descend']).optional(),
+    sortOrder: SortOrderSchema.optional(),
     /** Include devices in folders below (default true). */
     recursive: z.boolean().default(true),
-    timeZone: timeZoneField,
+    timeZone: TimeZoneField,
   }),
   data: z.object({ List: z.array(DeviceDetailSchema), Total: z.number().int() }),
   summary: 'One page of the devices in a folder, with their details.',

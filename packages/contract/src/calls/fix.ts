@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { PRECISION_GRADES, QUERY_SPAN_DAYS } from '../constants.js';
-import { PageSchema } from './device.js';
+import { PageSchema, SortOrderSchema, TimeZoneField } from '../paging.js';
+import { ImeiSchema as imei, required } from '../validation.js';
 
 /**
  * Fix calls (§3 Fix, §4 invalid-data marking, §7.2, §9 position filters). Every time goes in and out
@@ -12,8 +13,6 @@ import { PageSchema } from './device.js';
  * protobuf TrackSet of track-codec.ts; the rest are JSON.
  */
 
-const required = { error: 'validation.required' } as const;
-const imei = z.string(required).trim().min(1, required).max(40, { error: 'validation.tooLong' });
 /** At most this many devices in one bulk or last-position call. */
 export const MAX_IMEIS_PER_CALL = 1000;
 const imeis = z.array(imei, required).min(1, { error: 'validation.imeis.empty' }).max(MAX_IMEIS_PER_CALL, { error: 'validation.tooBig' });
@@ -52,11 +51,12 @@ export type PositionFilter = z.infer<typeof PositionFilterSchema>;
 const range = {
   startTime: TimeTextSchema,
   endTime: TimeTextSchema,
-  timeZone: z.string().optional(),
+  timeZone: TimeZoneField,
 };
 
 /** Second-level fixes (§9): 'avg' (default) shows each run of 1 s fixes as its average, 'all' each fix. */
 export const SecondLevelModeSchema = z.enum(['avg', 'all']).default('avg');
+export type SecondLevelMode = z.output<typeof SecondLevelModeSchema>;
 
 /** Validity of a fix as ValidValue says it: why a fix is or isn't valid. */
 export const FixValidValue = {
@@ -67,6 +67,7 @@ export const FixValidValue = {
   /** Marked invalid by a user (irreversible, §4). */
   Marked: 2,
 } as const;
+export type FixValidValue = (typeof FixValidValue)[keyof typeof FixValidValue];
 
 export const ConvertedInvalidSchema = z.object({
   /** The fix's Id. */
@@ -104,7 +105,7 @@ export const FixSchema = z.object({
   Validity: z.union([z.literal(0), z.literal(1)]),
   TransmissionTime: z.string(),
   /** Why: FixValidValue. */
-  ValidValue: z.number().int(),
+  ValidValue: z.union([z.literal(FixValidValue.Valid), z.literal(FixValidValue.OutOfRange), z.literal(FixValidValue.Marked)]),
   /** Second-level average: how many 1 s fixes it stands for (absent for a single fix). */
   GroupSize: z.number().int().optional(),
   /** Second-level average: the Ids of the fixes it stands for (marking it invalid marks them all). */
@@ -131,7 +132,7 @@ export const GetFixListByPage = defineCall({
   body: oneDevice.extend({
     ...PageSchema,
     sortField: z.enum(FIX_SORT_FIELDS).optional(),
-    sortOrder: z.enum(['ascend', 'descend']).optional(),
+    sortOrder: SortOrderSchema.optional(),
     secondLevel: SecondLevelModeSchema,
   }),
   data: z.object({ List: z.array(FixSchema), Total: z.number().int() }),
@@ -141,7 +142,7 @@ export const GetFixListByPage = defineCall({
 export const GetFix = defineCall({
   path: '/api/Fix/Get',
   auth: 'session',
-  body: z.object({ imei, id: z.string(required).regex(/^\d{1,16}$/, { error: 'validation.invalidValue' }), timeZone: z.string().optional() }),
+  body: z.object({ imei, id: z.string(required).regex(/^\d{1,16}$/, { error: 'validation.invalidValue' }), timeZone: TimeZoneField }),
   data: FixSchema,
   summary: 'One fix by its Id.',
 });
@@ -178,7 +179,7 @@ export const GetAvgListByImeisAndTime = defineCall({
 export const GetLastFixList = defineCall({
   path: '/api/Fix/GetLastList',
   auth: 'session',
-  body: z.object({ imeis, timeZone: z.string().optional() }),
+  body: z.object({ imeis, timeZone: TimeZoneField }),
   data: z.array(FixSchema),
   summary: 'The latest valid fix of each device that has one.',
 });
@@ -186,7 +187,7 @@ export const GetLastFixList = defineCall({
 export const GetLastFixByImei = defineCall({
   path: '/api/Fix/GetLastByImei',
   auth: 'session',
-  body: z.object({ imei, timeZone: z.string().optional() }),
+  body: z.object({ imei, timeZone: TimeZoneField }),
   data: FixSchema.nullable(),
   summary: "A device's latest valid fix, null when it has none.",
 });
@@ -204,7 +205,7 @@ export const ConvertFixInvalid = defineCall({
   summary: 'Marks fixes invalid: irreversible, needs EditFix, records who and when. Count = fixes newly marked.',
 });
 
-const convertedQuery = z.object({ imei, startTime: TimeTextSchema.optional(), endTime: TimeTextSchema.optional(), timeZone: z.string().optional() });
+const convertedQuery = z.object({ imei, startTime: TimeTextSchema.optional(), endTime: TimeTextSchema.optional(), timeZone: TimeZoneField });
 
 export const GetConvertedInvalidCount = defineCall({
   path: '/api/Fix/GetConvertedInvalidCount',

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
+import { TimeZoneField } from '../paging.js';
+import { ImeiSchema as imei, required } from '../validation.js';
 
 /**
  * Animal info (MountInfo, §3) and device work status. The spec names 18 measures and says birds have 9
@@ -22,8 +24,6 @@ export const MEASURE_UNIT: Record<MeasureName, 'cm' | 'mm'> = {
   ChestGirth: 'cm', AbdominalGirth: 'cm', ShoulderHeight: 'cm', ShoulderWidth: 'cm', TrunkLength: 'cm', HoofLength: 'cm',
 };
 
-const required = { error: 'validation.required' } as const;
-const imei = z.string(required).trim().min(1, required).max(40, { error: 'validation.tooLong' });
 const measure = z.number().positive({ error: 'validation.measure.positive' }).max(10_000).nullable();
 const text = (max: number) => z.string().trim().max(max, { error: 'validation.tooLong' });
 
@@ -84,14 +84,14 @@ export type BirdInfo = z.infer<typeof BirdInfoSchema>;
 export type BeastInfo = z.infer<typeof BeastInfoSchema>;
 export type MountInfo = Omit<z.infer<typeof OtherSpeciesInfoSchema>, 'Measurements'> & { Measurements: Partial<Record<MeasureName, number | null>> };
 
-const byImei = z.object({ imei, timeZone: z.string().optional() });
+const byImei = z.object({ imei, timeZone: TimeZoneField });
 
 export const GetBirdInfo = defineCall({ path: '/api/MountInfo/GetBirdInfo', auth: 'session', body: byImei, data: BirdInfoSchema, summary: 'Animal info of a bird.' });
 export const GetBeastInfo = defineCall({ path: '/api/MountInfo/GetBeastInfo', auth: 'session', body: byImei, data: BeastInfoSchema, summary: 'Animal info of a beast.' });
 export const GetOtherSpeciesInfo = defineCall({ path: '/api/MountInfo/GetOtherSpeciesInfo', auth: 'session', body: byImei, data: OtherSpeciesInfoSchema, summary: 'Animal info of another species.' });
-export const SaveBirdInfo = defineCall({ path: '/api/MountInfo/SaveBirdInfo', auth: 'session', body: BirdInfoSchema.extend({ timeZone: z.string().optional() }), data: z.null(), summary: 'Saves the animal info of a bird; needs EditDevice.' });
-export const SaveBeastInfo = defineCall({ path: '/api/MountInfo/SaveBeastInfo', auth: 'session', body: BeastInfoSchema.extend({ timeZone: z.string().optional() }), data: z.null(), summary: 'Saves the animal info of a beast; needs EditDevice.' });
-export const SaveOtherSpeciesInfo = defineCall({ path: '/api/MountInfo/SaveOtherSpeciesInfo', auth: 'session', body: OtherSpeciesInfoSchema.extend({ timeZone: z.string().optional() }), data: z.null(), summary: 'Saves the animal info of another species; needs EditDevice.' });
+export const SaveBirdInfo = defineCall({ path: '/api/MountInfo/SaveBirdInfo', auth: 'session', body: BirdInfoSchema.extend({ timeZone: TimeZoneField }), data: z.null(), summary: 'Saves the animal info of a bird; needs EditDevice.' });
+export const SaveBeastInfo = defineCall({ path: '/api/MountInfo/SaveBeastInfo', auth: 'session', body: BeastInfoSchema.extend({ timeZone: TimeZoneField }), data: z.null(), summary: 'Saves the animal info of a beast; needs EditDevice.' });
+export const SaveOtherSpeciesInfo = defineCall({ path: '/api/MountInfo/SaveOtherSpeciesInfo', auth: 'session', body: OtherSpeciesInfoSchema.extend({ timeZone: TimeZoneField }), data: z.null(), summary: 'Saves the animal info of another species; needs EditDevice.' });
 
 export const GNSSCollectionMode = { NORMAL: 0, ADAPTIVE_HIGH: 128, ADAPTIVE_LOW: 129 } as const;
 
@@ -124,7 +124,7 @@ export const GetWorkStatus = defineCall({ path: '/api/DeviceWorkStatus/Get', aut
 export const GetWorkStatusList = defineCall({
   path: '/api/DeviceWorkStatus/GetList',
   auth: 'session',
-  body: z.object({ imeis: z.array(imei).min(1, required).max(500), timeZone: z.string().optional() }),
+  body: z.object({ imeis: z.array(imei).min(1, required).max(500), timeZone: TimeZoneField }),
   data: z.array(WorkStatusSchema),
   summary: 'Work status of several devices (each must be visible to the caller).',
 });
