@@ -1,7 +1,64 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const root = import.meta.dirname;
+const at = (...parts) => join(root, ...parts);
+const subfolders = (...parts) => {
+  try {
+    return readdirSync(at(...parts), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  } catch {
+    return [];
+  }
+};
+
+// The layer rules (docs/architecture.md draws them; scripts/lint-layers.test.ts plants a violation of
+// each). Imports are resolved to files first, so a rule holds whichever way the import is spelled
+// (`../device/repository.js`, `../../modules/device/repository.js`, a package name that links into tools/).
+const serverModules = subfolders('apps/server/src/modules');
+const webFeatures = subfolders('apps/web/src/features');
+const layerZones = [
+  // (a) A module reaches another module through its service, never through its repository: the
+  // repository is the module's private access to its tables.
+  ...serverModules.map((name) => ({
+    target: at('apps/server/src/modules', name),
+    from: [at('apps/server/src/modules/*/**/repository*'), at('apps/server/src/modules/*/**/repository*/**')],
+    except: [at('apps/server/src/modules', name, '**')],
+    message: 'A module may not read another module\'s repository: call that module\'s service (shared/CONVENTIONS.md 14).',
+  })),
+  // (b) The transport resolves the caller and the envelope for every module; it depends on none.
+  {
+    target: at('apps/server/src/http'),
+    from: at('apps/server/src/modules'),
+    message: 'http/ is the transport under every module and imports none (shared/CONVENTIONS.md 14).',
+  },
+  // (c) The production server ships without the developer tools.
+  {
+    target: at('apps/server'),
+    from: at('tools'),
+    message: 'The server imports nothing from tools/: shared code belongs in a package under packages/.',
+  },
+  // (d) A web screen stands alone; what two screens share lives in components/, lib/, map/ or a slot.
+  ...webFeatures.map((name) => ({
+    target: at('apps/web/src/features', name),
+    from: [at('apps/web/src/features/*/**')],
+    except: [at('apps/web/src/features', name, '**')],
+    message: 'A web feature does not import another feature: move what both need to shared code (shared/CONVENTIONS.md 9, 14).',
+  })),
+  // (e) The contract is the ground floor: both apps import it, it imports neither.
+  {
+    target: at('packages/contract'),
+    from: [at('apps'), at('tools'), at('e2e'), at('bench')],
+    message: 'The contract imports no app or tool: it is the ground floor both sides stand on.',
+  },
+  // The two apps talk through the contract only.
+  { target: at('apps/web'), from: at('apps/server'), message: 'The web imports the contract, not the server.' },
+  { target: at('apps/server'), from: at('apps/web'), message: 'The server imports the contract, not the web.' },
+];
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'e2e/artifacts/**', 'bench/out/**'] },
@@ -20,5 +77,35 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    files: ['{apps,packages,tools}/**/*.{ts,tsx,js,mjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // TypeScript sources import each other with `.js` suffixes (verbatimModuleSyntax, Bundler resolution).
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
+          extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+        }),
+      ],
+    },
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: root, zones: layerZones }] },
+  },
+  {
+    // (e) The contract imports only what its package.json declares (tests may use the root's dev tools),
+    // and nothing of Node's: the browser loads it too.
+    files: ['packages/contract/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'import-x/no-extraneous-dependencies': ['error', { packageDir: [at('packages/contract')], devDependencies: false }],
+      'import-x/no-nodejs-modules': 'error',
+    },
+  },
+  {
+    files: ['packages/contract/src/**/*.test.ts'],
+    rules: {
+      'import-x/no-extraneous-dependencies': ['error', { packageDir: [at('packages/contract'), root] }],
+    },
   },
 );

@@ -3,6 +3,13 @@ import { defineConfig } from 'vitest/config';
 // Unit and route tests of every workspace; the browser specs in e2e/ run separately (npm run test:e2e).
 export default defineConfig({
   test: {
-    projects: ['packages/contract', 'apps/server', 'apps/web', 'tools/simulator'],
+    projects: [
+      'packages/contract',
+      'apps/server',
+      'apps/web',
+      'tools/simulator',
+      // The repository's own checks (the layer rules of eslint.config.js).
+      { test: { name: 'scripts', include: ['scripts/**/*.test.ts'], environment: 'node' } },
+    ],
   },
 });

@@ -1,0 +1,136 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// Each layer rule of eslint.config.js (drawn in docs/architecture.md) is shown failing on a planted file
+// that breaks it and passing on the import the layer does allow. The planted files are virtual: ESLint
+// lints the text as if it sat at the given path, and the imports resolve to the real tree, so nothing is
+// written and the test follows the tree as it changes (modules and features are looked up, not named).
+
+const root = join(import.meta.dirname, '..');
+const at = (...parts: string[]) => join(root, ...parts);
+const folders = (dir: string) =>
+  readdirSync(at(dir), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const files = (dir: string) =>
+  readdirSync(at(dir), { withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name).sort();
+
+let eslint: ESLint;
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root });
+});
+
+/** The import rules' complaints about `code` placed at `path` (relative to the repository). */
+async function complaints(path: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: at(path) });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId?.startsWith('import-x/') || m.fatal)
+    .map((m) => `${m.ruleId ?? 'fatal'}: ${m.message}`);
+}
+
+/** `from` as an import specifier relative to the planted file `path` (both relative to the repository). */
+function spec(path: string, target: string): string {
+  const s = relative(join(at(path), '..'), at(target)).replace(/\.tsx?$/, '.js');
+  return s.startsWith('.') ? s : `./${s}`;
+}
+
+describe('server: a module never imports another module\'s repository', () => {
+  const modules = folders('apps/server/src/modules');
+  const owner = modules.find((m) => existsSync(at('apps/server/src/modules', m, 'repository.ts')));
+  const other = modules.find((m) => m !== owner);
+
+  it('fails on a planted file in one module that reads another module\'s repository', async () => {
+    expect(owner && other, 'two modules, one with a repository.ts').toBeTruthy();
+    const planted = `apps/server/src/modules/${other}/planted.ts`;
+    const found = await complaints(planted, `import '${spec(planted, `apps/server/src/modules/${owner}/repository.ts`)}';\n`);
+    expect(found).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*another module's repository/)]);
+  });
+
+  it('fails the same way from a sub-folder, with the path spelled through modules/', async () => {
+    const planted = `apps/server/src/modules/${other}/deep/planted.ts`;
+    const found = await complaints(planted, `import '${spec(planted, `apps/server/src/modules/${owner}/repository.ts`)}';\n`);
+    expect(found).toHaveLength(1);
+  });
+
+  it('passes a module reading its own repository and another module\'s service', async () => {
+    const planted = `apps/server/src/modules/${owner}/planted.ts`;
+    const service = modules
+      .filter((m) => m !== owner)
+      .map((m) => `apps/server/src/modules/${m}/service.ts`)
+      .find((f) => existsSync(at(f)));
+    expect(service, 'another module with a service.ts').toBeDefined();
+    const code = `import './repository.js';\nimport '${spec(planted, service!)}';\n`;
+    expect(await complaints(planted, code)).toEqual([]);
+  });
+});
+
+describe('server: http/ imports no module', () => {
+  const planted = 'apps/server/src/http/planted.ts';
+
+  it('fails on a planted transport file that imports a module', async () => {
+    const module = folders('apps/server/src/modules').find((m) => files(`apps/server/src/modules/${m}`).includes('routes.ts'));
+    const found = await complaints(planted, `import '${spec(planted, `apps/server/src/modules/${module}/routes.ts`)}';\n`);
+    expect(found).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*http\/ is the transport/)]);
+  });
+
+  it('passes the transport importing the database layer and the contract', async () => {
+    const code = `import '../db/connect.js';\nimport '@wildtrack/contract';\n`;
+    expect(await complaints(planted, code)).toEqual([]);
+  });
+});
+
+describe('server: nothing from tools/', () => {
+  const planted = 'apps/server/src/modules/planted.ts';
+
+  it('fails on the simulator by package name, by path, and imported at run time', async () => {
+    expect(await complaints(planted, `import '@wildtrack/simulator';\n`)).toEqual([
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*nothing from tools\//),
+    ]);
+    expect(await complaints(planted, `import '${spec(planted, 'tools/simulator/src/index.ts')}';\n`)).toHaveLength(1);
+    expect(await complaints(planted, `export const load = () => import('@wildtrack/simulator');\n`)).toHaveLength(1);
+  });
+
+  it('passes the workspace packages the server depends on', async () => {
+    expect(await complaints(planted, `import '@wildtrack/contract';\n`)).toEqual([]);
+  });
+});
+
+describe('web: a feature imports no other feature', () => {
+  const features = folders('apps/web/src/features');
+  const [mine, theirs] = features;
+  const theirFile = theirs ? files(`apps/web/src/features/${theirs}`).find((f) => /\.tsx?$/.test(f)) : undefined;
+  const planted = `apps/web/src/features/${mine}/Planted.tsx`;
+
+  it('fails on a planted feature file that imports another feature', async () => {
+    expect(theirFile, 'a second feature with a source file').toBeDefined();
+    const found = await complaints(planted, `import '${spec(planted, `apps/web/src/features/${theirs}/${theirFile}`)}';\n`);
+    expect(found).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*does not import another feature/)]);
+  });
+
+  it('passes a feature importing its own files and the shared code', async () => {
+    const own = files(`apps/web/src/features/${mine}`).find((f) => /\.tsx?$/.test(f) && !f.includes('.test.'));
+    const shared = files('apps/web/src/lib').find((f) => /\.tsx?$/.test(f) && !f.includes('.test.'));
+    const code = `import './${own!.replace(/\.tsx?$/, '.js')}';\nimport '../../lib/${shared!.replace(/\.tsx?$/, '.js')}';\n`;
+    expect(await complaints(planted, code)).toEqual([]);
+  });
+});
+
+describe('contract: only its declared dependencies, no app', () => {
+  const planted = 'packages/contract/src/planted.ts';
+
+  it('fails on a planted contract file that imports an app', async () => {
+    const found = await complaints(planted, `import '${spec(planted, 'apps/server/src/app.ts')}';\n`);
+    expect(found).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*contract imports no app/)]);
+  });
+
+  it('fails on a package its package.json does not declare, and on a Node module', async () => {
+    expect(await complaints(planted, `import 'fastify';\n`)).toEqual([
+      expect.stringMatching(/^import-x\/no-extraneous-dependencies: /),
+    ]);
+    expect(await complaints(planted, `import 'node:fs';\n`)).toEqual([expect.stringMatching(/^import-x\/no-nodejs-modules: /)]);
+  });
+
+  it('passes its declared dependencies and its own files', async () => {
+    expect(await complaints(planted, `import 'zod';\nimport '@noble/hashes/sha2.js';\nimport './index.js';\n`)).toEqual([]);
+  });
+});
