@@ -34,7 +34,8 @@ export const PHONE_COUNTRY_CODE = '86';
 export const NICKNAME_DISPLAY_WIDTH = 22;
 /** A Tianditu key is 32 hex characters today; the rule leaves room for other key formats. */
 export const TDT_KEY_MAX = 64;
-/** The longest IMEI a call accepts: device IMEIs are 15 digits; imported tags' names may be longer. */
+/** IMEI length: a tag's IMEI is 15 digits; imported tags' names may be shorter or longer. */
+export const IMEI_MIN = 3;
 export const IMEI_MAX = 40;
 
 export const SECOND_LEVEL_FIX_COUNT = 10;

@@ -51,6 +51,7 @@ export const MESSAGES = {
   'validation.tdtKey.chars': { zh: '只能包含字母和数字', en: 'may hold only letters and digits' },
   'validation.tdtKey.length': { zh: '长度不能超过 64 位', en: 'must be at most 64 characters' },
   'validation.lcid': { zh: '语言只能是 2052 或 1033', en: 'language must be 2052 or 1033' },
+  'validation.imei': { zh: '设备号为 3-40 位字母、数字或 _.:-', en: 'an IMEI is 3-40 letters, digits or _.:-' },
   'validation.folderName.required': { zh: '请输入文件夹名称', en: 'enter a folder name' },
   'validation.folderName.length': { zh: '文件夹名称不能超过 40 个字符', en: 'folder name must be at most 40 characters' },
   'validation.remarkName.length': { zh: '备注名不能超过 40 个字符', en: 'remark name must be at most 40 characters' },

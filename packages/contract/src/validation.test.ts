@@ -5,6 +5,7 @@ import {
   AccountNameSchema,
   displayWidth,
   EmailSchema,
+  IMEI_OTHER_CHARS,
   ImeiSchema,
   isSimplePassword,
   maskEmail,
@@ -20,13 +21,15 @@ import {
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
 
 describe('§5 validation rules', () => {
-  it('IMEI: trimmed, required, at most 40 characters, letters allowed (imported tags)', () => {
+  it('IMEI: trimmed, 3-40 letters, digits or _.:- (imported tags included), one rule for every use', () => {
     expect(ImeiSchema.parse(' 864512041000017 ')).toBe('864512041000017');
-    expect(ImeiSchema.safeParse('MB-albatross.4f2a').success).toBe(true);
-    expect(ImeiSchema.safeParse('x'.repeat(40)).success).toBe(true);
+    for (const ok of ['MB-albatross_7.4f2a', 'A-1', 'x'.repeat(40), 'tag:01']) expect(ImeiSchema.safeParse(ok).success, ok).toBe(true);
     expect(firstMessage(ImeiSchema.safeParse('x'.repeat(41)))).toBe('validation.tooLong');
     expect(firstMessage(ImeiSchema.safeParse('   '))).toBe('validation.required');
     expect(firstMessage(ImeiSchema.safeParse(undefined))).toBe('validation.required');
+    expect(firstMessage(ImeiSchema.safeParse('A1'))).toBe('validation.imei');
+    expect(firstMessage(ImeiSchema.safeParse('86451 2041'))).toBe('validation.imei');
+    expect('MB-a b/c'.replace(IMEI_OTHER_CHARS, '_')).toBe('MB-a_b_c');
   });
 
   it('grade legend: one entry per letter, each grade naming its letter back', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODE_LENGTH, EMAIL_MAX, IMEI_MAX, NICKNAME_DISPLAY_WIDTH, PASSWORD_MAX, PASSWORD_MIN, TDT_KEY_MAX } from './constants.js';
+import { CODE_LENGTH, EMAIL_MAX, IMEI_MAX, IMEI_MIN, NICKNAME_DISPLAY_WIDTH, PASSWORD_MAX, PASSWORD_MIN, TDT_KEY_MAX } from './constants.js';
 
 /**
  * The validation rules of §5, written once. Error texts are message keys (see messages.ts) that the
@@ -9,11 +9,21 @@ import { CODE_LENGTH, EMAIL_MAX, IMEI_MAX, NICKNAME_DISPLAY_WIDTH, PASSWORD_MAX,
 /** The message of a missing or empty field: pass it to z.string(required) and .min(1, required). */
 export const required = { error: 'validation.required' } as const;
 
+/** The characters an IMEI may hold; imports replace any other by '_' (see IMEI_OTHER_CHARS). */
+export const IMEI_CHARS = /^[A-Za-z0-9_.:-]+$/;
+export const IMEI_OTHER_CHARS = /[^A-Za-z0-9_.:-]/g;
+
 /**
- * A device's IMEI as every console call takes it: trimmed, not empty, at most IMEI_MAX characters. Not
- * only 15 digits: imported (Movebank) and experience devices carry longer names of letters and digits.
+ * A device's IMEI, the one rule for registering a device and for every call that names one: trimmed,
+ * IMEI_MIN to IMEI_MAX letters, digits or _.:- (a tag's 15 digits, or an imported tag's longer name).
  */
-export const ImeiSchema = z.string(required).trim().min(1, required).max(IMEI_MAX, { error: 'validation.tooLong' });
+export const ImeiSchema = z
+  .string(required)
+  .trim()
+  .min(1, required)
+  .max(IMEI_MAX, { error: 'validation.tooLong' })
+  .min(IMEI_MIN, { error: 'validation.imei' })
+  .regex(IMEI_CHARS, { error: 'validation.imei' });
 
 export const PasswordSchema = z
   .string(required)
