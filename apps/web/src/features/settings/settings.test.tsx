@@ -8,29 +8,51 @@ import { chosenTimeZone, clearSession, readStoredUser } from '../../lib/session'
 import { callsTo, envelope, fakeServer } from '../../test/server';
 import { SettingsDialog } from './components/SettingsDialog';
 import { signInForTest } from '../../test/session';
+import { queryClient } from '../../lib/queryClient';
+
+// Every key check the form starts, so a test can await the answer the form is waiting for.
+const keyChecks = vi.hoisted((): Promise<boolean>[] => []);
+vi.mock('./api/checkTdtKey', async (importOriginal) => {
+  const original = await importOriginal<typeof import('./api/checkTdtKey')>();
+  return {
+    ...original,
+    checkTdtKey: (...args: Parameters<typeof original.checkTdtKey>) => {
+      const answer = original.checkTdtKey(...args);
+      keyChecks.push(answer);
+      return answer;
+    },
+  };
+});
 
 /**
  * The test tile is an <img>; jsdom loads no images, so a stand-in answers every tile the way the test
- * says (a tile, or an error as Tianditu's 403 for a bad key gives).
+ * says (a tile, or an error as Tianditu's 403 for a bad key gives). A held tile answers only when the
+ * test says so (`answerHeld`), so a test can act while the tile is still loading.
  */
 class FakeTile {
   static requested: string[] = [];
   static answer: 'tile' | 'error' = 'tile';
-  static delayMs = 5;
+  static hold = false;
+  static held: FakeTile[] = [];
   onload: (() => void) | null = null;
   onerror: (() => void) | null = null;
   naturalWidth = 0;
   removeAttribute(): void {}
   set src(url: string) {
     FakeTile.requested.push(url);
-    setTimeout(() => {
-      if (FakeTile.answer === 'tile') {
-        this.naturalWidth = 256;
-        this.onload?.();
-      } else {
-        this.onerror?.();
-      }
-    }, FakeTile.delayMs);
+    if (FakeTile.hold) FakeTile.held.push(this);
+    else setTimeout(() => this.respond(), 5);
+  }
+  respond(): void {
+    if (FakeTile.answer === 'tile') {
+      this.naturalWidth = 256;
+      this.onload?.();
+    } else {
+      this.onerror?.();
+    }
+  }
+  static answerHeld(): void {
+    for (const tile of FakeTile.held.splice(0)) tile.respond();
   }
 }
 
@@ -45,7 +67,9 @@ beforeEach(() => {
   signInForTest();
   FakeTile.requested = [];
   FakeTile.answer = 'tile';
-  FakeTile.delayMs = 5;
+  FakeTile.hold = false;
+  FakeTile.held = [];
+  keyChecks.length = 0;
   vi.stubGlobal('Image', FakeTile);
 });
 
@@ -178,13 +202,17 @@ describe('the settings dialog', () => {
       </AppProviders>,
     );
     await screen.findByTestId('settings-form');
-    FakeTile.delayMs = 300;
+    FakeTile.hold = true;
     fireEvent.change(keyInput(), { target: { value: 'slowkey99' } });
     fireEvent.click(saveButton());
-    await waitFor(() => expect(FakeTile.requested).toHaveLength(1));
+    await waitFor(() => expect(keyChecks).toHaveLength(1));
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
-    // The tile answers (300 ms) after the dialog closed; give the save that must not come time to show.
-    await new Promise((r) => setTimeout(r, 500));
+    // The tile answers after the dialog closed. The form awaited the check before this test did, so once
+    // the test has the answer the form has made its choice: a save would have started its mutation.
+    const mutationsBefore = queryClient.getMutationCache().getAll().length;
+    FakeTile.answerHeld();
+    expect(await keyChecks[0]).toBe(true);
+    expect(queryClient.getMutationCache().getAll()).toHaveLength(mutationsBefore);
     expect(sentBodies(server)).toEqual([]);
   });
 
