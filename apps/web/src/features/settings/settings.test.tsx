@@ -9,11 +9,12 @@ import { callsTo, envelope, fakeServer } from '../../test/server';
 import { SettingsDialog } from './components/SettingsDialog';
 import { signInForTest } from '../../test/session';
 import { queryClient } from '../../lib/queryClient';
+import type * as KeyCheck from './api/checkTdtKey';
 
 // Every key check the form starts, so a test can await the answer the form is waiting for.
 const keyChecks = vi.hoisted((): Promise<boolean>[] => []);
 vi.mock('./api/checkTdtKey', async (importOriginal) => {
-  const original = await importOriginal<typeof import('./api/checkTdtKey')>();
+  const original = await importOriginal<typeof KeyCheck>();
   return {
     ...original,
     checkTdtKey: (...args: Parameters<typeof original.checkTdtKey>) => {
