@@ -64,6 +64,14 @@ export function MapView({ center = MAP_DEFAULT_CENTER, zoom = MAP_DEFAULT_ZOOM, 
       box.dataset.state = 'ready';
       setMap(instance);
     });
+    // Whether the view is moving (a zoom, a flight) and the zoom it last came to rest at.
+    const rest = (): void => {
+      box.dataset.moving = '0';
+      box.dataset.zoom = instance.getZoom().toFixed(2);
+    };
+    rest();
+    instance.on('movestart', () => (box.dataset.moving = '1'));
+    instance.on('moveend', rest);
     instance.on('error', (e: { error?: Error }) => {
       box.dataset.error = e.error?.message ?? 'map error';
     });
