@@ -31,9 +31,8 @@ import { FixRepository } from './modules/fix/repository.js';
 import { fixRoutes } from './modules/fix/routes.js';
 import { FixService } from './modules/fix/service.js';
 import { mapRoutes } from './modules/map/routes.js';
-import { IngestRepository, InstructionRepository, MediaRepository } from './ingest/repository.js';
 import { ingestRoutes } from './ingest/routes.js';
-import { IngestService } from './ingest/service.js';
+import { createIngestService, type IngestService } from './ingest/service.js';
 import { INGEST_WINDOW_MS } from '@wildtrack/contract';
 
 const SEGMENT_BUILD_INTERVAL_MS = 10_000;
@@ -114,14 +113,13 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
 
   const authRepo = new AuthRepository(database.db, database.sqlite);
   const userRepo = new UserRepository(database.db);
-  const ingestRepo = new IngestRepository(database);
   const deviceQueries = new DeviceQueries(database.db, database.sqlite);
   const management = new DeviceManagement(deviceQueries);
   const services: Services = {
     auth: new AuthService(authRepo, userRepo, config.sessionIdleMs),
     users: new UserService(userRepo),
     devices: new DeviceService(new DeviceRepository(database.db)),
-    ingest: new IngestService(ingestRepo, new InstructionRepository(database.db), new MediaRepository(database.db), config.dataDir),
+    ingest: createIngestService(database, config.dataDir),
     fixes: new FixService(management, new FixRepository(database.db, database.sqlite)),
   };
   const replay = new ReplayGuard();
@@ -133,7 +131,7 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
 
   authRoutes(app, hooks, services.auth, services.users);
   userRoutes(app, hooks, services.users, services.auth);
-  ingestRoutes(app, services.ingest, ingestRepo);
+  ingestRoutes(app, services.ingest);
   deviceRoutes(app, hooks, management, new MountService(management, new DeviceRepository(database.db)), deviceQueries);
   fixRoutes(app, hooks, services.fixes, deviceQueries);
   uploadRoutes(app, hooks, config.dataDir, (session, url) => management.canSeeImage(session, url));
@@ -186,7 +184,7 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
 
   const sweep = setInterval(() => {
     services.auth.sweepIdleSessions().catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
-    ingestRepo.sweepNonces(Date.now() - 2 * INGEST_WINDOW_MS).catch((err: unknown) => app.log.warn({ err }, 'nonce sweep failed'));
+    services.ingest.sweepNonces(Date.now() - 2 * INGEST_WINDOW_MS).catch((err: unknown) => app.log.warn({ err }, 'nonce sweep failed'));
   }, 10 * 60_000);
   sweep.unref();
   // Track segments that writes made stale are built again in the background: small batches (a day of

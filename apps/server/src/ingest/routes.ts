@@ -13,7 +13,7 @@ import {
 } from '@wildtrack/contract';
 import type { z } from 'zod';
 import { BatchRefused } from './decode.js';
-import { type IngestRepository, Replayed } from './repository.js';
+import { Replayed } from './errors.js';
 import type { IngestService } from './service.js';
 
 /** A refusal of the device API: HTTP status, a stable error word for firmware, and a reason for people. */
@@ -49,7 +49,7 @@ function firstIssue(error: z.ZodError): string {
  * The device-facing API (docs/ingest.md), apart from the console's /prod-api: its own body parsing,
  * its own signature (HMAC keyed with the device secret) and plain JSON answers firmware can read.
  */
-export function ingestRoutes(app: FastifyInstance, service: IngestService, records: IngestRepository): void {
+export function ingestRoutes(app: FastifyInstance, service: IngestService): void {
   app.register(
     async (scope) => {
       scope.removeAllContentTypeParsers();
@@ -78,7 +78,7 @@ export function ingestRoutes(app: FastifyInstance, service: IngestService, recor
         if (!imei || !ts || !nonce || !signature) {
           throw new IngestRefusal(401, 'unsigned', `headers ${Object.values(IngestHeader).join(', ')} are required`);
         }
-        const device = await records.findDevice(imei);
+        const device = await service.findDevice(imei);
         if (!device) throw new IngestRefusal(401, 'unknown_device', `no device with IMEI ${imei.slice(0, 40)}`);
         const t = Number(ts);
         if (!Number.isSafeInteger(t) || Math.abs(Date.now() - t) > INGEST_WINDOW_MS) {

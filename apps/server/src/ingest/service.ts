@@ -8,8 +8,13 @@ import {
   type MediaQuery,
   type PendingInstruction,
 } from '@wildtrack/contract';
+import type { Db } from '../db/connect.js';
+import { BatchRepository, type WriteCounts } from './batch-repository.js';
 import { BatchRefused, decodeBatch, type DecodedBatch } from './decode.js';
-import { type IngestRepository, type InstructionRepository, type MediaRepository, Replayed, type WriteCounts } from './repository.js';
+import { Replayed } from './errors.js';
+import { InstructionRepository } from './instruction-repository.js';
+import { MediaRepository } from './media-repository.js';
+import { RequestRepository } from './request-repository.js';
 
 export const MEDIA_DIR = 'media';
 
@@ -23,13 +28,35 @@ const EXT: Record<string, string> = {
   'application/octet-stream': 'bin',
 };
 
+/** The ingest service on a database, its repositories built beside it (the app, the CLI, the bench). */
+export function createIngestService(database: Db, dataDir: string): IngestService {
+  return new IngestService(
+    new BatchRepository(database),
+    new InstructionRepository(database.db),
+    new MediaRepository(database.db),
+    new RequestRepository(database.db),
+    dataDir,
+  );
+}
+
 export class IngestService {
   constructor(
-    private readonly records: IngestRepository,
+    private readonly batches: BatchRepository,
     private readonly instructions: InstructionRepository,
     private readonly media: MediaRepository,
+    private readonly requests: RequestRepository,
     private readonly dataDir: string,
   ) {}
+
+  /** The device a request names by its IMEI, with what authenticating it needs. */
+  findDevice(imei: string) {
+    return this.requests.findDevice(imei);
+  }
+
+  /** Forgets request nonces received before `before` (a background sweep). */
+  sweepNonces(before: number): Promise<void> {
+    return this.requests.sweepNonces(before);
+  }
 
   /** Decodes and stores a batch (one transaction); throws BatchRefused or Replayed, storing nothing. */
   async writeBatch(deviceId: number, batch: IngestBatch, nonce: string | null, now = Date.now()): Promise<WriteCounts> {
@@ -37,7 +64,7 @@ export class IngestService {
   }
 
   writeDecoded(deviceId: number, decoded: DecodedBatch, nonce: string | null, now = Date.now()): Promise<WriteCounts> {
-    return this.records.write(deviceId, decoded, nonce, now);
+    return this.batches.write(deviceId, decoded, nonce, now);
   }
 
   async pendingInstructions(deviceId: number, now = Date.now()): Promise<PendingInstruction[]> {
@@ -102,7 +129,7 @@ export class IngestService {
   }
 
   async acknowledge(deviceId: number, ack: Ack, nonce: string, now = Date.now()): Promise<boolean> {
-    await this.media.useNonce(deviceId, nonce, now);
+    await this.requests.claimNonce(deviceId, nonce, now);
     return this.instructions.acknowledge(deviceId, ack.id, ack.outcome, ack.executedAt, ack.message ?? null);
   }
 }

@@ -1,8 +1,7 @@
 import type { Db } from '../../db/connect.js';
 import { DeviceRepository } from '../../modules/device/repository.js';
 import { DeviceService } from '../../modules/device/service.js';
-import { IngestRepository, InstructionRepository, MediaRepository } from '../repository.js';
-import { IngestService } from '../service.js';
+import { createIngestService } from '../service.js';
 import type { MovebankServices } from './import.js';
 
 /** The services an import needs, built on a database (the CLI and the bench have no app). */
@@ -10,7 +9,7 @@ export function movebankServices(database: Db, dataDir: string): MovebankService
   const folders = new DeviceRepository(database.db);
   return {
     devices: new DeviceService(folders),
-    ingest: new IngestService(new IngestRepository(database), new InstructionRepository(database.db), new MediaRepository(database.db), dataDir),
+    ingest: createIngestService(database, dataDir),
     tags: folders,
     folders,
   };

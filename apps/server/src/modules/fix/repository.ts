@@ -1,6 +1,7 @@
 import { type Kysely, sql, type SelectQueryBuilder } from 'kysely';
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import type { Database, FixTable } from '../../db/schema.js';
+import { DAY_MS, fixDays, markTrackDaysStale } from '../../db/shared-writes.js';
 
 /** The numeric position filters of §9 (each keeps values greater than it) and the grade set. */
 export interface FixQuery {
@@ -37,18 +38,7 @@ export const SORT_COLUMNS = {
 } as const satisfies Record<string, (typeof FIX_COLUMNS)[number]>;
 export type SortColumn = (typeof SORT_COLUMNS)[keyof typeof SORT_COLUMNS];
 
-export const DAY_MS = 86_400_000;
-
-/** Deletes the track segments of the days these fix times fall on (every write to fixes calls it). */
-export async function deleteSegments(db: Kysely<Database>, deviceId: number, times: readonly number[]): Promise<void> {
-  if (times.length === 0) return;
-  const days = [...new Set(times.map((t) => Math.floor(t / DAY_MS)))];
-  for (let i = 0; i < days.length; i += 500) {
-    const chunk = days.slice(i, i + 500);
-    await db.deleteFrom('track_segments').where('device_id', '=', deviceId).where('day', 'in', chunk).execute();
-    await db.insertInto('track_segment_dirty').values(chunk.map((day) => ({ device_id: deviceId, day }))).onConflict((oc) => oc.columns(['device_id', 'day']).doNothing()).execute();
-  }
-}
+export { DAY_MS };
 
 /** Columns of a track point, in this order, for the bulk calls. */
 export type TrackRow = [time: number, lon: number, lat: number, alt: number | null, grade: number | null, valid: number];
@@ -265,7 +255,7 @@ export class FixRepository {
           .executeTakeFirst();
         changed += Number(result.numUpdatedRows);
       }
-      await deleteSegments(trx, deviceId, times);
+      await markTrackDaysStale(trx, deviceId, fixDays(times));
       return changed;
     });
   }
