@@ -6,7 +6,7 @@ import { UserRepository } from './modules/user/repository.js';
 import { AuthRepository } from './modules/auth/repository.js';
 import { UserInputError, UserService } from './modules/user/service.js';
 import { DeviceRepository } from './modules/device/repository.js';
-import { BATTERY_NAMES, DEVICE_TYPE_NAMES, DeviceInputError, DeviceService, parseSensors, SPECIES_NAMES } from './modules/device/service.js';
+import { BATTERY_NAMES, DEVICE_TYPE_NAMES, DeviceInputError, DeviceRegistry, parseSensors, SPECIES_NAMES } from './modules/device/registry.js';
 import { sensorNames } from '@wildtrack/contract';
 import { checkMovebankFile, importMovebank, MovebankFormatError, movebankServices } from './ingest/movebank/index.js';
 
@@ -132,7 +132,7 @@ async function run(argv: string[]): Promise<number> {
           return 2;
         }
         const repo = new DeviceRepository(database.db);
-        const devices = new DeviceService(repo);
+        const devices = new DeviceRegistry(repo);
         const orgId = await devices.orgIdByName(values.org);
         const folderId = values.folder ? await repo.findOrCreateFolder(orgId, values.folder, Date.now()) : null;
         const r = await devices.register({
@@ -151,7 +151,7 @@ async function run(argv: string[]): Promise<number> {
       }
       case 'list-devices': {
         const { values } = parseArgs({ args: rest, options: { org: { type: 'string' } } });
-        const devices = new DeviceService(new DeviceRepository(database.db));
+        const devices = new DeviceRegistry(new DeviceRepository(database.db));
         const orgId = values.org ? await devices.orgIdByName(values.org) : undefined;
         const rows = await devices.list(orgId);
         if (rows.length === 0) {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { API_BASE, type CallDef, Code, envelopeSchema, Header, type Lang, message } from '@wildtrack/contract';
+import { API_BASE, type CallAccess, type CallDef, Code, envelope, envelopeSchema, Header, type Lang, message } from '@wildtrack/contract';
 import type { z } from 'zod';
-import type { SessionInfo } from '../modules/auth/service.js';
+import { type Caller, callerOf, type PublicCaller, type SignedIn } from './caller.js';
 import { AppError } from './errors.js';
 
 declare module 'fastify' {
@@ -9,45 +9,58 @@ declare module 'fastify' {
     /** The body exactly as sent, for the signature's body hash. */
     rawBody: string | undefined;
     lang: Lang;
-    session: SessionInfo | undefined;
+    /** The session of a `session` call, set before validation. */
+    session: SignedIn | undefined;
   }
   interface FastifyContextConfig {
     call?: CallDef;
+    /** Who may make the call, as registered: a guard or a test walking app routes reads it here. */
+    access?: CallAccess;
   }
 }
 
-export interface CallContext<B> {
+export interface CallContext<B, A extends CallAccess = CallAccess> {
   body: B;
   request: FastifyRequest;
   reply: FastifyReply;
-  /** The caller's session; present on every `session` call. */
-  session: SessionInfo;
+  /** Who is calling: session, organisation, language and time zone on `session` calls; the language on `public` ones. */
+  caller: A extends 'session' ? Caller : PublicCaller;
 }
 
 export interface CallHooks {
   /** Signature, timestamp and replay check (http/signature.ts). */
   verify(request: FastifyRequest): void;
-  resolveSession(token: string | undefined): Promise<SessionInfo>;
+  /** The live session of a token with its user's zone and organisation; 1004 otherwise. */
+  resolveSession(token: string | undefined): Promise<SignedIn>;
   /** Opens a field sealed to the server key; throws 1023 naming the field. */
   openSealed(field: string, value: string, requestCode: string): Promise<string>;
+}
+
+/** The session of a signed request: the token header checked by hooks.resolveSession. */
+export async function signedInBy(request: FastifyRequest, hooks: CallHooks): Promise<SignedIn> {
+  const token = request.headers[Header.token];
+  request.session = await hooks.resolveSession(typeof token === 'string' ? token : undefined);
+  return request.session;
 }
 
 /**
  * Registers one contract call: POST /prod-api + path, the body checked by the contract's schema, and the
  * handler's result wrapped in the envelope. Security runs before validation: signature, then session,
- * then sealed fields are opened.
+ * then sealed fields are opened. The handler gets the caller, built here once from the session and the
+ * body's `timeZone`.
  */
-export function registerCall<B extends z.ZodType, D extends z.ZodType>(
+export function registerCall<B extends z.ZodType, D extends z.ZodType, A extends CallAccess>(
   app: FastifyInstance,
   hooks: CallHooks,
-  def: CallDef<B, D>,
-  handler: (ctx: CallContext<z.output<B>>) => Promise<z.output<D>>,
+  def: CallDef<B, D, A>,
+  handler: (ctx: CallContext<z.output<B>, A>) => Promise<z.output<D>>,
 ): void {
   const get = def.method === 'GET';
+  const access: CallAccess = def.auth;
   app.route({
     method: get ? 'GET' : 'POST',
     url: API_BASE + def.path,
-    config: { call: def },
+    config: { call: def as CallDef, access },
     schema: {
       summary: def.summary,
       tags: [def.path.split('/')[2] ?? 'api'],
@@ -56,10 +69,7 @@ export function registerCall<B extends z.ZodType, D extends z.ZodType>(
     },
     preValidation: async (request) => {
       hooks.verify(request);
-      if (def.auth === 'session') {
-        const token = request.headers[Header.token];
-        request.session = await hooks.resolveSession(typeof token === 'string' ? token : undefined);
-      }
+      if (access === 'session') await signedInBy(request, hooks);
       // Sealed fields are opened before validation so the contract's rules apply to the plain value.
       if (!def.sealed || !request.body || typeof request.body !== 'object') return;
       const body = request.body as Record<string, unknown>;
@@ -70,18 +80,18 @@ export function registerCall<B extends z.ZodType, D extends z.ZodType>(
       }
     },
     handler: async (request, reply) => {
-      const data = await handler({
-        body: (get ? request.query : request.body) as z.output<B>,
-        request,
-        reply,
-        session: request.session as SessionInfo,
-      });
-      return { Code: Code.Success, Msg: message(request.lang, 'ok'), Data: data ?? null };
+      const body = (get ? request.query : request.body) as z.output<B>;
+      const caller =
+        access === 'session'
+          ? callerOf(requireSession(request), request.lang, (body as { timeZone?: unknown } | null | undefined)?.timeZone)
+          : { lang: request.lang };
+      const data = await handler({ body, request, reply, caller: caller as CallContext<z.output<B>, A>['caller'] });
+      return envelope(Code.Success, message(request.lang, 'ok'), data ?? null);
     },
   });
 }
 
-export function requireSession(request: FastifyRequest): SessionInfo {
+export function requireSession(request: FastifyRequest): SignedIn {
   if (!request.session) throw new AppError(Code.SessionExpired, 'error.sessionExpired');
   return request.session;
 }

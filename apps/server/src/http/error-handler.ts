@@ -1,11 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_BASE, Code, message } from '@wildtrack/contract';
+import { sendEnvelope as send } from './envelope.js';
 import { AppError, ValidationFailure } from './errors.js';
 import { describeValidation } from './validation.js';
-
-function send(reply: FastifyReply, status: number, code: number, msg: string, data: unknown = null) {
-  return reply.status(status).type('application/json; charset=utf-8').send({ Code: code, Msg: msg, Data: data });
-}
 
 /**
  * The one error handler (§7.1): application refusals are HTTP 200 with their code, transport failures

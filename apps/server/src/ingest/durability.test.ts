@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DeviceType, INGEST_BASE, ingestHeaders } from '@wildtrack/contract';
 import { connect, migrateToLatest } from '../db/connect.js';
 import { DeviceRepository } from '../modules/device/repository.js';
-import { DeviceService } from '../modules/device/service.js';
+import { DeviceRegistry } from '../modules/device/registry.js';
 import { DIALECTS } from '../test/helper.js';
 
 const serverDir = path.resolve(import.meta.dirname, '../..');
@@ -64,7 +64,7 @@ describe.each(DIALECTS)('kill -9 in the middle of a stream of batches on %s', (d
     await migrateToLatest(setup);
     const repo = new DeviceRepository(setup.db);
     const orgId = await repo.createOrg('Kill Lab', false, Date.now());
-    const dev = await new DeviceService(repo).register({ orgId, imei: '865000000000777', type: DeviceType.Tracker });
+    const dev = await new DeviceRegistry(repo).register({ orgId, imei: '865000000000777', type: DeviceType.Tracker });
     await setup.close();
 
     const env: Record<string, string> = { WILDTRACK_DATA: dataDir, DATABASE_URL: databaseUrl ?? '', DATABASE_SCHEMA: schema ?? '' };

@@ -2,8 +2,11 @@ import type SQLite from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import type { Database, SessionRow } from '../../db/schema.js';
 
-type SessionLookup = Pick<SessionRow, 'id' | 'user_id' | 'last_seen_at'> & { org_id: number };
-const SESSION_SQL = 'select s.id, s.user_id, s.last_seen_at, u.org_id from sessions s join users u on u.id = s.user_id where s.token_hash = ?';
+type SessionLookup = Pick<SessionRow, 'id' | 'user_id' | 'last_seen_at'> & { org_id: number; time_zone: string; org_name: string };
+/** The session with what every call needs of its user (time zone, organisation name): one lookup per call. */
+const SESSION_SQL = `select s.id, s.user_id, s.last_seen_at, u.org_id, us.time_zone, o.name as org_name
+  from sessions s join users u on u.id = s.user_id join user_settings us on us.user_id = u.id join organisations o on o.id = u.org_id
+  where s.token_hash = `;
 
 export class AuthRepository {
   private sessionStmt: SQLite.Statement | undefined;
@@ -27,13 +30,10 @@ export class AuthRepository {
   async findSession(tokenHash: string): Promise<SessionLookup | undefined> {
     if (this.sqlite) {
       // On SQLite a prepared statement of our own: a quarter of the builder's cost per call.
-      this.sessionStmt ??= this.sqlite.prepare(SESSION_SQL);
+      this.sessionStmt ??= this.sqlite.prepare(`${SESSION_SQL}?`);
       return this.sessionStmt.get(tokenHash) as SessionLookup | undefined;
     }
-    const { rows } = await sql<SessionLookup>`
-      select s.id, s.user_id, s.last_seen_at, u.org_id
-      from sessions s join users u on u.id = s.user_id
-      where s.token_hash = ${tokenHash}`.execute(this.db);
+    const { rows } = await sql<SessionLookup>`${sql.raw(SESSION_SQL)}${tokenHash}`.execute(this.db);
     return rows[0];
   }
 

@@ -2,22 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import { calls } from '@wildtrack/contract';
 import { type CallHooks, registerCall } from '../../http/calls.js';
 import type { AuthService } from './service.js';
-import type { UserService } from '../user/service.js';
 
-export function authRoutes(app: FastifyInstance, hooks: CallHooks, auth: AuthService, users: UserService): void {
+/** Signing in and out, and keeping a session alive. */
+export function authRoutes(app: FastifyInstance, hooks: CallHooks, auth: AuthService): void {
   registerCall(app, hooks, calls.GetPublicKey, async () => ({
     Algorithm: 'X25519-HKDF-SHA256-XChaCha20Poly1305' as const,
     PublicKey: (await auth.publicKey()).publicKey,
   }));
-
   registerCall(app, hooks, calls.PasswordLogin, async ({ body, request }) =>
     auth.login(
       { account: body.account, password: body.pwd, timeZone: body.timeZone },
       { ip: request.ip, userAgent: String(request.headers['user-agent'] ?? '') },
     ),
   );
-
-  registerCall(app, hooks, calls.GetAccountSafeSetting, async ({ session }) => users.safeSetting(session.userId));
-
   registerCall(app, hooks, calls.Heartbeat, async () => ({ ServerTime: Date.now() }));
+  registerCall(app, hooks, calls.Exit, async ({ caller }) => {
+    await auth.exit(caller.session.sessionId);
+    return null;
+  });
 }

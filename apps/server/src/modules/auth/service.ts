@@ -9,20 +9,14 @@ import {
   toBase64,
 } from '@wildtrack/contract';
 import argon2 from 'argon2';
+import type { SignedIn } from '../../http/caller.js';
 import { AppError, sessionExpired } from '../../http/errors.js';
-import type { UserRepository } from '../user/repository.js';
-import { hashPassword, toUser } from '../user/service.js';
+import { hashPassword, type UserService } from '../user/service.js';
 import type { AuthRepository } from './repository.js';
 
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const SIGN_IN_FAILURE_LIMIT = 5;
 export const SIGN_IN_LOCK_MS = 15 * 60_000;
-
-export interface SessionInfo {
-  sessionId: number;
-  userId: number;
-  orgId: number;
-}
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -37,7 +31,7 @@ export class AuthService {
 
   constructor(
     private readonly auth: AuthRepository,
-    private readonly users: UserRepository,
+    private readonly users: UserService,
     private readonly sessionIdleMs: number,
   ) {
     this.touchIntervalMs = Math.min(60_000, Math.floor(sessionIdleMs / 10));
@@ -78,9 +72,9 @@ export class AuthService {
     if (lock && lock.locked_until > now) {
       throw new AppError(Code.AccountLocked, 'auth.locked', { minutes: Math.ceil((lock.locked_until - now) / 60_000) });
     }
-    const user = await this.users.findByAccount(accountKey);
+    const user = await this.users.credentials(accountKey);
     this.dummyHash ??= hashPassword('Dummy-password-1');
-    const valid = await argon2.verify(user?.password_hash ?? (await this.dummyHash), input.password).catch(() => false);
+    const valid = await argon2.verify(user?.passwordHash ?? (await this.dummyHash), input.password).catch(() => false);
     if (!user || !valid) {
       const until = await this.auth.recordFailure(accountKey, now, SIGN_IN_WINDOW_MS, SIGN_IN_FAILURE_LIMIT, SIGN_IN_LOCK_MS);
       if (until > 0) throw new AppError(Code.AccountLocked, 'auth.locked', { minutes: Math.ceil(SIGN_IN_LOCK_MS / 60_000) });
@@ -88,23 +82,22 @@ export class AuthService {
     }
     await this.auth.clearFailures(accountKey);
     const token = randomBytes(32).toString('base64url');
-    await this.auth.createSession({ token_hash: hashToken(token), user_id: Number(user.id), now, ip: meta.ip, user_agent: meta.userAgent.slice(0, 300) });
-    await this.users.updateSettings(Number(user.id), { time_zone: input.timeZone });
-    const settings = await this.users.settings(Number(user.id));
-    const { Token: _t, ...profile } = toUser(user, settings);
+    await this.auth.createSession({ token_hash: hashToken(token), user_id: user.userId, now, ip: meta.ip, user_agent: meta.userAgent.slice(0, 300) });
+    await this.users.setTimeZone(user.userId, input.timeZone);
+    const profile = await this.users.getUser(user.userId);
     const allRights = { EditDevice: true, EditFix: true, RemoteInstr: true, ShareDevice: true, DownloadData: true };
     return {
       Token: token,
-      UserName: user.user_name,
+      UserName: profile.UserName,
       ExperienceFunc: profile.ExperienceFunc,
-      Permissions: { IsPrimary: user.is_primary === 1, OwnDevices: allRights },
+      Permissions: { IsPrimary: profile.IsPrimary, OwnDevices: allRights },
       WeakPassword: isSimplePassword(input.password),
       User: profile,
     };
   }
 
-  /** The live session of a token, or 1004 when it is unknown or idle past the limit. */
-  async resolveSession(token: string | undefined): Promise<SessionInfo> {
+  /** The live session of a token with its user's zone and organisation, or 1004 when it is unknown or idle past the limit. */
+  async resolveSession(token: string | undefined): Promise<SignedIn> {
     if (!token || token.length > 200) throw sessionExpired();
     const now = Date.now();
     const row = await this.auth.findSession(hashToken(token));
@@ -114,7 +107,7 @@ export class AuthService {
       throw sessionExpired();
     }
     if (now - row.last_seen_at > this.touchIntervalMs) await this.auth.touchSession(Number(row.id), now);
-    return { sessionId: Number(row.id), userId: Number(row.user_id), orgId: Number(row.org_id) };
+    return { sessionId: Number(row.id), userId: Number(row.user_id), orgId: Number(row.org_id), timeZone: row.time_zone, orgName: row.org_name };
   }
 
   async exit(sessionId: number): Promise<void> {

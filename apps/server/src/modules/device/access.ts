@@ -1,6 +1,6 @@
 import { Code, type DevicePermission, formatTime } from '@wildtrack/contract';
 import { AppError } from '../../http/errors.js';
-import type { SessionInfo } from '../auth/service.js';
+import type { SessionInfo } from '../../http/caller.js';
 
 /**
  * Who may do what with a device (§6). Every call that names a device goes through `resolve`, so a

@@ -1,7 +1,8 @@
 import { Code, formatTime, type MountInfo, type MeasureName, message, parseTime, SpeciesType } from '@wildtrack/contract';
 import { AppError } from '../../http/errors.js';
+import type { Caller } from '../../http/caller.js';
 import { requireRight } from './access.js';
-import type { Caller, DeviceManagement } from './management.js';
+import type { DeviceConsole } from './console.js';
 import type { DeviceRepository } from './repository.js';
 
 /** Animal info as stored (mount_info.info): the contract's shape with times as epoch ms. */
@@ -66,7 +67,7 @@ const SPECIES_KEY = { [SpeciesType.Bird]: 'species.bird', [SpeciesType.Beast]: '
 /** Get and save calls per species type (§7.2): a bird's info through the bird calls, and so on. */
 export class MountService {
   constructor(
-    private readonly devices: DeviceManagement,
+    private readonly devices: DeviceConsole,
     private readonly repo: DeviceRepository,
   ) {}
 

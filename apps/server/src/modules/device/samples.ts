@@ -3,7 +3,7 @@ import { backfill, mediaQuery, sampleFleet } from '@wildtrack/sample-fleet';
 import type { IngestService } from '../../ingest/service.js';
 import { mountDoc } from './mount.js';
 import type { DeviceRepository } from './repository.js';
-import type { DeviceService } from './service.js';
+import type { DeviceRegistry } from './registry.js';
 
 export const SAMPLES_ORG = 'Wildtrack samples';
 export const SAMPLE_DAYS = 30;
@@ -27,7 +27,7 @@ export interface SampleReport {
  */
 export async function ensureSampleDevices(
   repo: DeviceRepository,
-  devices: DeviceService,
+  devices: DeviceRegistry,
   ingest: IngestService,
   { now = Date.now(), days = SAMPLE_DAYS, asOf }: { now?: number; days?: number; asOf?: number | undefined } = {},
 ): Promise<SampleReport | null> {

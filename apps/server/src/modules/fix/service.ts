@@ -1,4 +1,5 @@
 import {
+  type calls,
   Code,
   encodeTrack,
   type Fix,
@@ -18,8 +19,10 @@ import {
   trackSetFromParts,
 } from '@wildtrack/contract';
 import { AppError } from '../../http/errors.js';
+import type { z } from 'zod';
+import type { Caller } from '../../http/caller.js';
 import { requireRight } from '../device/access.js';
-import type { Caller, DeviceManagement, ResolvedDevice } from '../device/management.js';
+import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
 import { type ConvertedRow, DAY_MS, type FixKey, type FixQuery, type FixRepository, type FixRow, SORT_COLUMNS, type SortColumn, type TrackRow } from './repository.js';
 
 /** Fixes closer than this belong to one run of second-level fixes (§9: 10 fixes at 1 s). */
@@ -189,7 +192,7 @@ function toColumns(imei: string, rows: readonly TrackRow[], averaged?: Uint8Arra
  */
 export class FixService {
   constructor(
-    private readonly devices: DeviceManagement,
+    private readonly devices: DeviceConsole,
     private readonly fixes: FixRepository,
   ) {}
 
@@ -282,7 +285,7 @@ export class FixService {
     return device.secondLevel && mode === 'avg';
   }
 
-  async count(caller: Caller, body: { imei: string; secondLevel: 'avg' | 'all' } & RangeInput & PositionFilter): Promise<number> {
+  async count(caller: Caller, body: z.output<typeof calls.GetFixCount.body>): Promise<number> {
     const device = await this.device(caller, body.imei);
     const q = this.query(device, this.range(caller, body), body);
     if (q.from > q.to) return 0;
@@ -291,7 +294,7 @@ export class FixService {
 
   async page(
     caller: Caller,
-    body: { imei: string; currentPage: number; pageSize: number; sortField?: keyof typeof SORT_COLUMNS | undefined; sortOrder?: 'ascend' | 'descend' | undefined; secondLevel: 'avg' | 'all' } & RangeInput & PositionFilter,
+    body: z.output<typeof calls.GetFixListByPage.body>,
   ): Promise<{ List: Fix[]; Total: number }> {
     const device = await this.device(caller, body.imei);
     const q = this.query(device, this.range(caller, body), body);
@@ -443,13 +446,13 @@ export class FixService {
     return { from: Math.max(from, device.from), to: Math.min(to, device.to) };
   }
 
-  async convertedCount(caller: Caller, body: { imei: string } & RangeInput): Promise<number> {
+  async convertedCount(caller: Caller, body: z.output<typeof calls.GetConvertedInvalidCount.body>): Promise<number> {
     const device = await this.device(caller, body.imei);
     const r = this.convertedRange(caller, device, body);
     return r.from > r.to ? 0 : this.fixes.convertedCount(device.id, r.from, r.to);
   }
 
-  async convertedPage(caller: Caller, body: { imei: string; currentPage: number; pageSize: number } & RangeInput): Promise<{ List: Fix[]; Total: number }> {
+  async convertedPage(caller: Caller, body: z.output<typeof calls.GetConvertedInvalidListPage.body>): Promise<{ List: Fix[]; Total: number }> {
     const device = await this.device(caller, body.imei);
     const r = this.convertedRange(caller, device, body);
     if (r.from > r.to) return { List: [], Total: 0 };

@@ -1,26 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { calls } from '@wildtrack/contract';
 import { type CallHooks, registerCall } from '../../http/calls.js';
-import type { AuthService } from '../auth/service.js';
 import type { UserService } from './service.js';
 
-export function userRoutes(app: FastifyInstance, hooks: CallHooks, users: UserService, auth: AuthService): void {
-  registerCall(app, hooks, calls.Exit, async ({ session }) => {
-    await auth.exit(session.sessionId);
+/** The signed-in user's account: profile, settings, language and the safety settings. */
+export function userRoutes(app: FastifyInstance, hooks: CallHooks, users: UserService): void {
+  registerCall(app, hooks, calls.ModifyLcid, async ({ body, caller }) => {
+    await users.setLcid(caller.session.userId, body.lcid);
     return null;
   });
 
-  registerCall(app, hooks, calls.ModifyLcid, async ({ body, session }) => {
-    await users.setLcid(session.userId, body.lcid);
+  registerCall(app, hooks, calls.GetAccountSetting, async ({ caller }) => users.accountSetting(caller.session.userId));
+
+  registerCall(app, hooks, calls.SetAccountSetting, async ({ body, caller }) => {
+    await users.saveAccountSetting(caller.session.userId, body);
     return null;
   });
 
-  registerCall(app, hooks, calls.GetAccountSetting, async ({ session }) => users.accountSetting(session.userId));
-
-  registerCall(app, hooks, calls.SetAccountSetting, async ({ body, session }) => {
-    await users.saveAccountSetting(session.userId, body);
-    return null;
-  });
-
-  registerCall(app, hooks, calls.GetUserInfo, async ({ session }) => users.getUser(session.userId));
+  registerCall(app, hooks, calls.GetUserInfo, async ({ caller }) => users.getUser(caller.session.userId));
+  registerCall(app, hooks, calls.GetAccountSafeSetting, async ({ caller }) => users.safeSetting(caller.session.userId));
 }

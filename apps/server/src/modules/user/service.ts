@@ -14,7 +14,7 @@ import argon2 from 'argon2';
 import type { UserSettingRow } from '../../db/schema.js';
 import type { UserRepository, UserWithOrg } from './repository.js';
 
-export function safeSettingOf(row: UserWithOrg): SafeSetting {
+function safeSettingOf(row: UserWithOrg): SafeSetting {
   return {
     CountryCode: row.telephone_code,
     Phone: row.phone ?? '',
@@ -23,7 +23,7 @@ export function safeSettingOf(row: UserWithOrg): SafeSetting {
   };
 }
 
-export function toUser(row: UserWithOrg, settings: UserSettingRow, token = ''): User & { Token: string } {
+function toUser(row: UserWithOrg, settings: UserSettingRow): User {
   return {
     UserId: Number(row.id),
     UserIdStr: String(row.id),
@@ -44,7 +44,6 @@ export function toUser(row: UserWithOrg, settings: UserSettingRow, token = ''): 
     Lcid: settings.lcid === LanguageId.en ? LanguageId.en : LanguageId.zh,
     TimeZone: settings.time_zone,
     SafeSetting: safeSettingOf(row),
-    Token: token,
   };
 }
 
@@ -69,11 +68,16 @@ export class UserService {
     return (await this.users.countUsers()) === 0;
   }
 
+  /** The user signing in by name or e-mail (`accountKey` lower-cased), with the hash their password is checked against. */
+  async credentials(accountKey: string): Promise<{ userId: number; passwordHash: string } | undefined> {
+    const row = await this.users.findByAccount(accountKey);
+    return row && { userId: Number(row.id), passwordHash: row.password_hash };
+  }
+
   async getUser(userId: number): Promise<User> {
     const row = await this.users.findById(userId);
     if (!row) throw new Error(`user ${userId} vanished`);
-    const { Token: _token, ...user } = toUser(row, await this.users.settings(userId));
-    return user;
+    return toUser(row, await this.users.settings(userId));
   }
 
   async safeSetting(userId: number): Promise<SafeSetting> {

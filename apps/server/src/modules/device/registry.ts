@@ -3,6 +3,7 @@ import {
   BatteryType,
   DeviceStatus,
   DeviceType,
+  ImeiSchema,
   type InstrSupportName,
   InstrSupportFlag,
   sensorMask,
@@ -44,13 +45,18 @@ export function parseSensors(text: string): SensorFlagName[] {
   return names as SensorFlagName[];
 }
 
-export class DeviceService {
+/**
+ * Registers devices and lists them for the operator (CLI, Movebank import, the sample fleet): no caller,
+ * no access rules. What a signed-in user does with devices is DeviceConsole's.
+ */
+export class DeviceRegistry {
   constructor(private readonly devices: DeviceRepository) {}
 
   /** Registers a device and returns its ingest secret (shown once to the operator). */
   async register(input: RegisterDeviceInput): Promise<{ id: number; imei: string; secret: string }> {
-    const imei = input.imei.trim();
-    if (!/^[A-Za-z0-9_.:-]{3,40}$/.test(imei)) throw new DeviceInputError(`IMEI ${JSON.stringify(input.imei)}: 3-40 letters, digits or _.:-`);
+    const parsed = ImeiSchema.safeParse(input.imei);
+    if (!parsed.success) throw new DeviceInputError(`IMEI ${JSON.stringify(input.imei)}: 3-40 letters, digits or _.:-`);
+    const imei = parsed.data;
     if (await this.devices.findByImei(imei)) throw new DeviceInputError(`IMEI ${imei} is registered already`);
     if (input.folderId !== undefined && input.folderId !== null && !(await this.devices.folderInOrg(input.folderId, input.orgId))) {
       throw new DeviceInputError(`folder ${input.folderId} is not in this organisation`);

@@ -1,5 +1,6 @@
 import {
   batteryPercent,
+  type calls,
   Code,
   DeviceType,
   type DeviceDetail,
@@ -7,61 +8,31 @@ import {
   EXPERIENCE_FOLDER_ID,
   formatTime,
   type FolderOnly,
-  type Lang,
-  matchesSensorFilter,
   message,
-  parseOffset,
   ROOT_FOLDER_ID,
-  SENSOR_FILTER_FLAGS,
   SHARED_FOLDER_PREFIX,
   type TreeData,
   type TreeDevice,
   type TreeFolder,
+  type WorkStatus,
 } from '@wildtrack/contract';
+import type { z } from 'zod';
+import type { Caller } from '../../http/caller.js';
 import { AppError } from '../../http/errors.js';
-import type { SessionInfo } from '../auth/service.js';
-import { type AccessRow, accessOf, type DeviceAccess, deviceNotFound, EXAMPLE_RIGHTS, OWN_RIGHTS, permissionOf, requireRight } from './access.js';
-import type { DeviceQueries, TreeDeviceRow, TreeRowArray } from './repository.js';
-import { describeWorkStatus, readWorkStatus } from './work-status.js';
+import { type AccessRow, accessOf, type DeviceAccess, deviceNotFound, permissionOf, requireRight } from './access.js';
+import type { DeviceConsoleRepository } from './console-repository.js';
+import { buildTree, folderNotFound, parseFolderRef, refuseReadOnlyFolder } from './tree.js';
+import { describeWorkStatus, readWorkStatus, workStatusOf } from './work-status.js';
 
-export interface Caller {
-  session: SessionInfo;
-  lang: Lang;
-  /** The caller's time zone: the call's timeZone when valid, else the one of the session's user. */
-  zone: string;
-}
-
-export type ResolvedDevice = NonNullable<Awaited<ReturnType<DeviceQueries['withAccess']>>> & { access: DeviceAccess };
-
-type FolderRef = { kind: 'root' } | { kind: 'folder'; id: number } | { kind: 'experience' } | { kind: 'shared'; ownerId: number };
-
-const folderNotFound = () => new AppError(Code.NotFound, 'folder.notFound');
-
-export function parseFolderRef(idStr: string): FolderRef {
-  if (idStr === ROOT_FOLDER_ID) return { kind: 'root' };
-  if (idStr === EXPERIENCE_FOLDER_ID) return { kind: 'experience' };
-  if (idStr.startsWith(SHARED_FOLDER_PREFIX)) {
-    const owner = Number(idStr.slice(SHARED_FOLDER_PREFIX.length));
-    if (Number.isSafeInteger(owner) && owner > 0) return { kind: 'shared', ownerId: owner };
-    throw folderNotFound();
-  }
-  const id = Number(idStr);
-  if (!/^\d+$/.test(idStr) || !Number.isSafeInteger(id)) throw folderNotFound();
-  return { kind: 'folder', id };
-}
-
-/** Folder refs that name something the caller can't edit or move things into. */
-function refuseReadOnlyFolder(ref: FolderRef): void {
-  if (ref.kind === 'experience') throw new AppError(Code.Forbidden, 'folder.readOnly');
-  if (ref.kind === 'shared') throw new AppError(Code.Forbidden, 'folder.sharedReadOnly');
-}
+export type ResolvedDevice = NonNullable<Awaited<ReturnType<DeviceConsoleRepository['withAccess']>>> & { access: DeviceAccess };
 
 /**
- * Folders and devices as the caller sees them (§2.5 device tree, §3, §6): the tree, folder edits with
- * their rules, device edits with their rights, and details.
+ * The console's device calls, each through the caller's access (§2.5 device tree, §3, §6): the tree,
+ * folder edits with their rules, device edits with their rights, and details. Registering devices (the
+ * operator's CLI, imports, the sample fleet) is DeviceRegistry's.
  */
-export class DeviceManagement {
-  constructor(private readonly q: DeviceQueries) {}
+export class DeviceConsole {
+  constructor(private readonly q: DeviceConsoleRepository) {}
 
   async resolve(caller: Caller, imei: string): Promise<ResolvedDevice> {
     const row = await this.q.withAccess(imei.trim(), caller.session.userId, Date.now());
@@ -86,99 +57,12 @@ export class DeviceManagement {
 
   // ---- the tree ---------------------------------------------------------------------------------
 
-  async tree(caller: Caller, orgName: string): Promise<TreeData> {
-    return (await this.buildTree(caller, orgName)).data;
-  }
-
-  /**
-   * The tree, and for each device its database id and access (neither travels to the client). Built
-   * from row arrays in one pass: for 10,000 devices this is the whole cost of GetTree (bench/tree).
-   */
-  private async buildTree(caller: Caller, orgName: string): Promise<{ data: TreeData; index: Map<string, { id: number; access: DeviceAccess; folderIdStr: string }> }> {
-    const { session, zone, lang } = caller;
-    const now = Date.now();
-    const [folders, own, remarks, experience, shared] = await Promise.all([
-      this.q.folders(session.orgId),
-      this.q.orgDeviceArrays(session.orgId),
-      this.q.remarks(session.userId),
-      this.q.experienceFlag(session.userId),
-      this.q.sharedDevices(session.userId, session.orgId, now),
-    ]);
-    const permissions: DevicePermission[] = [];
-    const permissionIndex = new Map<string, number>();
-    const permissionOfAccess = (access: DeviceAccess): number => {
-      const p = permissionOf(access, zone);
-      const key = JSON.stringify(p);
-      let i = permissionIndex.get(key);
-      if (i === undefined) {
-        i = permissions.push(p) - 1;
-        permissionIndex.set(key, i);
-      }
-      return i;
-    };
-    const index = new Map<string, { id: number; access: DeviceAccess; folderIdStr: string }>();
-    const SensorCounts: Record<string, number> = {};
-    const filters = Object.keys(SENSOR_FILTER_FLAGS);
-    for (const key of filters) SensorCounts[key] = 0;
-    let total = 0;
-    const add = (folder: TreeFolder, id: number, access: DeviceAccess, perm: number, r: TreeRowArray) => {
-      folder.Devices.push({
-        IMEI: r[2],
-        Caption: r[8],
-        RemarkName: r[11] ?? remarks.get(id) ?? '',
-        Type: r[3],
-        SpeciesType: r[4],
-        Status: r[5],
-        Sensor: r[6],
-        InstrSupport: r[7],
-        Permission: perm,
-        Example: r[9] === 1,
-        SecondLevelFix: r[10] === 1 ? 1 : 0,
-        DeviceFence: 0,
-      });
-      index.set(r[2], { id, access, folderIdStr: folder.IdStr });
-      total += 1;
-      for (const key of filters) if (matchesSensorFilter(r[6], Number(key))) SensorCounts[key]! += 1;
-    };
-
-    const root: TreeFolder = { IdStr: ROOT_FOLDER_ID, ParentIdStr: '', Name: orgName || message(lang, 'tree.root'), DeviceCount: 0, Example: false, Folders: [], Devices: [] };
-    const byId = new Map<number, TreeFolder>();
-    for (const f of folders) {
-      byId.set(Number(f.id), { IdStr: String(f.id), ParentIdStr: f.parent_id === null ? ROOT_FOLDER_ID : String(f.parent_id), Name: f.name, DeviceCount: 0, Example: false, Folders: [], Devices: [] });
-    }
-    for (const f of folders) (f.parent_id === null ? root : (byId.get(Number(f.parent_id)) ?? root)).Folders.push(byId.get(Number(f.id))!);
-    const ownAccess: DeviceAccess = { kind: 'own', rights: OWN_RIGHTS, effective: null, failure: null };
-    const ownPerm = own.length > 0 ? permissionOfAccess(ownAccess) : 0;
-    for (const r of own) add((r[1] !== null && byId.get(r[1])) || root, r[0], ownAccess, ownPerm, r);
-
-    const out: TreeFolder[] = [root];
-    if (experience) {
-      const samples = await this.q.sampleDevices(session.userId);
-      const exampleAccess: DeviceAccess = { kind: 'example', rights: EXAMPLE_RIGHTS, effective: null, failure: null };
-      const folder: TreeFolder = { IdStr: EXPERIENCE_FOLDER_ID, ParentIdStr: '', Name: message(lang, 'tree.experience'), DeviceCount: 0, Example: true, Folders: [], Devices: [] };
-      const perm = samples.length > 0 ? permissionOfAccess(exampleAccess) : 0;
-      for (const r of samples) add(folder, Number(r.id), exampleAccess, perm, toArray(r));
-      out.push(folder);
-    }
-    const byOwner = new Map<number, TreeFolder>();
-    for (const r of shared) {
-      const ownerId = Number(r.owner_user_id);
-      let folder = byOwner.get(ownerId);
-      if (!folder) {
-        folder = { IdStr: `${SHARED_FOLDER_PREFIX}${ownerId}`, ParentIdStr: '', Name: message(lang, 'tree.sharedBy', { name: r.owner_name }), DeviceCount: 0, Example: false, SharedBy: r.owner_name, Folders: [], Devices: [] };
-        byOwner.set(ownerId, folder);
-        out.push(folder);
-      }
-      const access = accessOf({ ...r, is_samples: 0 }, session, false)!;
-      add(folder, Number(r.id), access, permissionOfAccess(access), toArray(r));
-    }
-    const count = (f: TreeFolder): number => (f.DeviceCount = f.Devices.length + f.Folders.reduce((n, c) => n + count(c), 0));
-    out.forEach(count);
-    return { data: { Folders: out, Permissions: permissions, Total: total, SensorCounts }, index };
+  async tree(caller: Caller): Promise<TreeData> {
+    return (await buildTree(this.q, caller, caller.orgName)).data;
   }
 
   async folderTree(caller: Caller): Promise<FolderOnly[]> {
-    const tree = await this.tree(caller, '');
+    const { data: tree } = await buildTree(this.q, caller, '');
     const strip = (f: TreeFolder): FolderOnly => ({ IdStr: f.IdStr, ParentIdStr: f.ParentIdStr, Name: f.Name, DeviceCount: f.DeviceCount, Folders: f.Folders.map(strip) });
     return [strip(tree.Folders[0]!)];
   }
@@ -265,10 +149,10 @@ export class DeviceManagement {
     await this.q.updateDevice(Number(d.id), { second_level_fix: enabled ? 1 : 0 });
   }
 
-  async updateProperty(caller: Caller, imei: string, p: { caption?: string | undefined; description?: string | undefined; speciesType?: number | undefined; status?: number | undefined }): Promise<void> {
+  async updateProperty(caller: Caller, imei: string, p: z.output<typeof calls.UpdateProperty.body>): Promise<void> {
     const d = await this.resolve(caller, imei);
     requireRight(d.access, 'EditDevice');
-    const values: Parameters<DeviceQueries['updateDevice']>[1] = {};
+    const values: Parameters<DeviceConsoleRepository['updateDevice']>[1] = {};
     if (p.caption !== undefined) values.caption = p.caption;
     if (p.description !== undefined) values.description = p.description;
     if (p.speciesType !== undefined) values.species_type = p.speciesType;
@@ -277,10 +161,10 @@ export class DeviceManagement {
   }
 
   /** Whether the caller can see a device whose animal info shows this uploaded image. */
-  async canSeeImage(session: SessionInfo, url: string): Promise<boolean> {
+  async canSeeImage(caller: Caller, url: string): Promise<boolean> {
     for (const imei of await this.q.devicesShowingImage(url)) {
       try {
-        await this.resolve({ session, lang: 'en', zone: '+00:00' }, imei);
+        await this.resolve(caller, imei);
         return true;
       } catch {
         // not this one
@@ -353,7 +237,7 @@ export class DeviceManagement {
   /** Devices of a folder ref (optionally with everything below), with their access, in tree order. */
   async devicesOf(caller: Caller, folderIdStr: string, recursive: boolean): Promise<{ node: TreeDevice; id: number; access: DeviceAccess; folderIdStr: string; permission: DevicePermission }[]> {
     const ref = parseFolderRef(folderIdStr);
-    const { data: tree, index } = await this.buildTree(caller, '');
+    const { data: tree, index } = await buildTree(this.q, caller, '');
     const findFolder = (list: TreeFolder[]): TreeFolder | undefined => {
       for (const f of list) {
         if (f.IdStr === folderIdStr) return f;
@@ -375,7 +259,7 @@ export class DeviceManagement {
 
   async page(
     caller: Caller,
-    o: { folderId: string; currentPage: number; pageSize: number; sortField?: string | undefined; sortOrder?: 'ascend' | 'descend' | undefined; recursive: boolean },
+    o: z.output<typeof calls.GetDetailByFolder.body>,
   ): Promise<{ List: DeviceDetail[]; Total: number }> {
     const devices = await this.devicesOf(caller, o.folderId, o.recursive);
     const key = o.sortField ?? 'Caption';
@@ -410,12 +294,20 @@ export class DeviceManagement {
     return { List: list, Total: devices.length };
   }
 
+  /** How each device collects and sends data (§3), every one resolved through the caller's access first. */
+  async workStatus(caller: Caller, imeis: readonly string[]): Promise<WorkStatus[]> {
+    const resolved = [];
+    for (const imei of imeis) resolved.push(await this.resolve(caller, imei));
+    const docs = await this.q.workStatusDocs(resolved.map((d) => Number(d.id)));
+    return resolved.map((d) => workStatusOf(d.imei, d.last_work_time, d.battery_type, readWorkStatus(docs.get(Number(d.id)), d.sensors), caller.zone));
+  }
+
   async count(caller: Caller, folderId: string, recursive: boolean): Promise<number> {
     return (await this.devicesOf(caller, folderId, recursive)).length;
   }
 
   async handhelds(caller: Caller) {
-    const tree = await this.tree(caller, '');
+    const { data: tree } = await buildTree(this.q, caller, '');
     const out: { IMEI: string; Caption: string; RemarkName: string }[] = [];
     const walk = (f: TreeFolder) => {
       for (const d of f.Devices) if (d.Type === DeviceType.Phone) out.push({ IMEI: d.IMEI, Caption: d.Caption, RemarkName: d.RemarkName });
@@ -424,12 +316,4 @@ export class DeviceManagement {
     tree.Folders.forEach(walk);
     return out;
   }
-}
-
-function toArray(r: TreeDeviceRow): TreeRowArray {
-  return [Number(r.id), r.folder_id === null ? null : Number(r.folder_id), r.imei, r.type, r.species_type, r.status, r.sensors, r.instr_support, r.caption, r.example, r.second_level_fix, r.remark_name];
-}
-
-export function zoneOr(zone: string | undefined, fallback: string): string {
-  return zone && parseOffset(zone) !== null ? zone : fallback;
 }

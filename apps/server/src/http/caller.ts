@@ -1,0 +1,38 @@
+import { type Lang, parseOffset } from '@wildtrack/contract';
+
+/** A live session: which session, which user, which organisation. */
+export interface SessionInfo {
+  sessionId: number;
+  userId: number;
+  orgId: number;
+}
+
+/** A session with what every call needs to know of its user, read with the session in one lookup. */
+export interface SignedIn extends SessionInfo {
+  /** The user's time-zone setting. */
+  timeZone: string;
+  orgName: string;
+}
+
+/** Who is calling a `public` call: only the language of the answer is known. */
+export interface PublicCaller {
+  lang: Lang;
+}
+
+/** Who is calling a `session` call, resolved once by the transport (registerCall) and handed to the handler. */
+export interface Caller extends PublicCaller {
+  session: SessionInfo;
+  /** The caller's time zone: the call's `timeZone` when it is one of the offered zones, else the user's setting. */
+  zone: string;
+  orgName: string;
+}
+
+/** The one fallback of the caller's time zone. */
+export function callerZone(requested: unknown, userZone: string): string {
+  return typeof requested === 'string' && requested !== '' && parseOffset(requested) !== null ? requested : userZone;
+}
+
+export function callerOf(signedIn: SignedIn, lang: Lang, requestedZone?: unknown): Caller {
+  const { timeZone, orgName, ...session } = signedIn;
+  return { session, lang, zone: callerZone(requestedZone, timeZone), orgName };
+}

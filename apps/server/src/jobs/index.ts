@@ -1,0 +1,42 @@
+import { INGEST_WINDOW_MS } from '@wildtrack/contract';
+import type { AuthService } from '../modules/auth/service.js';
+import type { FixService } from '../modules/fix/service.js';
+import type { IngestService } from '../ingest/service.js';
+import type { Job } from './runner.js';
+
+export { startJobs } from './runner.js';
+
+const SEGMENT_BUILD_INTERVAL_MS = 10_000;
+const SEGMENT_BUILD_BATCH_DAYS = 20;
+const SEGMENT_BUILD_PASS_MS = 8_000;
+
+/** Sessions idle past the limit and ingest nonces older than the replay window are deleted. */
+function sweep(auth: AuthService, ingest: IngestService): Job[] {
+  const every = 10 * 60_000;
+  return [
+    { name: 'session sweep', everyMs: every, run: () => auth.sweepIdleSessions() },
+    { name: 'nonce sweep', everyMs: every, run: () => ingest.sweepNonces(Date.now() - 2 * INGEST_WINDOW_MS) },
+  ];
+}
+
+/**
+ * Track segments that writes made stale are built again: small batches (a day of 1 Hz fixes is 86,400
+ * rows read in one go) until none is left or the pass has run its time.
+ */
+function trackSegments(fixes: FixService): Job {
+  return {
+    name: 'track segment build',
+    everyMs: SEGMENT_BUILD_INTERVAL_MS,
+    run: async () => {
+      const until = Date.now() + SEGMENT_BUILD_PASS_MS;
+      while (Date.now() < until && (await fixes.buildStaleSegments(SEGMENT_BUILD_BATCH_DAYS)) === SEGMENT_BUILD_BATCH_DAYS) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
+  };
+}
+
+/** The server's background work. */
+export function serverJobs(services: { auth: AuthService; ingest: IngestService; fixes: FixService }): Job[] {
+  return [...sweep(services.auth, services.ingest), trackSegments(services.fixes)];
+}

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+
+/** A piece of background work run every `everyMs` while the server runs. */
+export interface Job {
+  name: string;
+  everyMs: number;
+  run(): Promise<unknown>;
+}
+
+/**
+ * Runs each job on its interval for the life of the app: a run never overlaps the previous one, a
+ * failure is logged and the next run comes as planned, the timers keep no process alive and stop when
+ * the app closes.
+ */
+export function startJobs(app: FastifyInstance, jobs: readonly Job[]): void {
+  const timers = jobs.map((job) => {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      job
+        .run()
+        .catch((err: unknown) => app.log.warn({ err }, `${job.name} failed`))
+        .finally(() => {
+          running = false;
+        });
+    }, job.everyMs);
+    timer.unref();
+    return timer;
+  });
+  app.addHook('onClose', async () => {
+    for (const timer of timers) clearInterval(timer);
+  });
+}

@@ -1,0 +1,280 @@
+import type SQLite from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { bumpTree } from './repository.js';
+
+export interface TreeDeviceRow {
+  id: number;
+  org_id: number;
+  folder_id: number | null;
+  imei: string;
+  type: number;
+  species_type: number;
+  status: number;
+  sensors: number;
+  instr_support: number;
+  caption: string;
+  example: number;
+  second_level_fix: number;
+  last_voltage: number | null;
+  last_work_time: number | null;
+  remark_name: string | null;
+}
+
+export interface SharedDeviceRow extends TreeDeviceRow {
+  share_id: number;
+  edit_device: number;
+  remote_instr: number;
+  download_data: number;
+  effective_time: number;
+  failure_time: number;
+  owner_user_id: number;
+  owner_name: string;
+}
+
+const TREE_COLUMNS = [
+  'd.id', 'd.org_id', 'd.folder_id', 'd.imei', 'd.type', 'd.species_type', 'd.status', 'd.sensors', 'd.instr_support', 'd.caption',
+  'd.example', 'd.second_level_fix', 'd.last_voltage', 'd.last_work_time',
+] as const;
+
+/** [id, folder_id, imei, type, species_type, status, sensors, instr_support, caption, example, second_level_fix, remark_name] */
+export type TreeRowArray = [number, number | null, string, number, number, number, number, number, string, number, number, string | null];
+
+/** Reads and edits behind the console's device calls: the tree, folders, access checks and details. */
+export class DeviceConsoleRepository {
+  private treeStmt: SQLite.Statement | undefined;
+  private readonly treeCache = new Map<number, { version: number; rows: TreeRowArray[] }>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly sqlite?: SQLite.Database,
+  ) {}
+
+  async experienceFlag(userId: number): Promise<boolean> {
+    const r = await this.db.selectFrom('user_settings').select('experience_func').where('user_id', '=', userId).executeTakeFirst();
+    return r?.experience_func === 1;
+  }
+
+  async setExperienceFlag(userId: number, enabled: boolean): Promise<void> {
+    await this.db.updateTable('user_settings').set({ experience_func: enabled ? 1 : 0 }).where('user_id', '=', userId).execute();
+  }
+
+  /** The device with what decides the caller's access: its organisation and an open share to the caller. */
+  async withAccess(imei: string, userId: number, now: number) {
+    return this.db
+      .selectFrom('devices as d')
+      .innerJoin('organisations as o', 'o.id', 'd.org_id')
+      .leftJoin('device_shares as s', (j) =>
+        j.onRef('s.device_id', '=', 'd.id').on('s.recipient_user_id', '=', userId).on('s.effective_time', '<=', now).on('s.failure_time', '>', now),
+      )
+      .leftJoin('users as ou', 'ou.id', 's.owner_user_id')
+      .leftJoin('device_remarks as r', (j) => j.onRef('r.device_id', '=', 'd.id').on('r.user_id', '=', userId))
+      .leftJoin('folders as f', 'f.id', 'd.folder_id')
+      .selectAll('d')
+      .select([
+        'o.is_samples', 'o.name as org_name', 'r.remark_name', 'f.name as folder_name',
+        's.id as share_id', 's.edit_device', 's.remote_instr', 's.download_data', 's.effective_time as share_effective', 's.failure_time as share_failure',
+        's.owner_user_id', 'ou.nick_name as owner_name',
+      ])
+      .where('d.imei', '=', imei)
+      .orderBy('s.failure_time', 'desc')
+      .executeTakeFirst();
+  }
+
+  private treeSelect(userId: number) {
+    return this.db
+      .selectFrom('devices as d')
+      .leftJoin('device_remarks as r', (j) => j.onRef('r.device_id', '=', 'd.id').on('r.user_id', '=', userId))
+      .select([...TREE_COLUMNS, 'r.remark_name']);
+  }
+
+  /**
+   * The organisation's devices as arrays in TreeRowArray order (without remark names), sorted by
+   * caption: the tree's hot path (bench/tree). Kept per organisation while its tree_version stands —
+   * every write of a tree field bumps it, in this process or another (the CLI, a second server) — so
+   * an unchanged organisation costs one point query. The arrays are shared: callers must not change them.
+   */
+  async orgDeviceArrays(orgId: number): Promise<readonly TreeRowArray[]> {
+    const v = await this.db.selectFrom('organisations').select('tree_version').where('id', '=', orgId).executeTakeFirst();
+    const version = Number(v?.tree_version ?? 0);
+    const hit = this.treeCache.get(orgId);
+    if (hit && hit.version === version) return hit.rows;
+    let rows: TreeRowArray[];
+    if (this.sqlite) {
+      // Raw arrays from a prepared statement take half the time of row objects through the builder.
+      this.treeStmt ??= this.sqlite
+        .prepare('select id, folder_id, imei, type, species_type, status, sensors, instr_support, caption, example, second_level_fix, null from devices where org_id = ?')
+        .raw(true);
+      rows = this.treeStmt.all(orgId) as TreeRowArray[];
+    } else {
+      const list = await this.db.selectFrom('devices as d').select(TREE_COLUMNS).where('d.org_id', '=', orgId).execute();
+      rows = list.map((r) => [Number(r.id), r.folder_id === null ? null : Number(r.folder_id), r.imei, r.type, r.species_type, r.status, r.sensors, r.instr_support, r.caption, r.example, r.second_level_fix, null]);
+    }
+    rows.sort((a, b) => (a[8] < b[8] ? -1 : a[8] > b[8] ? 1 : 0));
+    if (this.treeCache.size > 200) this.treeCache.clear();
+    this.treeCache.set(orgId, { version, rows });
+    return rows;
+  }
+
+  /** The user's own names for devices (few: only those they set). */
+  async remarks(userId: number): Promise<Map<number, string>> {
+    const rows = await this.db.selectFrom('device_remarks').select(['device_id', 'remark_name']).where('user_id', '=', userId).execute();
+    return new Map(rows.map((r) => [Number(r.device_id), r.remark_name]));
+  }
+
+  sampleDevices(userId: number): Promise<TreeDeviceRow[]> {
+    return this.treeSelect(userId)
+      .innerJoin('organisations as o', 'o.id', 'd.org_id')
+      .where('o.is_samples', '=', 1)
+      .orderBy('d.id')
+      .execute();
+  }
+
+  /** Devices shared with the user whose window is open now (one row per device: the latest share). */
+  async sharedDevices(userId: number, orgId: number, now: number): Promise<SharedDeviceRow[]> {
+    const rows = await this.treeSelect(userId)
+      .innerJoin('device_shares as s', 's.device_id', 'd.id')
+      .innerJoin('users as ou', 'ou.id', 's.owner_user_id')
+      .select([
+        's.id as share_id', 's.edit_device', 's.remote_instr', 's.download_data', 's.effective_time', 's.failure_time', 's.owner_user_id',
+        'ou.nick_name as owner_name',
+      ])
+      .where('s.recipient_user_id', '=', userId)
+      .where('s.effective_time', '<=', now)
+      .where('s.failure_time', '>', now)
+      .where('d.org_id', '!=', orgId)
+      .orderBy('s.failure_time', 'desc')
+      .execute();
+    const seen = new Set<number>();
+    return rows.filter((r) => (seen.has(Number(r.id)) ? false : (seen.add(Number(r.id)), true))) as SharedDeviceRow[];
+  }
+
+  folders(orgId: number) {
+    return this.db.selectFrom('folders').select(['id', 'parent_id', 'name']).where('org_id', '=', orgId).orderBy('name').execute();
+  }
+
+  async folder(id: number, orgId: number) {
+    return this.db.selectFrom('folders').select(['id', 'parent_id', 'name']).where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
+  }
+
+  async createFolder(orgId: number, parentId: number | null, name: string, now: number): Promise<number> {
+    const r = await this.db.insertInto('folders').values({ org_id: orgId, parent_id: parentId, name, created_at: now }).returning('id').executeTakeFirstOrThrow();
+    return Number(r.id);
+  }
+
+  async renameFolder(id: number, name: string): Promise<void> {
+    await this.db.updateTable('folders').set({ name }).where('id', '=', id).execute();
+  }
+
+  async setFolderParent(id: number, parentId: number | null): Promise<void> {
+    await this.db.updateTable('folders').set({ parent_id: parentId }).where('id', '=', id).execute();
+  }
+
+  async countDevicesIn(folderIds: number[]): Promise<number> {
+    if (folderIds.length === 0) return 0;
+    const r = await this.db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('n')).where('folder_id', 'in', folderIds).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  /** Deletes folders (a subtree given leaves first) in one transaction. */
+  async deleteFolders(idsLeavesFirst: number[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const id of idsLeavesFirst) await trx.deleteFrom('folders').where('id', '=', id).execute();
+    });
+  }
+
+  async moveDevice(deviceId: number, folderId: number | null): Promise<void> {
+    await this.db.updateTable('devices').set({ folder_id: folderId }).where('id', '=', deviceId).execute();
+    this.patchTree(await bumpTree(this.db, { deviceId }), deviceId, (r) => (r[1] = folderId));
+  }
+
+  /**
+   * After this process changed one device: when the organisation's version moved by exactly this one
+   * change, the kept rows are changed in place (no re-read of the whole organisation, bench/tree "after
+   * a move"); otherwise another writer came between and the rows are dropped.
+   */
+  private patchTree(bumped: { orgId: number; version: number } | undefined, deviceId: number, change: (row: TreeRowArray) => void): void {
+    if (!bumped) return;
+    const kept = this.treeCache.get(bumped.orgId);
+    if (!kept) return;
+    const row = kept.version === bumped.version - 1 ? kept.rows.find((r) => r[0] === deviceId) : undefined;
+    if (!row) {
+      this.treeCache.delete(bumped.orgId);
+      return;
+    }
+    const caption = row[8];
+    change(row);
+    if (row[8] !== caption) kept.rows.sort((a, b) => (a[8] < b[8] ? -1 : a[8] > b[8] ? 1 : 0));
+    kept.version = bumped.version;
+  }
+
+  async setRemark(userId: number, deviceId: number, remark: string): Promise<void> {
+    if (remark === '') {
+      await this.db.deleteFrom('device_remarks').where('user_id', '=', userId).where('device_id', '=', deviceId).execute();
+      return;
+    }
+    await this.db
+      .insertInto('device_remarks')
+      .values({ user_id: userId, device_id: deviceId, remark_name: remark })
+      .onConflict((oc) => oc.columns(['user_id', 'device_id']).doUpdateSet({ remark_name: remark }))
+      .execute();
+  }
+
+  async updateDevice(deviceId: number, values: { second_level_fix?: number; caption?: string; description?: string; species_type?: number; status?: number }): Promise<void> {
+    await this.db.updateTable('devices').set(values).where('id', '=', deviceId).execute();
+    this.patchTree(await bumpTree(this.db, { deviceId }), deviceId, (r) => {
+      if (values.caption !== undefined) r[8] = values.caption;
+      if (values.species_type !== undefined) r[4] = values.species_type;
+      if (values.status !== undefined) r[5] = values.status;
+      if (values.second_level_fix !== undefined) r[10] = values.second_level_fix;
+    });
+  }
+
+  async firstFixTime(deviceIds: number[]): Promise<Map<number, number>> {
+    if (deviceIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('fixes')
+      .select((eb) => ['device_id', eb.fn.min('pick_time').as('first')])
+      .where('device_id', 'in', deviceIds)
+      .groupBy('device_id')
+      .execute();
+    return new Map(rows.map((r) => [Number(r.device_id), Number(r.first)]));
+  }
+
+  async workStatusDocs(deviceIds: number[]): Promise<Map<number, string>> {
+    if (deviceIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('device_work_status').select(['device_id', 'settings']).where('device_id', 'in', deviceIds).execute();
+    return new Map(rows.map((r) => [Number(r.device_id), r.settings]));
+  }
+
+  async setWorkStatusDoc(deviceId: number, settings: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('device_work_status')
+      .values({ device_id: deviceId, settings, updated_at: now })
+      .onConflict((oc) => oc.column('device_id').doUpdateSet({ settings, updated_at: now }))
+      .execute();
+  }
+
+  /** IMEIs of devices whose animal info shows the image. */
+  async devicesShowingImage(url: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('mount_info as m')
+      .innerJoin('devices as d', 'd.id', 'm.device_id')
+      .select('d.imei')
+      .where('m.info', 'like', `%${url.replace(/[%_]/g, '')}%`)
+      .execute();
+    return rows.map((r) => r.imei);
+  }
+
+  /** Full rows of the given devices with organisation and folder names, for details pages. */
+  detailRows(deviceIds: number[]) {
+    return this.db
+      .selectFrom('devices as d')
+      .innerJoin('organisations as o', 'o.id', 'd.org_id')
+      .leftJoin('folders as f', 'f.id', 'd.folder_id')
+      .selectAll('d')
+      .select(['o.name as org_name', 'f.name as folder_name'])
+      .where('d.id', 'in', deviceIds.length ? deviceIds : [-1])
+      .execute();
+  }
+}
