@@ -49,6 +49,14 @@ const layerZones = [
     except: [at('apps/web/src/features', name, '**')],
     message: 'A web feature does not import another feature: move what both need to shared code (shared/CONVENTIONS.md 9, 14).',
   })),
+  // What every screen stands on (shared components, lib, map, slots, i18n) imports no screen and not the
+  // app shell: otherwise one screen's change reaches every other through the floor. (Its tests may
+  // render through the app's providers.)
+  {
+    target: at('apps/web/src/{components,lib,map,slots,i18n}/**/!(*.test).{ts,tsx}'),
+    from: [at('apps/web/src/features'), at('apps/web/src/app')],
+    message: 'Shared web code imports no feature and not the app shell (shared/CONVENTIONS.md 14).',
+  },
   // (e) The contract is the ground floor: both apps import it, it imports neither.
   {
     target: at('packages/contract'),

@@ -115,6 +115,29 @@ describe('web: a feature imports no other feature', () => {
   });
 });
 
+describe('web: shared code imports no feature and not the app shell', () => {
+  const feature = folders('apps/web/src/features')[0];
+  const featureFile = feature ? files(`apps/web/src/features/${feature}`).find((f) => /\.tsx?$/.test(f)) : undefined;
+  const appFile = files('apps/web/src/app').find((f) => /\.tsx?$/.test(f) && !f.includes('.test.'));
+
+  it('fails on a planted shared file that imports a feature or the app shell', async () => {
+    expect(featureFile && appFile, 'a feature file and an app file').toBeTruthy();
+    const planted = 'apps/web/src/lib/planted.ts';
+    const found = await complaints(planted, `import '${spec(planted, `apps/web/src/features/${feature}/${featureFile}`)}';\nimport '${spec(planted, `apps/web/src/app/${appFile}`)}';\n`);
+    expect(found).toEqual([
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*Shared web code imports no feature/),
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*Shared web code imports no feature/),
+    ]);
+  });
+
+  it('passes a shared test rendering through the app shell, and shared code importing shared code', async () => {
+    const planted = 'apps/web/src/map/planted.test.tsx';
+    expect(await complaints(planted, `import '${spec(planted, `apps/web/src/app/${appFile}`)}';\n`)).toEqual([]);
+    const shared = files('apps/web/src/lib').find((f) => /\.tsx?$/.test(f) && !f.includes('.test.'));
+    expect(await complaints('apps/web/src/map/Planted.tsx', `import '../lib/${shared!.replace(/\.tsx?$/, '.js')}';\n`)).toEqual([]);
+  });
+});
+
 describe('contract: only its declared dependencies, no app', () => {
   const planted = 'packages/contract/src/planted.ts';
 
