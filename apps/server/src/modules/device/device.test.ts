@@ -6,8 +6,6 @@ import {
   DeviceDetailSchema,
   DeviceType,
   EXPERIENCE_FOLDER_ID,
-  Header,
-  IMAGE_UPLOAD_PATH,
   LanguageId,
   SpeciesType,
   signedHeaders,
@@ -287,45 +285,5 @@ describe.each(DIALECTS)('device management on %s', (dialect) => {
   it('reads work status of visible devices', async () => {
     const r = await t.call(calls.GetWorkStatusList.path, { imeis: ['A-TRACKER-1', 'A-PHONE-1'] }, { token: alice });
     expect((r.body.Data as { IMEI: string; GNSSCollectionMode: number }[]).map((w) => [w.IMEI, w.GNSSCollectionMode])).toEqual([['A-TRACKER-1', 0], ['A-PHONE-1', 0]]);
-  });
-
-  it('takes image uploads from a signed-in user only, as jpg or png, and shows them only to who may see them', async () => {
-    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea73581e40000000049454e44ae426082', 'hex');
-    const upload = async (name: string, bytes: Buffer, token?: string) => {
-      const boundary = '----wildtrack';
-      const payload = Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="description"\r\n\r\nrelease photo\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
-        bytes,
-        Buffer.from(`\r\n--${boundary}--\r\n`),
-      ]);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: API_BASE + IMAGE_UPLOAD_PATH,
-        headers: { ...signedHeaders({ token, path: IMAGE_UPLOAD_PATH, body: undefined, lcid: LanguageId.en }), 'content-type': `multipart/form-data; boundary=${boundary}` },
-        payload,
-      });
-      return res.json() as { Code: number; Msg: string; Data: { Url: string } | null };
-    };
-    const ok = await upload('crane.png', png, alice);
-    expect(ok.Code).toBe(Code.Success);
-    const get = (url: string, token?: string, cookie = false) =>
-      t.app.inject({ method: 'GET', url, headers: token ? (cookie ? { cookie: `wildtrack_token=${encodeURIComponent(token)}` } : { [Header.token]: token }) : {} });
-    const served = await get(ok.Data!.Url, alice, true);
-    expect(served.rawPayload.equals(png)).toBe(true);
-    expect((await get(ok.Data!.Url)).json().Code).toBe(Code.SessionExpired);
-    expect((await get(ok.Data!.Url, bob)).statusCode).toBe(404);
-    // bob's photo in the animal info of the device he shares with alice: alice may see it, not his others
-    const shown = (await upload('otter.png', png, bob)).Data!.Url;
-    const hidden = (await upload('private.png', png, bob)).Data!.Url;
-    const info = (await t.call(calls.GetBeastInfo.path, { imei: 'B-SHARED-1' }, { token: bob })).body.Data as { WorkInfo: Record<string, unknown> };
-    const saved = await t.call(calls.SaveBeastInfo.path, { ...info, WorkInfo: { ...info.WorkInfo, Images: [shown] } }, { token: bob });
-    expect(saved.body.Code).toBe(Code.Success);
-    expect((await get(shown, alice)).statusCode).toBe(200);
-    expect((await get(hidden, alice)).statusCode).toBe(404);
-    expect((await upload('notes.txt', Buffer.from('hello'), alice)).Msg).toBe('Only jpg, jpeg or png images can be uploaded');
-    expect((await upload('fake.png', Buffer.from('not a png at all'), alice)).Msg).toBe('Only jpg, jpeg or png images can be uploaded');
-    expect((await upload('crane.png', png)).Code).toBe(Code.SessionExpired);
-    expect((await get(`${API_BASE}/files/uploads/${aliceOrg}/${'0'.repeat(32)}.png`, alice)).statusCode).toBe(404);
-    expect(Header.token).toBe('x-token');
   });
 });
