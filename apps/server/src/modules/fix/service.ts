@@ -14,6 +14,7 @@ import {
   PRECISION_GRADES,
   PRECISION_GRADE_VALUES,
   parseTime,
+  type SecondLevelMode,
   TrackFlag,
   type TrackColumns,
   trackSetFromParts,
@@ -281,7 +282,7 @@ export class FixService {
     return fix;
   }
 
-  private averaging(device: Device, mode: 'avg' | 'all'): boolean {
+  private averaging(device: Device, mode: SecondLevelMode): boolean {
     return device.secondLevel && mode === 'avg';
   }
 
@@ -332,7 +333,7 @@ export class FixService {
   }
 
   /** Base64 protobuf TrackSet of the devices' positions over the range. */
-  async tracks(caller: Caller, imeis: readonly string[], body: RangeInput & PositionFilter, averaged: 'avg' | 'all'): Promise<string> {
+  async tracks(caller: Caller, imeis: readonly string[], body: RangeInput & PositionFilter, averaged: SecondLevelMode): Promise<string> {
     const range = this.range(caller, body);
     const unique = [...new Set(imeis.map((i) => i.trim()))];
     const devices: Device[] = [];
