@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse';
 import { connect, migrateToLatest } from '../../apps/server/src/db/connect.js';
-import { importMovebank, movebankServices } from '../../apps/server/src/ingest/movebank/index.js';
+import { movebankServices } from '../../apps/server/src/import-services.js';
+import { importMovebank } from '../../apps/server/src/modules/movebank/index.js';
 
 // The project's shared data beside the repository (../shared/data), as on any fresh clone.
 const DATA = process.env.WILDTRACK_SHARED_DATA ?? path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../shared/data');

@@ -8,7 +8,8 @@ import { UserInputError, UserService } from './modules/user/service.js';
 import { DeviceRepository } from './modules/device/repository.js';
 import { BATTERY_NAMES, DEVICE_TYPE_NAMES, DeviceInputError, DeviceRegistry, parseSensors, SPECIES_NAMES } from './modules/device/registry.js';
 import { sensorNames } from '@wildtrack/contract';
-import { checkMovebankFile, importMovebank, MovebankFormatError, movebankServices } from './ingest/movebank/index.js';
+import { movebankServices } from './import-services.js';
+import { checkMovebankFile, importMovebank, MovebankFormatError } from './modules/movebank/index.js';
 
 const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [options])
 

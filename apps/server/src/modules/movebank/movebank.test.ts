@@ -1,11 +1,14 @@
+// Over 400 lines: the whole import end to end on each shared Movebank export (fishers, albatrosses, gulls),
+// a made-up file with marks and bad rows, and files that are not Movebank data, against counts taken from
+// the files independently; the pieces are tested alone in reader.test.ts, resolver.test.ts, writer.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SensorFlag, SpeciesType } from '@wildtrack/contract';
-import { DeviceRepository } from '../../modules/device/repository.js';
 import { createTestApp, DIALECTS, SHARED_DATA, type TestApp } from '../../test/helper.js';
-import { CHUNK, importMovebank, MovebankFormatError, type MovebankImportReport, type MovebankServices, movebankImei } from './index.js';
+import { movebankServices } from '../../import-services.js';
+import { CHUNK, importMovebank, MovebankFormatError, type MovebankImportReport, movebankImei } from './index.js';
 import { speciesTypeOf } from './taxon.js';
 import { parseTimestamp } from './values.js';
 
@@ -38,7 +41,7 @@ function int16s(blob: Uint8Array): number[] {
 
 describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
   let t: TestApp;
-  let services: MovebankServices;
+  let services: ReturnType<typeof movebankServices>;
   let orgId: number;
   let folderId: number;
   const db = () => t.database.db;
@@ -57,10 +60,9 @@ describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    const repo = new DeviceRepository(t.database.db);
-    orgId = await repo.createOrg('Movebank Lab', false, Date.now());
-    folderId = await repo.findOrCreateFolder(orgId, 'Movebank', Date.now());
-    services = { ...t.services, tags: new DeviceRepository(t.database.db) };
+    services = movebankServices(t.database, t.dataDir);
+    orgId = await services.folders.createOrg('Movebank Lab', false, Date.now());
+    folderId = await services.folders.findOrCreateFolder(orgId, 'Movebank', Date.now());
   });
   afterAll(async () => t.close());
 

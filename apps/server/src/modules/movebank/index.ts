@@ -1,0 +1,5 @@
+export { importMovebank, type MovebankImportOptions, type MovebankImportReport, type MovebankServices } from './import.js';
+export { checkMovebankFile } from './reader.js';
+export { CHUNK } from './writer.js';
+export { MovebankFormatError } from './errors.js';
+export { movebankImei } from './values.js';

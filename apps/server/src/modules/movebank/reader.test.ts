@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { COLUMNS, Layout } from './columns.js';
+import { MovebankFormatError } from './errors.js';
+import { MovebankReader, type SourceRow, Skips } from './reader.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wildtrack-movebank-reader-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const csv = (text: string) => {
+  const file = path.join(dir, `f${++files}.csv`);
+  fs.writeFileSync(file, text);
+  return file;
+};
+const readAll = async (file: string) => {
+  const skipped = new Skips();
+  const reader = new MovebankReader(file, skipped);
+  const rows: SourceRow[] = [];
+  for await (const r of reader.read()) rows.push(r);
+  reader.close();
+  return { rows, skipped: skipped.list(), count: reader.rows, layout: reader.layout! };
+};
+
+describe('the column dictionary', () => {
+  it('finds each field by its preferred spelling present, colon or hyphen', () => {
+    const L = new Layout(['Timestamp', 'tag-local-identifier', 'gps-hdop', 'gps:dop', 'gps-satellite-count', 'gps:vdop', 'tilt-x', 'acceleration-x', 'x-outlier'], 'f.csv');
+    expect(L.time).toBe(0);
+    expect(L.tag).toBe(1);
+    expect(L.individual).toBe(-1);
+    expect(L.hdop).toEqual([2, 3]);
+    expect(L.satellites).toBe(4);
+    expect(L.vdop).toBe(5);
+    expect(L.calibrated).toEqual([6, -1, -1]);
+    expect(L.calibratedFrom).toBe('tilt');
+    expect(L.outliers).toEqual([8]);
+    // columns not in the dictionary go to the records' extra
+    expect(L.fixExtra).toEqual([6, 7]);
+  });
+
+  it('lists every spelling once, in lower case', () => {
+    const names = Object.values(COLUMNS).flat();
+    expect(new Set(names).size).toBe(names.length);
+    for (const n of names) expect(n).toBe(n.toLowerCase());
+  });
+
+  it('refuses a header without a timestamp or without an identifier', () => {
+    expect(() => new Layout(['tag-local-identifier'], 'a.csv')).toThrow(MovebankFormatError);
+    expect(() => new Layout(['timestamp', 'location-long'], 'b.csv')).toThrow(/neither an "individual-local-identifier" nor a "tag-local-identifier"/);
+  });
+});
+
+describe('MovebankReader', () => {
+  it('yields the rows it can use, numbered, and counts the others by reason', async () => {
+    const file = csv(
+      [
+        'timestamp,location-long,location-lat,sensor-type,tag-local-identifier,individual-local-identifier,study-name,eobs:accelerations-raw',
+        '2020-01-01 00:00:00.000,1,2,gps, T1 ,A,S,',
+        '2020-01-01 00:01:00.000,1,2,gps,T1,A',
+        '2020-01-01 00:02:00.000,,,acceleration,T1,A,S,1 2 3',
+        '2020-01-01 00:03:00.000,1,2,radio-transmitter,T1,A,S,',
+        ',1,2,gps,T1,A,S,',
+        'yesterday,1,2,gps,T1,A,S,',
+        '2020-01-01 00:04:00.000,1,2,gps,NA,,S,',
+        '2020-01-01 00:05:00.000,,,acceleration,T1,A,S,',
+        '2020-01-01 00:06:00.000,3,4,,,B,NA,',
+      ].join('\n'),
+    );
+    const { rows, skipped, count } = await readAll(file);
+    expect(count).toBe(9);
+    expect(rows.map((r) => [r.n, r.kind, r.tag, r.individual, r.study, r.t])).toEqual([
+      [1, 'gps', 'T1', 'A', 'S', Date.UTC(2020, 0, 1, 0, 0)],
+      [3, 'acceleration', 'T1', 'A', 'S', Date.UTC(2020, 0, 1, 0, 2)],
+      [9, 'gps', '', 'B', '', Date.UTC(2020, 0, 1, 0, 6)],
+    ]);
+    expect(rows[1]!.eobsRaw).toBe('1 2 3');
+    expect(rows[0]!.eobsRaw).toBeUndefined();
+    expect(skipped).toEqual([
+      { reason: 'acceleration row without samples', count: 1 },
+      { reason: 'no tag or individual identifier', count: 1 },
+      { reason: 'no timestamp', count: 1 },
+      { reason: 'sensor type "radio-transmitter" not imported', count: 1 },
+      { reason: 'unparseable timestamp', count: 1 },
+      { reason: 'wrong number of fields (not 8)', count: 1 },
+    ]);
+  });
+
+  it('counts the lines a never-closed quote swallowed', async () => {
+    const file = csv(['timestamp,individual-local-identifier,comments', '2020-01-01 00:00:00.000,A,ok', '2020-01-01 00:01:00.000,A,"open', '2020-01-01 00:02:00.000,A,x', '2020-01-01 00:03:00.000,A,y'].join('\n'));
+    const { rows, skipped, count } = await readAll(file);
+    expect(rows).toHaveLength(1);
+    expect(count).toBe(4);
+    expect(skipped).toEqual([{ reason: expect.stringMatching(/a quote opened on line 3 is never closed/), count: 3 }]);
+  });
+
+  it('reports progress with the rows read', async () => {
+    const file = csv('timestamp,individual-local-identifier\n2020-01-01 00:00:00.000,A\n');
+    const lines: string[] = [];
+    const reader = new MovebankReader(file, new Skips(), (l) => lines.push(l));
+    for await (const _ of reader.read()) void _;
+    reader.progress(true);
+    expect(lines).toEqual([expect.stringMatching(/^read 1 rows, 100\.0% of /)]);
+  });
+
+  it('refuses a missing or an empty file', async () => {
+    expect(() => new MovebankReader(path.join(dir, 'none.csv'), new Skips())).toThrow(/no such file/);
+    await expect(readAll(csv(''))).rejects.toThrow(/empty file/);
+  });
+});

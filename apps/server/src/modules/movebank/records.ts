@@ -1,0 +1,273 @@
+import { isValidPosition } from '@wildtrack/contract';
+import { BatchRefused, burstRow } from '../../ingest/decode.js';
+import { axisLetters, fitAxis, INT16, mergeExtras, rateOf } from './acceleration.js';
+import type { Layout } from './columns.js';
+import type { SourceRow, Skips } from './reader.js';
+import type { ResolvedDevice } from './resolver.js';
+import { SampleStaging, type StagedSample } from './staging.js';
+import { isEmpty, parseTimestamp, toBoolean, toNumber } from './values.js';
+import type { ChunkWriter } from './writer.js';
+
+const cell = (row: string[], i: number): string | undefined => (i >= 0 ? row[i] : undefined);
+
+function firstPresent(row: string[], cols: number[]): number {
+  for (const i of cols) if (!isEmpty(row[i])) return i;
+  return -1;
+}
+
+/**
+ * Turns the reader's rows into the device's records, by the file's Layout: a GPS row into a fix, an
+ * e-obs row into a burst, a long-format sample into a staged sample that joins its burst once the file
+ * is read. Values it cannot map stay in the record's `extra` as written; the source's marks
+ * (visible=false, *-outlier=true) mark the record invalid as of the import time.
+ */
+export class RecordMapper {
+  readonly counts = { withoutPosition: 0, markedInvalid: 0 };
+  private staging: SampleStaging | undefined;
+
+  constructor(
+    private readonly L: Layout,
+    private readonly writer: ChunkWriter,
+    private readonly skipped: Skips,
+    private readonly now: number,
+  ) {}
+
+  /** Maps one row of a resolved device. */
+  async row(row: SourceRow, d: ResolvedDevice): Promise<void> {
+    if (row.kind === 'gps') await this.fix(row, d);
+    else if (row.eobsRaw !== undefined) await this.eobsBurst(row, d, row.eobsRaw);
+    else this.stageSample(row, d);
+  }
+
+  /** The long format's bursts, complete once the file is read; `devices` by index in the resolver's order. */
+  async stagedBursts(devices: readonly ResolvedDevice[]): Promise<void> {
+    if (!this.staging) return;
+    for (const group of this.staging.bursts()) await this.burstFromSamples(group, devices[group[0]!.device]!);
+  }
+
+  close(): void {
+    this.staging?.close();
+  }
+
+  /** The row's source marks (visible=false, *-outlier=true), or null. */
+  private marksOf(row: string[], extra: Record<string, unknown>): string[] | null {
+    const { L } = this;
+    const reasons: string[] = [];
+    const visible = cell(row, L.visible);
+    if (!isEmpty(visible)) {
+      const v = toBoolean(visible);
+      if (v === false) reasons.push('visible=false');
+      else if (v === undefined) extra[L.names[L.visible]!] = visible;
+    }
+    for (const i of L.outliers) {
+      const text = row[i];
+      if (isEmpty(text)) continue;
+      const v = toBoolean(text);
+      if (v === true) reasons.push(`${L.names[i]}=true`);
+      else if (v === undefined) extra[L.names[i]!] = text;
+    }
+    return reasons.length > 0 ? reasons : null;
+  }
+
+  private extraOf(row: string[], cols: number[], d: ResolvedDevice): Record<string, unknown> {
+    const { L } = this;
+    const extra: Record<string, unknown> = {};
+    for (const i of cols) {
+      const v = row[i];
+      if (!isEmpty(v)) extra[L.names[i]!] = v;
+    }
+    // constant per device, kept in its attributes; a row that says otherwise keeps its own value
+    if (L.study >= 0 && !isEmpty(row[L.study]) && row[L.study] !== d.study) extra[L.names[L.study]!] = row[L.study];
+    if (L.taxon >= 0 && !isEmpty(row[L.taxon]) && row[L.taxon] !== d.taxon) extra[L.names[L.taxon]!] = row[L.taxon];
+    return extra;
+  }
+
+  /** A mapped number; a value that isn't one stays in extra as written. */
+  private numberAt(row: string[], i: number, extra: Record<string, unknown>): number | null {
+    const text = cell(row, i);
+    if (isEmpty(text)) return null;
+    const n = toNumber(text);
+    if (n === undefined) extra[this.L.names[i]!] = text;
+    return n ?? null;
+  }
+
+  private firstNumber(row: string[], cols: number[], extra: Record<string, unknown>): number | null {
+    const used = firstPresent(row, cols);
+    for (const i of cols) if (i !== used && !isEmpty(row[i])) extra[this.L.names[i]!] = row[i];
+    return used < 0 ? null : this.numberAt(row, used, extra);
+  }
+
+  private async fix({ record: row, t }: SourceRow, d: ResolvedDevice): Promise<void> {
+    const { L } = this;
+    const lonText = cell(row, L.lon);
+    const latText = cell(row, L.lat);
+    let lon: number | null = null;
+    let lat: number | null = null;
+    if (!isEmpty(lonText) || !isEmpty(latText)) {
+      lon = isEmpty(lonText) ? null : (toNumber(lonText) ?? null);
+      lat = isEmpty(latText) ? null : (toNumber(latText) ?? null);
+      if (lon === null || lat === null) {
+        this.skipped.add('unparseable location');
+        return;
+      }
+    }
+    const extra = this.extraOf(row, L.fixExtra, d);
+    const alt = this.firstNumber(row, L.alt, extra);
+    const speed = this.numberAt(row, L.speed, extra);
+    const course = this.numberAt(row, L.course, extra);
+    const temperature = this.firstNumber(row, L.temperature, extra);
+    const voltage = this.firstNumber(row, L.voltage, extra);
+    const satellites = this.numberAt(row, L.satellites, extra);
+    const hdop = this.firstNumber(row, L.hdop, extra);
+    const vdop = this.numberAt(row, L.vdop, extra);
+    const marks = this.marksOf(row, extra);
+    if (marks) {
+      extra.invalid = marks;
+      this.counts.markedInvalid += 1;
+    }
+    if (lon === null) this.counts.withoutPosition += 1;
+    await this.writer.fix(d.id, {
+      pick_time: t,
+      lon,
+      lat,
+      alt,
+      // Movebank speeds are m/s; fixes hold km/h. Battery voltages are mV; fixes hold V.
+      speed: speed === null ? null : speed * 3.6,
+      course,
+      temperature,
+      activity: null,
+      voltage: voltage === null ? null : voltage / 1000,
+      channel: null,
+      satellites,
+      hdop,
+      vdop,
+      grade: null,
+      valid: lon !== null && lat !== null && isValidPosition(lon, lat, alt) ? 1 : 0,
+      tx_time: null,
+      invalid_at: marks ? this.now : null,
+      extra: Object.keys(extra).length > 0 ? JSON.stringify(extra) : null,
+    });
+  }
+
+  private async eobsBurst({ record: row, n }: SourceRow, d: ResolvedDevice, rawText: string): Promise<void> {
+    const { L, skipped } = this;
+    const startText = cell(row, L.eobsStart);
+    const t = parseTimestamp(isEmpty(startText) ? row[L.time]! : startText);
+    if (t === undefined) return skipped.add('unparseable timestamp');
+    const axes = axisLetters(cell(row, L.eobsAxes) ?? '');
+    if (!axes) return skipped.add('acceleration burst without eobs:acceleration-axes');
+    const hz = toNumber(cell(row, L.eobsHz) ?? '');
+    if (hz === undefined || hz <= 0) return skipped.add('acceleration burst without a sampling frequency');
+    const values = rawText.trim().split(/\s+/).filter(Boolean).map(Number);
+    if (values.length === 0) return skipped.add('acceleration row without samples');
+    if (!values.every(INT16)) return skipped.add('acceleration values are not 16-bit integers');
+    if (values.length % axes.length !== 0) return skipped.add("acceleration values don't divide into the burst's axes");
+    const extra = this.extraOf(row, L.accExtra, d);
+    const marks = this.marksOf(row, extra);
+    if (marks) extra.invalid = marks;
+    const json = Object.keys(extra).length > 0 ? JSON.stringify(extra) : null;
+    await this.writer.burst(d.id, burstRow({ t, hz, axes, raw: Int16Array.from(values), extra: json }, `row ${n}`));
+  }
+
+  private stageSample({ record: row, t, n }: SourceRow, d: ResolvedDevice): void {
+    const { L, skipped } = this;
+    const startText = cell(row, L.start);
+    if (isEmpty(startText)) return skipped.add('acceleration sample without start-timestamp');
+    const start = parseTimestamp(startText);
+    if (start === undefined) return skipped.add('unparseable start-timestamp');
+    let axes = '';
+    const v: (number | null)[] = [null, null, null];
+    for (let a = 0; a < 3; a++) {
+      const text = cell(row, L.raw[a]!);
+      if (isEmpty(text)) continue;
+      const num = toNumber(text);
+      if (num === undefined || !INT16(num)) return skipped.add('acceleration values are not 16-bit integers');
+      v[a] = num;
+      axes += 'XYZ'[a];
+    }
+    const c = L.calibrated.map((i) => {
+      const text = cell(row, i);
+      return isEmpty(text) ? null : (toNumber(text) ?? null);
+    });
+    const extra = this.extraOf(row, L.accExtra, d);
+    const marks = this.marksOf(row, extra);
+    this.staging ??= new SampleStaging();
+    const event = cell(row, L.event);
+    this.staging.add({
+      device: d.index,
+      start,
+      t,
+      seq: n,
+      event: isEmpty(event) ? null : event,
+      axes,
+      x: v[0]!,
+      y: v[1]!,
+      z: v[2]!,
+      cx: c[0]!,
+      cy: c[1]!,
+      cz: c[2]!,
+      extra: Object.keys(extra).length > 0 ? JSON.stringify(extra) : null,
+      mark: marks ? marks.join(',') : null,
+    });
+  }
+
+  private async burstFromSamples(group: StagedSample[], d: ResolvedDevice): Promise<void> {
+    const { skipped } = this;
+    const calibratedFrom = this.L.calibratedFrom;
+    const start = group[0]!.start;
+    const seen = new Set<string>();
+    const axes = group[0]!.axes;
+    const samples: StagedSample[] = [];
+    for (const s of group) {
+      if (s.event !== null) {
+        if (seen.has(s.event)) {
+          skipped.add('duplicate acceleration sample (same event-id)');
+          continue;
+        }
+        seen.add(s.event);
+      }
+      if (s.axes !== axes) {
+        skipped.add('acceleration sample with other axes than the rest of its burst');
+        continue;
+      }
+      samples.push(s);
+    }
+    const n = samples.length;
+    const k = axes.length;
+    const raw = new Int16Array(n * k);
+    const letters = [...axes].map((a) => 'XYZ'.indexOf(a));
+    const rawOf = (s: StagedSample, a: number) => [s.x, s.y, s.z][a]!;
+    const calOf = (s: StagedSample, a: number) => [s.cx, s.cy, s.cz][a]!;
+    samples.forEach((s, i) => letters.forEach((a, j) => (raw[i * k + j] = rawOf(s, a))));
+    const times = samples.map((s) => s.t);
+    const hz = rateOf(times);
+    const extra = mergeExtras(samples.map((s) => (s.extra ? (JSON.parse(s.extra) as Record<string, unknown>) : null)));
+    // keep the sample times when the rate alone doesn't give them back (to the timestamps' 1 ms)
+    if (hz === 0 || times.some((t, i) => Math.abs(t - (start + (i * 1000) / hz)) > 1)) extra.sampleTimes = times.map((t) => t - start);
+    const marks = [...new Set(samples.flatMap((s) => (s.mark ? s.mark.split(',') : [])))];
+    if (marks.length > 0) extra.invalid = marks;
+    let scale: number[] | undefined;
+    let offset: number[] | undefined;
+    if (calibratedFrom) {
+      const fits = letters.map((a) => {
+        const pairs = samples.filter((s) => calOf(s, a) !== null);
+        return pairs.length > 0 ? { a, ...fitAxis(pairs.map((s) => rawOf(s, a)!), pairs.map((s) => calOf(s, a)!)) } : undefined;
+      });
+      if (fits.every((f) => f !== undefined)) {
+        scale = fits.map((f) => f.scale);
+        offset = fits.map((f) => f.offset);
+        extra.calibratedFrom = calibratedFrom;
+        // a calibration that isn't linear can't be kept as scale and offset: keep the values themselves
+        if (fits.some((f) => f.residual > 1e-6)) {
+          extra.calibrated = Object.fromEntries(fits.map((f) => ['xyz'[f.a]!, samples.map((s) => calOf(s, f.a))]));
+        }
+      }
+    }
+    try {
+      await this.writer.burst(d.id, burstRow({ t: start, hz, axes, raw, scale, offset, extra: JSON.stringify(extra) }, `burst at ${new Date(start).toISOString()}`));
+    } catch (err) {
+      if (!(err instanceof BatchRefused)) throw err;
+      skipped.add(`acceleration burst refused: ${err.error}`, n);
+    }
+  }
+}

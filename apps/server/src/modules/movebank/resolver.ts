@@ -1,0 +1,133 @@
+import { DeviceType, type SensorFlagName } from '@wildtrack/contract';
+import { mountDoc } from '../device/mount.js';
+import { DeviceInputError, type DeviceRegistry } from '../device/registry.js';
+import { mountInfoOf, modelOf, type Reference } from './reference.js';
+import { speciesTypeOf } from './taxon.js';
+import { movebankImei } from './values.js';
+
+/**
+ * The device writes the import makes besides registering: attributes, animal info and sensor flags.
+ * Declared here so that the module needs no other module's repository; the device repository fits it.
+ */
+export interface MovebankDeviceStore {
+  findByImei(imei: string): Promise<{ id: number; org_id: number; attributes: string } | undefined>;
+  setAttributes(deviceId: number, attributes: string): Promise<void>;
+  setMountInfo(deviceId: number, info: string, now: number): Promise<void>;
+  addSensors(deviceId: number, mask: number): Promise<void>;
+}
+
+/** A device the file's rows go to; `index` is its place in the order the file named them. */
+export interface ResolvedDevice {
+  id: number;
+  index: number;
+  study: string;
+  taxon: string;
+}
+
+export type Resolution = ResolvedDevice | { refused: string };
+
+export interface ResolverOptions {
+  orgId: number;
+  /** Folder for the devices the import creates; devices that exist stay where they are. */
+  folderId: number | null;
+  reference?: Reference | undefined;
+  now: number;
+}
+
+/**
+ * Each tag on each individual is one device: found by the IMEI derived from the pair (another pair
+ * that hashed alike gets the alternative IMEI), created in the organisation's folder when new, its
+ * attributes and animal info brought up to date from the file and the reference data. Devices of
+ * another organisation are refused. Each pair is resolved once per import.
+ */
+export class DeviceResolver {
+  readonly counts = { created: 0, reused: 0 };
+  private readonly known = new Map<string, Resolution>();
+  private readonly devices: ResolvedDevice[] = [];
+
+  constructor(
+    private readonly registry: Pick<DeviceRegistry, 'register'>,
+    private readonly store: MovebankDeviceStore,
+    private readonly opts: ResolverOptions,
+  ) {}
+
+  /** The devices resolved so far, in the order the file named them. */
+  get resolved(): readonly ResolvedDevice[] {
+    return this.devices;
+  }
+
+  async resolve(tag: string, individual: string, study: string, taxon: string, sensor: SensorFlagName): Promise<Resolution> {
+    const key = `${tag}\u0000${individual}`;
+    const known = this.known.get(key);
+    if (known) return known;
+    const resolution = await this.find(tag, individual, study, taxon, sensor);
+    this.known.set(key, resolution);
+    return resolution;
+  }
+
+  private async find(tag: string, individual: string, study: string, taxon: string, sensor: SensorFlagName): Promise<Resolution> {
+    const { orgId, folderId, reference, now } = this.opts;
+    const refRows = reference?.find(tag, individual);
+    const attributes: Record<string, unknown> = {
+      source: 'movebank',
+      'study-name': study,
+      'individual-taxon-canonical-name': taxon,
+      'tag-local-identifier': tag,
+      'individual-local-identifier': individual,
+    };
+    if (refRows?.[0]) {
+      attributes.reference = refRows[0];
+      if (refRows.length > 1) attributes.otherDeployments = refRows.slice(1);
+    }
+    const sameTag = (attrs: string) => {
+      const a = JSON.parse(attrs) as Record<string, unknown>;
+      return a['tag-local-identifier'] === tag && a['individual-local-identifier'] === individual;
+    };
+    let imei = movebankImei(tag, individual);
+    let existing = await this.store.findByImei(imei);
+    if (existing && !sameTag(existing.attributes)) {
+      imei = movebankImei(tag, individual, true);
+      existing = await this.store.findByImei(imei);
+    }
+    if (existing && existing.org_id !== orgId) return { refused: `device ${imei} belongs to another organisation` };
+    let id: number;
+    if (existing) {
+      id = existing.id;
+      const before = JSON.parse(existing.attributes) as Record<string, unknown>;
+      const merged = { ...before, ...attributes };
+      if (JSON.stringify(merged) !== existing.attributes) await this.store.setAttributes(id, JSON.stringify(merged));
+      this.counts.reused += 1;
+    } else {
+      try {
+        id = (
+          await this.registry.register({
+            orgId,
+            imei,
+            type: DeviceType.Tracker,
+            model: modelOf(refRows),
+            caption: individual || tag,
+            sensors: [sensor],
+            speciesType: speciesTypeOf(taxon || refRows?.[0]?.taxon_canonical_name),
+            folderId,
+            attributes,
+          })
+        ).id;
+      } catch (err) {
+        if (!(err instanceof DeviceInputError)) throw err;
+        return { refused: `device ${imei} not created: ${err.message}` };
+      }
+      this.counts.created += 1;
+    }
+    const info = refRows && mountInfoOf(refRows, taxon || undefined);
+    if (info) {
+      const doc = mountDoc({
+        species: info.Species ?? '', scientificName: info.ScientificName ?? '', sex: info.Sex, age: info.Age, weight: info.Weight,
+        mountTime: info.MountTime, additional: info.AdditionalInfo,
+      });
+      await this.store.setMountInfo(id, JSON.stringify(doc), now);
+    }
+    const device: ResolvedDevice = { id, index: this.devices.length, study, taxon };
+    this.devices.push(device);
+    return device;
+  }
+}
