@@ -1,7 +1,7 @@
 import { Select } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isSelectable, unselectableReason, useDeviceTree } from './device-tree';
+import { isSelectable, unselectableReason, useDeviceTree } from '../slots/device-tree';
 import './DevicePicker.css';
 
 interface Props {

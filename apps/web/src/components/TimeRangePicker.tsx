@@ -3,7 +3,7 @@ import { QUERY_SPAN_DAYS, TIME_FORMAT } from '@wildtrack/contract';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { resolveRange, type PositionRange } from '../lib/positionSelection';
-import { useSession } from '../lib/session';
+import { useZone } from '../lib/session';
 
 /**
  * A query range as §9 gives it: a span (1 day … 10 years, with the date presets' meaning) or a custom
@@ -25,8 +25,7 @@ export function spanLabelKey(days: number): { key: string; count: number } {
 
 export function TimeRangePicker({ value, onChange, disabled }: Props) {
   const { t } = useTranslation();
-  const { user } = useSession();
-  const shown = resolveRange(value, user.timeZone);
+  const shown = resolveRange(value, useZone());
   const options = [
     ...QUERY_SPAN_DAYS.map((days) => {
       const { key, count } = spanLabelKey(days);

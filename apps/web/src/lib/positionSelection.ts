@@ -66,7 +66,7 @@ export function setPositionRange(range: PositionRange): void {
 /** The range to query: a span is resolved against today in the zone. */
 export function resolveRange(range: PositionRange, zone: string, now = Date.now()): { start: string; end: string } {
   if (range.span !== null) {
-    const r = spanRange(range.span, zone || '+00:00', now);
+    const r = spanRange(range.span, zone, now);
     return { start: r.startTime, end: r.endTime };
   }
   return { start: range.start, end: range.end };

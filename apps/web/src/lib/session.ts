@@ -1,6 +1,7 @@
 import { EXPERIENCE_FLAG_KEY, offsetOfDate, TIME_ZONE_KEEP_DAYS, TOKEN_COOKIE, type LoginResult, type User } from '@wildtrack/contract';
 import Cookies from 'js-cookie';
 import { useSyncExternalStore } from 'react';
+import { readStored, removeStored, writeStored } from './storage';
 
 /**
  * What the browser keeps about the signed-in user (§2.2, §3 "Values kept in the browser"): the token in
@@ -59,14 +60,6 @@ export function clearToken(): void {
   emit();
 }
 
-function storage(): Storage | null {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
-
 /** The values the browser keeps about a user (§3), from the login result or a fresh GetUserInfo. */
 export function userValues(user: User): StoredUser {
   return {
@@ -93,19 +86,16 @@ export function storeLoginResult(result: LoginResult): void {
 }
 
 export function writeStoredUser(values: Partial<StoredUser>): void {
-  const store = storage();
-  if (!store) return;
   for (const [field, key] of Object.entries(USER_KEYS) as [keyof typeof USER_KEYS, string][]) {
     const value = values[field];
-    if (value !== undefined) store.setItem(key, value);
+    if (value !== undefined) writeStored('local', key, value);
   }
-  if (values.experience !== undefined) store.setItem(EXPERIENCE_FLAG_KEY, values.experience);
+  if (values.experience !== undefined) writeStored('local', EXPERIENCE_FLAG_KEY, values.experience);
   emit();
 }
 
 export function readStoredUser(): StoredUser {
-  const store = storage();
-  const read = (key: string): string => store?.getItem(key) ?? '';
+  const read = (key: string): string => readStored('local', key) ?? '';
   return {
     nickName: read(USER_KEYS.nickName),
     imgUrl: read(USER_KEYS.imgUrl),
@@ -121,16 +111,8 @@ export function readStoredUser(): StoredUser {
 }
 
 export function clearStoredUser(): void {
-  const store = storage();
-  if (store) {
-    for (const key of Object.values(USER_KEYS)) store.removeItem(key);
-    store.removeItem(EXPERIENCE_FLAG_KEY);
-  }
-  try {
-    window.sessionStorage.removeItem(SAFETY_PROMPT_KEY);
-  } catch {
-    // storage blocked: nothing to clear
-  }
+  removeStored('local', ...Object.values(USER_KEYS), EXPERIENCE_FLAG_KEY);
+  removeStored('session', SAFETY_PROMPT_KEY);
   emit();
 }
 
@@ -149,27 +131,25 @@ export function chosenTimeZone(): string | undefined {
   return Cookies.get(CHOSEN_TIME_ZONE_COOKIE) || undefined;
 }
 
+/** The zone sign-in sends (§7.2): the one the user chose (30 days), else the browser's. */
+export function signInTimeZone(now: Date = new Date()): string {
+  return chosenTimeZone() ?? browserTimeZone(now);
+}
+
 /** Remembers a time zone the user picked for 30 days (§9). */
 export function rememberTimeZone(zone: string): void {
   Cookies.set(CHOSEN_TIME_ZONE_COOKIE, zone, { path: '/', sameSite: 'Lax', expires: TIME_ZONE_KEEP_DAYS });
 }
 
 export function markSafetyPrompt(needed: boolean): void {
-  try {
-    if (needed) window.sessionStorage.setItem(SAFETY_PROMPT_KEY, '1');
-    else window.sessionStorage.removeItem(SAFETY_PROMPT_KEY);
-  } catch {
-    // storage blocked: the prompt simply does not survive a reload
-  }
+  // storage blocked: the prompt simply does not survive a reload
+  if (needed) writeStored('session', SAFETY_PROMPT_KEY, '1');
+  else removeStored('session', SAFETY_PROMPT_KEY);
   emit();
 }
 
 export function safetyPromptPending(): boolean {
-  try {
-    return window.sessionStorage.getItem(SAFETY_PROMPT_KEY) === '1';
-  } catch {
-    return false;
-  }
+  return readStored('session', SAFETY_PROMPT_KEY) === '1';
 }
 
 export interface SessionSnapshot {
@@ -192,4 +172,18 @@ function snapshot(): SessionSnapshot {
 /** The session as React sees it; re-renders on sign-in, sign-out and user value changes. */
 export function useSession(): SessionSnapshot {
   return useSyncExternalStore(subscribe, snapshot, snapshot);
+}
+
+/** Whether there is a session: queries run only with one (signing out changes their keys, the zone goes). */
+export function useSignedIn(): boolean {
+  return useSession().token !== undefined;
+}
+
+/**
+ * The user's time zone, the one every screen shows times in and sends as `timeZone`: the user's setting
+ * kept at sign-in, else the zone sign-in sends (which the server stored as the setting). The one
+ * fallback: the web and the server then read and write times in the same zone.
+ */
+export function useZone(): string {
+  return useSession().user.timeZone || signInTimeZone();
 }

@@ -1,7 +1,7 @@
 import { Layout } from 'antd';
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
-import { resetTreeSelection } from '../../components/device-tree';
+import { resetTreeSelection } from '../../slots/device-tree';
 import { AccountSecurityDialog, SafetyPrompt } from '../../features/account-security';
 import { SettingsDialog } from '../../features/settings';
 import { logout } from '../../lib/auth';

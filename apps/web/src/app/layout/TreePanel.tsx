@@ -3,7 +3,7 @@ import { Button, Grid, Layout, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { DeviceTree, treePageOf } from '../../components/device-tree';
+import { DeviceTree, treePageOf } from '../../slots/device-tree';
 
 const PACKED_KEY = 'wildtrack_tree_packed';
 

@@ -2,7 +2,7 @@ import { DownOutlined, ExperimentOutlined, InfoCircleOutlined, LogoutOutlined, S
 import { CLIENT_VERSION, truncateDisplay } from '@wildtrack/contract';
 import { App, Avatar, Dropdown, Grid, Switch, Typography, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useExperienceSwitch } from '../../components/device-tree';
+import { useExperienceSwitch } from '../../slots/device-tree';
 import { logout } from '../../lib/auth';
 import { useSession } from '../../lib/session';
 

@@ -3,7 +3,7 @@ import { BREADCRUMB_LEVELS } from '@wildtrack/contract';
 import { Breadcrumb, Card, Empty, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { folderLabel, folderPath, setTreeSelection, TreeLoadState, useDeviceTree, useTreeSelection } from '../../components/device-tree';
+import { folderLabel, folderPath, setTreeSelection, TreeLoadState, useDeviceTree, useTreeSelection } from '../../slots/device-tree';
 import { DeviceDetails } from './components/DeviceDetails';
 import { DeviceTable } from './components/DeviceTable';
 import './device.css';

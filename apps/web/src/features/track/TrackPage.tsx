@@ -2,7 +2,7 @@ import { EnvironmentOutlined } from '@ant-design/icons';
 import { Card, Empty, Tag, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TreeLoadState, useDeviceTree, useTreeSelection } from '../../components/device-tree';
+import { TreeLoadState, useDeviceTree, useTreeSelection } from '../../slots/device-tree';
 import { setSelectedImeis } from '../../lib/positionSelection';
 import { TrackView } from './components/TrackView';
 import './track.css';

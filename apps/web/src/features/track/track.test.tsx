@@ -2,7 +2,7 @@ import { Code, encodeTrackSet, FixValidValue, TrackFlag, type Fix } from '@wildt
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../app/providers';
-import { resetTreeSelection, setTreeSelection } from '../../components/device-tree';
+import { resetTreeSelection, setTreeSelection } from '../../slots/device-tree';
 import { resetPositionSelection, setPositionRange } from '../../lib/positionSelection';
 import { clearSession } from '../../lib/session';
 import { folder, tree, treeDevice } from '../../test/devices';

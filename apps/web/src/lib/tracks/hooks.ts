@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { GetAvgListByImeisAndTime, GetFixListByImeis, GetLastFixList, type PositionFilter } from '@wildtrack/contract';
 import { call } from '../api';
-import { useSession } from '../session';
+import { useSignedIn, useZone } from '../session';
 import type { DecodedTrack } from './types';
 import { decodeTracks } from './worker-client';
 
@@ -27,15 +27,15 @@ export const positionKeys = {
  * typed arrays. The previous tracks stay on screen while a new range loads.
  */
 export function useTracks(query: TrackQuery | null) {
-  const { token, user } = useSession();
-  const zone = user.timeZone || '';
-  const enabled = !!query && query.imeis.length > 0 && query.start !== '' && query.end !== '' && token !== undefined;
+  const signedIn = useSignedIn();
+  const zone = useZone();
+  const enabled = !!query && query.imeis.length > 0 && query.start !== '' && query.end !== '' && signedIn;
   const result = useQuery({
     queryKey: query ? positionKeys.tracks(query, zone) : ['positions', 'tracks', 'none'],
     queryFn: async ({ signal }): Promise<DecodedTrack[]> => {
       const q = query!;
       const def = (q.secondLevel ?? 'avg') === 'avg' ? GetAvgListByImeisAndTime : GetFixListByImeis;
-      const body = { imeis: [...q.imeis], startTime: q.start, endTime: q.end, timeZone: zone || undefined, ...(q.filter ?? {}) };
+      const body = { imeis: [...q.imeis], startTime: q.start, endTime: q.end, timeZone: zone, ...(q.filter ?? {}) };
       const base64 = await call(def, body, { loading: false, repeatCheck: false, signal });
       return decodeTracks(base64, signal);
     },
@@ -50,12 +50,12 @@ export function useTracks(query: TrackQuery | null) {
 
 /** The latest valid fix of each device (JSON: a handful of rows). */
 export function useLastFixes(imeis: readonly string[]) {
-  const { token, user } = useSession();
-  const zone = user.timeZone || '';
+  const signedIn = useSignedIn();
+  const zone = useZone();
   return useQuery({
     queryKey: positionKeys.last(imeis, zone),
-    queryFn: ({ signal }) => call(GetLastFixList, { imeis: [...imeis], timeZone: zone || undefined }, { loading: false, repeatCheck: false, signal }),
-    enabled: imeis.length > 0 && token !== undefined,
+    queryFn: ({ signal }) => call(GetLastFixList, { imeis: [...imeis], timeZone: zone }, { loading: false, repeatCheck: false, signal }),
+    enabled: imeis.length > 0 && signedIn,
     staleTime: 30_000,
   });
 }

@@ -3,7 +3,7 @@ import { LanguageId, ModifyLcid, PasswordLogin, type LoginResult } from '@wildtr
 import { getLang } from '../../../i18n';
 import { call } from '../../../lib/api';
 import { queryClient } from '../../../lib/queryClient';
-import { browserTimeZone, chosenTimeZone, markSafetyPrompt, storeLoginResult } from '../../../lib/session';
+import { markSafetyPrompt, signInTimeZone, storeLoginResult } from '../../../lib/session';
 
 export interface SignInValues {
   account: string;
@@ -11,9 +11,7 @@ export interface SignInValues {
 }
 
 /** §7.2 PasswordLogin sends the time zone the user chose earlier (30 days), else the browser's. */
-export function signInTimeZone(now: Date = new Date()): string {
-  return chosenTimeZone() ?? browserTimeZone(now);
-}
+export { signInTimeZone };
 
 /** The account must be secured when it has neither e-mail nor phone (§4 Safety prompt). */
 export function needsSafetyPrompt(result: LoginResult): boolean {

@@ -18,7 +18,7 @@ import {
 } from '@wildtrack/contract';
 import { call } from '../../../lib/api';
 import { queryKeys } from '../../../lib/queryKeys';
-import { useSession } from '../../../lib/session';
+import { useSignedIn, useZone } from '../../../lib/session';
 
 /** The /device screen's calls: the folder's device list, one device's details, animal info and work status. */
 
@@ -31,20 +31,11 @@ export interface ListParams {
   sortOrder?: 'ascend' | 'descend' | undefined;
 }
 
-function useZone(): string | undefined {
-  return useSession().user.timeZone || undefined;
-}
-
-/** Queries run only with a session: signing out changes their keys (the zone goes). */
-function useSignedIn(): boolean {
-  return useSession().token !== undefined;
-}
-
 export function useDeviceList(params: ListParams | null) {
   const timeZone = useZone();
   const signedIn = useSignedIn();
   return useQuery({
-    queryKey: [...queryKeys.devices, 'list', params, timeZone ?? ''],
+    queryKey: [...queryKeys.devices, 'list', params, timeZone],
     queryFn: ({ signal }) => {
       const p = params!;
       const body: CallBody<typeof GetDetailByFolder> = {
@@ -66,7 +57,7 @@ export function useDeviceDetail(imei: string | null) {
   const timeZone = useZone();
   const signedIn = useSignedIn();
   return useQuery({
-    queryKey: [...queryKeys.devices, 'detail', imei, timeZone ?? ''],
+    queryKey: [...queryKeys.devices, 'detail', imei, timeZone],
     queryFn: ({ signal }) => call(GetDetailByIMEI, { imei: imei!, timeZone }, { loading: false, signal }),
     enabled: imei !== null && signedIn,
   });
@@ -87,7 +78,7 @@ export function useMountInfo(imei: string, form: SpeciesForm) {
   const timeZone = useZone();
   const signedIn = useSignedIn();
   return useQuery({
-    queryKey: [...queryKeys.devices, 'mount', imei, form, timeZone ?? ''],
+    queryKey: [...queryKeys.devices, 'mount', imei, form, timeZone],
     queryFn: async ({ signal }): Promise<MountInfo> =>
       (await call(GET_INFO[form], { imei, timeZone }, { loading: false, repeatCheck: false, signal })) as MountInfo,
     enabled: signedIn,
@@ -111,7 +102,7 @@ export function useWorkStatus(imei: string) {
   const timeZone = useZone();
   const signedIn = useSignedIn();
   return useQuery({
-    queryKey: [...queryKeys.devices, 'work', imei, timeZone ?? ''],
+    queryKey: [...queryKeys.devices, 'work', imei, timeZone],
     queryFn: ({ signal }) => call(GetWorkStatus, { imei, timeZone }, { loading: false, repeatCheck: false, signal }),
     enabled: signedIn,
   });

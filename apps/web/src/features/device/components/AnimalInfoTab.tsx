@@ -44,7 +44,7 @@ import { ErrorState } from '../../../components/ErrorState';
 import { isApiError, isIgnorable, uploadImage } from '../../../lib/api';
 import { zodRule } from '../../../lib/form';
 import { MapBoundary } from '../../../map/MapBoundary';
-import { useSession } from '../../../lib/session';
+import { useZone } from '../../../lib/session';
 import { speciesForm, useMountInfo, useSaveMountInfo, type SpeciesForm } from '../api';
 
 const ReleaseMap = lazy(() => import('./ReleaseMap'));
@@ -130,7 +130,7 @@ interface FormProps {
 export function AnimalInfoForm({ imei, species, info, readOnly }: FormProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const { user } = useSession();
+  const zone = useZone();
   const [form] = Form.useForm<AnimalFormValues>();
   const measures = MEASURES[species];
   const initial = useMemo(() => toFormValues(info, measures), [info, measures]);
@@ -140,7 +140,7 @@ export function AnimalInfoForm({ imei, species, info, readOnly }: FormProps) {
   const lat = Form.useWatch('ReleaseLat', form) ?? null;
 
   // "Now" in the user's zone, as wall-clock time: nothing after it can be picked.
-  const [nowInZone] = useState(() => dayjs(formatTime(Date.now(), user.timeZone || '+00:00'), TIME_FORMAT));
+  const [nowInZone] = useState(() => dayjs(formatTime(Date.now(), zone), TIME_FORMAT));
 
   const orderRule = (field: (typeof TIMES)[number]): Rule => ({
     validator: async (_r, value: Dayjs | null) => {

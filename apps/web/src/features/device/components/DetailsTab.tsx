@@ -12,7 +12,7 @@ import {
 import { Alert, App, Button, Descriptions, Form, Input, Modal, Select, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NameDialog, useUpdateRemarkName } from '../../../components/device-tree';
+import { NameDialog, useUpdateRemarkName } from '../../../slots/device-tree';
 import { SensorIcons } from '../../../components/SensorIcons';
 import { isApiError, isIgnorable } from '../../../lib/api';
 import { zodRule } from '../../../lib/form';

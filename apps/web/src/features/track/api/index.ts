@@ -12,7 +12,7 @@ import {
 } from '@wildtrack/contract';
 import { call } from '../../../lib/api';
 import { positionKeys } from '../../../lib/tracks';
-import { useSession } from '../../../lib/session';
+import { useSignedIn, useZone } from '../../../lib/session';
 
 /**
  * The /track screen's calls: a page of the fixes table, the converted-invalid list, marking fixes
@@ -44,17 +44,13 @@ export const trackKeys = {
   converted: (imei: string, currentPage: number, pageSize: number, zone: string) => [...positionKeys.all, 'converted', imei, currentPage, pageSize, zone] as const,
 };
 
-function useZone(): string {
-  return useSession().user.timeZone || '';
-}
-
 function queryBody(q: FixQuery, zone: string) {
-  return { imei: q.imei, startTime: q.start, endTime: q.end, timeZone: zone || undefined, secondLevel: q.secondLevel, ...q.filter };
+  return { imei: q.imei, startTime: q.start, endTime: q.end, timeZone: zone, secondLevel: q.secondLevel, ...q.filter };
 }
 
 export function useFixPage(params: FixPageParams | null) {
   const zone = useZone();
-  const signedIn = useSession().token !== undefined;
+  const signedIn = useSignedIn();
   return useQuery({
     queryKey: params ? trackKeys.page(params, zone) : [...positionKeys.all, 'table', 'none'],
     queryFn: ({ signal }) => {
@@ -77,21 +73,21 @@ export function useFixPage(params: FixPageParams | null) {
  * mode): with the table sorted by time this says which page holds the fix.
  */
 export async function countOlder(q: FixQuery, time: number, zone: string): Promise<number> {
-  const start = parseTime(q.start, zone || '+00:00');
+  const start = parseTime(q.start, zone);
   // Times cross the API to the second: "older" is up to the second before the fix.
-  const end = formatTime(time - 1000, zone || '+00:00');
-  if (start === null || (parseTime(end, zone || '+00:00') ?? -Infinity) < start) return 0;
+  const end = formatTime(time - 1000, zone);
+  if (start === null || (parseTime(end, zone) ?? -Infinity) < start) return 0;
   const reply = await call(GetFixCount, { ...queryBody(q, zone), endTime: end }, { loading: false, repeatCheck: false });
   return reply.Count;
 }
 
 export function useConvertedInvalid(imei: string, currentPage: number, pageSize: number, enabled: boolean) {
   const zone = useZone();
-  const signedIn = useSession().token !== undefined;
+  const signedIn = useSignedIn();
   return useQuery({
     queryKey: trackKeys.converted(imei, currentPage, pageSize, zone),
     queryFn: ({ signal }) =>
-      call(GetConvertedInvalidListPage, { imei, currentPage, pageSize: pageSize as PageSize, timeZone: zone || undefined }, { loading: false, repeatCheck: false, signal }),
+      call(GetConvertedInvalidListPage, { imei, currentPage, pageSize: pageSize as PageSize, timeZone: zone }, { loading: false, repeatCheck: false, signal }),
     enabled: enabled && signedIn,
     placeholderData: keepPreviousData,
   });

@@ -3,7 +3,7 @@ import { CaretDownFilled } from '@ant-design/icons';
 // they look and behave like antd's Tree without its per-change cost.
 import useTreeStyle from 'antd/es/tree/style';
 import { memo, useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { folderChecks, toggleCheck, visibleRows, type FolderCheck, type TreeNode, type TreeRow } from './model';
+import { folderChecks, toggleCheck, visibleRows, type FolderCheck, type TreeNode, type TreeRow } from '../model';
 
 /**
  * A virtualized tree for the device tree's large organisations (10,000 devices in 1,000 folders).

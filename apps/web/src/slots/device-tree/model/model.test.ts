@@ -1,6 +1,6 @@
 import { DeviceType, SensorFlag } from '@wildtrack/contract';
 import { describe, expect, it } from 'vitest';
-import { folder, RIGHTS, tree, treeDevice } from '../../test/devices';
+import { folder, RIGHTS, tree, treeDevice } from '../../../test/devices';
 import {
   buildIndex,
   checkedImeis,
@@ -21,7 +21,7 @@ import {
   type TreeNode,
   type TreePage,
   type TreeRow,
-} from './model';
+} from '.';
 
 const { GNSS, Acceleration, OldAcceleration, Temperature, WaterDepth, Magnetism } = SensorFlag;
 

@@ -2,10 +2,10 @@ import { FolderNameSchema, RemarkNameSchema } from '@wildtrack/contract';
 import { Alert, Empty, Form, Input, Modal, Spin, Tree, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError, isIgnorable } from '../../lib/api';
-import { zodRule } from '../../lib/form';
-import { useFolderTree } from './api';
-import { moveTargets } from './model';
+import { isApiError, isIgnorable } from '../../../lib/api';
+import { zodRule } from '../../../lib/form';
+import { useFolderTree } from '../api';
+import { moveTargets } from '../model';
 
 /** The server's refusal, kept in the dialog (the client has already shown it as a warning too). */
 function refusalText(error: unknown): string | null {

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { TreePage } from './model';
+import type { TreePage } from './rules';
 
 /**
  * What the tree has selected and checked on each page. The tree sits in the layout, once, while the

@@ -1,5 +1,5 @@
 import { EXPERIENCE_FOLDER_ID } from '@wildtrack/contract';
-import type { FolderEntry } from './model';
+import type { FolderEntry } from './treeIndex';
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 

@@ -1,33 +1,10 @@
-import {
-  DeleteOutlined,
-  DragOutlined,
-  EditOutlined,
-  EnvironmentOutlined,
-  ExperimentOutlined,
-  FolderAddOutlined,
-  FolderOutlined,
-  MobileOutlined,
-  MoreOutlined,
-  NodeCollapseOutlined,
-  NodeExpandOutlined,
-  ShareAltOutlined,
-  TagOutlined,
-  WifiOutlined,
-} from '@ant-design/icons';
-import { DeviceType, ROOT_FOLDER_ID } from '@wildtrack/contract';
-import { App, Button, Dropdown, Empty, Input, Select, Skeleton, Tooltip, Typography, type MenuProps } from 'antd';
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { DeleteOutlined, DragOutlined, EditOutlined, FolderAddOutlined, TagOutlined } from '@ant-design/icons';
+import { ROOT_FOLDER_ID } from '@wildtrack/contract';
+import { App, Dropdown, Empty, Skeleton, type MenuProps } from 'antd';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorState } from '../ErrorState';
-import {
-  useCreateFolder,
-  useDeleteFolder,
-  useDeviceTree,
-  useMoveDevice,
-  useMoveFolder,
-  useRenameFolder,
-  useUpdateRemarkName,
-} from './api';
+import { ErrorState } from '../../../components/ErrorState';
+import { useDeleteFolder, useDeviceTree } from '../api';
 import {
   ancestorKeys,
   CHECKABLE_PAGES,
@@ -41,8 +18,9 @@ import {
   SENSOR_FILTER_NAME,
   SENSOR_FILTER_VALUES,
   sensorCounts,
+  setTreeSelection,
   unselectableReason,
-  type DeviceEntry,
+  useTreeSelection,
   type FilteredTree,
   type FolderEntry,
   type RightFilter,
@@ -50,10 +28,10 @@ import {
   type TreeIndex,
   type TreeNode,
   type TreePage,
-} from './model';
-import { folderLabel } from './labels';
-import { getTreeSelection, setTreeSelection, useTreeSelection } from './selection';
-import { MoveDialog, NameDialog } from './TreeDialogs';
+} from '../model';
+import { NodeTitle } from './NodeTitle';
+import { TreeDialogHost, type TreeDialog } from './TreeDialogHost';
+import { TreeTools } from './TreeTools';
 import { VirtualTree } from './VirtualTree';
 import './deviceTree.css';
 
@@ -63,13 +41,6 @@ export interface DeviceTreeProps {
   /** Checkboxes (§2.3: only /download, /share and /instr); defaults to the page's rule. */
   checkable?: boolean;
 }
-
-type Dialog =
-  | { kind: 'add'; parent: FolderEntry }
-  | { kind: 'rename'; folder: FolderEntry }
-  | { kind: 'moveFolder'; folder: FolderEntry }
-  | { kind: 'moveDevice'; entry: DeviceEntry }
-  | { kind: 'remark'; entry: DeviceEntry };
 
 const ROW_HEIGHT = 28;
 
@@ -91,280 +62,6 @@ function useBoxHeight(fallback: number): [React.RefObject<HTMLDivElement | null>
   }, []);
   return [ref, height];
 }
-
-function DeviceIcon({ type }: { type: number }) {
-  if (type === DeviceType.VHFReceiver) return <WifiOutlined />;
-  if (type === DeviceType.Phone) return <MobileOutlined />;
-  return <EnvironmentOutlined />;
-}
-
-type T = ReturnType<typeof useTranslation>['t'];
-
-interface TitleProps {
-  node: TreeNode;
-  t: T;
-  /** The "more" button's label (translated once for all rows). */
-  actionsLabel: string;
-  /** Whether the row offers a menu (its "more" button shows). */
-  hasMenu: boolean;
-  /**
-   * The row's menu while it is the row whose menu was opened last, else null. An antd Dropdown (a
-   * Trigger, a Portal and a Button) costs more to mount than the rest of a row, and expanding every folder
-   * mounts a screenful of rows in one task: so a row shows a plain button and gets its Dropdown only when
-   * that button is used.
-   */
-  menu: { items: NonNullable<MenuProps['items']>; open: boolean } | null;
-  onMenuOpen: (node: TreeNode, open: boolean) => void;
-  onMenu: (node: TreeNode, key: string) => void;
-  reason: string | null;
-}
-
-/** One row's title: icon, name, count or remark, and the "more" button with the row's menu. */
-const NodeTitle = memo(function NodeTitle({ node, t, actionsLabel, hasMenu, menu, onMenuOpen, onMenu, reason }: TitleProps) {
-  let body: ReactNode;
-  if (node.folder) {
-    const f = node.folder;
-    const icon = f.kind === 'experience' ? <ExperimentOutlined /> : f.kind === 'shared' ? <ShareAltOutlined /> : <FolderOutlined />;
-    body = (
-      <>
-        <span className="wt-tree-icon">{icon}</span>
-        <span className="wt-tree-name">{folderLabel(f, t)}</span>
-        <span className="wt-tree-count" data-testid="folder-count">
-          {node.count ?? 0}
-        </span>
-      </>
-    );
-  } else if (node.entry) {
-    const d = node.entry.device;
-    const name = d.RemarkName || d.Caption || d.IMEI;
-    body = (
-      <>
-        <span className="wt-tree-icon">
-          <DeviceIcon type={d.Type} />
-        </span>
-        <span className="wt-tree-name" title={reason ? `${name} — ${t(reason)}` : `${name} · ${d.IMEI}`}>
-          {name}
-        </span>
-        {d.RemarkName && d.Caption && d.RemarkName !== d.Caption ? <span className="wt-tree-sub">{d.Caption}</span> : null}
-      </>
-    );
-  }
-  let more: ReactNode = null;
-  if (hasMenu && menu) {
-    more = (
-      <Dropdown
-        menu={{ items: menu.items, onClick: ({ key, domEvent }) => (domEvent.stopPropagation(), onMenuOpen(node, false), onMenu(node, key)) }}
-        trigger={['click']}
-        open={menu.open}
-        onOpenChange={(open) => onMenuOpen(node, open)}
-        destroyOnHidden
-      >
-        <button
-          type="button"
-          className="wt-tree-more"
-          aria-label={actionsLabel}
-          aria-haspopup="menu"
-          aria-expanded={menu.open}
-          onClick={(e) => e.stopPropagation()}
-          // the Dropdown replaced the plain button that was pressed: the focus stays on the button
-          ref={focusOnMount}
-        >
-          <MoreOutlined />
-        </button>
-      </Dropdown>
-    );
-  } else if (hasMenu) {
-    more = (
-      <button
-        type="button"
-        className="wt-tree-more"
-        aria-label={actionsLabel}
-        aria-haspopup="menu"
-        aria-expanded={false}
-        onClick={(e) => (e.stopPropagation(), onMenuOpen(node, true))}
-      >
-        <MoreOutlined />
-      </button>
-    );
-  }
-  return (
-    <span className="wt-tree-title" data-key={node.key} data-testid={node.folder ? `tree-folder-${node.folder.id}` : `tree-device-${node.entry?.device.IMEI}`}>
-      {body}
-      {more}
-    </span>
-  );
-});
-
-function focusOnMount(el: HTMLButtonElement | null): void {
-  el?.focus({ preventScroll: true });
-}
-
-interface ToolsProps {
-  search: string;
-  onSearch: (value: string) => void;
-  sensor: number;
-  onSensor: (value: number) => void;
-  right: RightFilter;
-  onRight: (value: RightFilter) => void;
-  sensorOptions: { value: number; label: string }[];
-  summary: string;
-  onExpandAll: () => void;
-  onCollapseAll: () => void;
-  /** Adds a folder in the root; null while there is no root to add to. */
-  onAddRoot: (() => void) | null;
-}
-
-/**
- * The search, the filters, the summary and the tree's buttons. Kept apart (and memoised) so that
- * expanding or selecting in a large tree does not render the inputs again.
- */
-const TreeTools = memo(function TreeTools(p: ToolsProps) {
-  const { t } = useTranslation();
-  return (
-    <div className="wt-tree-tools">
-      <Input.Search
-        allowClear
-        size="middle"
-        placeholder={t('tree.searchPlaceholder')}
-        aria-label={t('tree.search')}
-        value={p.search}
-        onChange={(e) => p.onSearch(e.target.value)}
-        data-testid="tree-search"
-      />
-      <div className="wt-tree-filters">
-        <Select
-          size="small"
-          value={p.sensor}
-          onChange={p.onSensor}
-          options={p.sensorOptions}
-          aria-label={t('tree.sensorFilterLabel')}
-          popupMatchSelectWidth={false}
-          data-testid="tree-sensor-filter"
-          className="wt-tree-sensor-select"
-        />
-        <Select
-          size="small"
-          value={p.right}
-          onChange={p.onRight}
-          aria-label={t('tree.rightFilterLabel')}
-          popupMatchSelectWidth={false}
-          data-testid="tree-right-filter"
-          options={[
-            { value: 'all', label: t('tree.rightFilter.all') },
-            { value: 'download', label: t('tree.rightFilter.download') },
-            { value: 'share', label: t('tree.rightFilter.share') },
-          ]}
-        />
-      </div>
-      <div className="wt-tree-bar">
-        <Typography.Text type="secondary" className="wt-tree-summary" data-testid="tree-summary">
-          {p.summary}
-        </Typography.Text>
-        <span>
-          <Tooltip title={t('tree.expandAll')}>
-            <Button size="small" type="text" icon={<NodeExpandOutlined />} aria-label={t('tree.expandAll')} onClick={p.onExpandAll} />
-          </Tooltip>
-          <Tooltip title={t('tree.collapseAll')}>
-            <Button size="small" type="text" icon={<NodeCollapseOutlined />} aria-label={t('tree.collapseAll')} onClick={p.onCollapseAll} />
-          </Tooltip>
-          <Tooltip title={t('tree.addRootFolder')}>
-            <Button
-              size="small"
-              type="text"
-              icon={<FolderAddOutlined />}
-              aria-label={t('tree.addRootFolder')}
-              disabled={!p.onAddRoot}
-              onClick={() => p.onAddRoot?.()}
-            />
-          </Tooltip>
-        </span>
-      </div>
-    </div>
-  );
-});
-
-interface DialogsProps {
-  page: TreePage;
-  dialog: Dialog | null;
-  index: TreeIndex | undefined;
-  onClose: () => void;
-  /** Opens folders (the way to a new folder or to a move's target). */
-  onReveal: (keys: string[]) => void;
-}
-
-/** The dialogs of §2.4 (new folder, rename, remark name, move), with the calls they make. */
-const TreeDialogHost = memo(function TreeDialogHost({ page, dialog, index, onClose, onReveal }: DialogsProps) {
-  const { t } = useTranslation();
-  const { message } = App.useApp();
-  const { mutateAsync: createFolder } = useCreateFolder();
-  const { mutateAsync: renameFolder } = useRenameFolder();
-  const { mutateAsync: moveFolder } = useMoveFolder();
-  const { mutateAsync: moveDevice } = useMoveDevice();
-  const { mutateAsync: updateRemark } = useUpdateRemarkName();
-  return (
-    <>
-      <NameDialog
-        open={dialog?.kind === 'add' || dialog?.kind === 'rename'}
-        kind="folder"
-        title={dialog?.kind === 'rename' ? t('tree.renameFolder') : t('tree.addFolder')}
-        label={t('tree.folderName')}
-        initial={dialog?.kind === 'rename' ? dialog.folder.name : ''}
-        context={dialog?.kind === 'add' ? t('tree.addUnder', { name: folderLabel(dialog.parent, t) }) : undefined}
-        onClose={onClose}
-        onSubmit={async (name) => {
-          if (dialog?.kind === 'add') {
-            const parent = dialog.parent;
-            await createFolder({ name, parentId: parent.id });
-            onReveal(index ? ancestorKeys(index, parent.id) : [parent.key]);
-            message.success(t('tree.created'));
-          } else if (dialog?.kind === 'rename') {
-            await renameFolder({ id: dialog.folder.id, name });
-            message.success(t('common.saved'));
-          }
-        }}
-      />
-      <NameDialog
-        open={dialog?.kind === 'remark'}
-        kind="remark"
-        title={t('tree.remarkName')}
-        label={t('tree.remarkName')}
-        initial={dialog?.kind === 'remark' ? dialog.entry.device.RemarkName : ''}
-        context={dialog?.kind === 'remark' ? `${dialog.entry.device.Caption} · ${dialog.entry.device.IMEI}` : undefined}
-        onClose={onClose}
-        onSubmit={async (remarkName) => {
-          if (dialog?.kind !== 'remark') return;
-          await updateRemark({ imei: dialog.entry.device.IMEI, remarkName });
-          message.success(t('common.saved'));
-        }}
-      />
-      <MoveDialog
-        open={dialog?.kind === 'moveFolder' || dialog?.kind === 'moveDevice'}
-        title={
-          dialog?.kind === 'moveFolder'
-            ? t('tree.moveFolderTitle', { name: dialog.folder.name })
-            : dialog?.kind === 'moveDevice'
-              ? t('tree.moveDeviceTitle', { name: dialog.entry.device.RemarkName || dialog.entry.device.Caption })
-              : ''
-        }
-        moving={dialog?.kind === 'moveFolder' ? dialog.folder.id : undefined}
-        current={dialog?.kind === 'moveFolder' ? (dialog.folder.parentId ?? undefined) : dialog?.kind === 'moveDevice' ? dialog.entry.folderId : undefined}
-        onClose={onClose}
-        onSubmit={async (target) => {
-          if (dialog?.kind === 'moveFolder') await moveFolder({ id: dialog.folder.id, parentId: target });
-          else if (dialog?.kind === 'moveDevice') {
-            const imei = dialog.entry.device.IMEI;
-            await moveDevice({ imei, folderId: target });
-            // the moved device stays selected where it went
-            if (getTreeSelection(page).imei === imei) setTreeSelection(page, { folderId: target, imei });
-          }
-          // §4: moving reloads the tree and keeps the expanded nodes (and opens the way to the target)
-          onReveal(index ? ancestorKeys(index, target) : [`f:${target}`]);
-          message.success(t('tree.moved'));
-        }}
-      />
-    </>
-  );
-});
 
 /**
  * The device tree (§2.5, §4, §6): every folder and device the user may see, with search, the sensor
@@ -446,7 +143,7 @@ export function DeviceTree({ page, checkable = CHECKABLE_PAGES.includes(page) }:
   const onCheck = useCallback((keys: string[]) => setTreeSelection(page, { checkedKeys: keys }), [page]);
 
   // ---- menus and dialogs ----
-  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [dialog, setDialog] = useState<TreeDialog | null>(null);
   const closeDialog = useCallback(() => setDialog(null), []);
   const reveal = useCallback((keys: string[]) => setExpanded((prev) => [...new Set([...prev, ...keys])]), []);
   const { mutateAsync: deleteFolder } = useDeleteFolder();

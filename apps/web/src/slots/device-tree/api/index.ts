@@ -13,22 +13,22 @@ import {
   type CallData,
   type CallDef,
 } from '@wildtrack/contract';
-import { call } from '../../lib/api';
-import { queryKeys } from '../../lib/queryKeys';
-import { useSession, writeStoredUser } from '../../lib/session';
-import { buildIndex } from './model';
+import { call } from '../../../lib/api';
+import { queryKeys } from '../../../lib/queryKeys';
+import { useSignedIn, useZone, writeStoredUser } from '../../../lib/session';
+import { buildIndex } from '../model';
 
 /** The tree of every device the user may see, flattened once into the index the tree filters. */
 export function useDeviceTree() {
-  const { user, token } = useSession();
-  const timeZone = user.timeZone || undefined;
+  const signedIn = useSignedIn();
+  const timeZone = useZone();
   return useQuery({
-    queryKey: [...queryKeys.tree, timeZone ?? ''],
+    queryKey: [...queryKeys.tree, timeZone],
     queryFn: ({ signal }) => call(GetTree, { timeZone }, { loading: false, repeatCheck: false, signal }),
     select: buildIndex,
     staleTime: 60_000,
-    // Signing out changes the key (the zone goes); without a session there is nothing to read.
-    enabled: token !== undefined,
+    // without a session there is nothing to read
+    enabled: signedIn,
   });
 }
 

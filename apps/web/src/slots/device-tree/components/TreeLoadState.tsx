@@ -1,7 +1,7 @@
 import { Card, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ErrorState } from '../ErrorState';
-import type { useDeviceTree } from './api';
+import { ErrorState } from '../../../components/ErrorState';
+import type { useDeviceTree } from '../api';
 
 /**
  * What a page built on the device tree (/device, /track) shows while the tree loads or when it can't be

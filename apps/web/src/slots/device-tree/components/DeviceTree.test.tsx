@@ -1,15 +1,15 @@
 import { Code, DeviceType, SensorFlag } from '@wildtrack/contract';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppProviders } from '../../app/providers';
-import { setLang } from '../../i18n';
-import { resetClientForTests } from '../../lib/api/client';
-import { queryClient } from '../../lib/queryClient';
-import { clearSession, setToken, writeStoredUser } from '../../lib/session';
-import { folder, tree, treeDevice } from '../../test/devices';
-import { callsTo, envelope, fakeServer } from '../../test/server';
+import { AppProviders } from '../../../app/providers';
+import { setLang } from '../../../i18n';
+import { resetClientForTests } from '../../../lib/api/client';
+import { queryClient } from '../../../lib/queryClient';
+import { clearSession, setToken, writeStoredUser } from '../../../lib/session';
+import { folder, tree, treeDevice } from '../../../test/devices';
+import { callsTo, envelope, fakeServer } from '../../../test/server';
 import { DeviceTree } from './DeviceTree';
-import { getTreeSelection, resetTreeSelection } from './selection';
+import { getTreeSelection, resetTreeSelection } from '../model';
 
 function sample() {
   return tree(

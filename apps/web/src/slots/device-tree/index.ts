@@ -1,0 +1,35 @@
+/**
+ * The device tree: a slot, i.e. a feature that the layout and the screens embed (§2.3, §2.5, §4, §6).
+ * Like a feature it owns its calls (api/: the tree, the folder picker, the folder and device changes),
+ * its model and its components; unlike a feature it may be imported by features, through this file
+ * only. It imports no feature.
+ */
+export { DeviceTree, type DeviceTreeProps } from './components/DeviceTree';
+export { TreeLoadState } from './components/TreeLoadState';
+export { NameDialog, MoveDialog } from './components/TreeDialogs';
+export { useDeviceTree, useExperienceSwitch, useUpdateRemarkName } from './api';
+export {
+  CHECKABLE_PAGES,
+  SENSOR_FILTER_BITS,
+  buildIndex,
+  checkedImeis,
+  filterTree,
+  firstNormalDevice,
+  folderLabel,
+  folderPath,
+  isSelectable,
+  matchesRight,
+  matchesSensor,
+  moveTargets,
+  treePageOf,
+  unselectableReason,
+  getTreeSelection,
+  resetTreeSelection,
+  setTreeSelection,
+  useTreeSelection,
+  type DeviceEntry,
+  type FolderEntry,
+  type TreeIndex,
+  type TreePage,
+  type TreeSelection,
+} from './model';
