@@ -67,23 +67,25 @@ export default defineConfig({
     chunkSizeWarningLimit: 4000,
     rolldownOptions: {
       output: {
-        // Libraries change less often than the app: separate chunks stay cached across releases.
+        // The map engines and React have chunks of their own (they change less often than the app, so they
+        // stay cached across releases). Everything else, antd included, is split by the bundler per set of
+        // screens that use it: a group that caught all of antd made every page load the whole 1.1 MB
+        // library (the sign-in page needs a form, a button and the feedback components; /login's budget
+        // is checked by npm run bench -- firstload).
         codeSplitting: {
           groups: [
+            // Vite's helper for dynamic imports: every lazy screen needs it, so it must not sit in one of the
+            // library chunks below (the entry would load that whole chunk to get it).
+            { name: 'preload-helper', test: /^\0vite\/preload-helper/, priority: 10 },
             // The map library is large and only the map views need it: a chunk of its own, loaded on demand.
             // CesiumJS (the /map3d globe) likewise; the few small libraries both map engines use sit apart,
             // so neither map's chunk pulls in the other.
-            // Vite's helper for dynamic imports: every lazy screen needs it, so it must not sit in one of the
-            // library chunks above (the entry would load that whole chunk to get it).
-            { name: 'preload-helper', test: /^\0vite\/preload-helper/, priority: 10 },
             { name: 'geo-common', test: /node_modules[\\/](earcut|kdbush|quickselect|topojson-client)[\\/]/, priority: 6 },
             { name: 'cesium', test: /node_modules[\\/](cesium|@cesium|@spz-loader|@tweenjs|@zip\.js|autolinker|bitmap-sdf|dompurify|draco3d|grapheme-splitter|jsep|ktx-parse|lerc|mersenne-twister|meshoptimizer|nosleep\.js|pako|protobufjs|@protobufjs|long|rbush|urijs)[\\/]/, priority: 5 },
             { name: 'maplibre', test: /node_modules[\\/](maplibre-gl|@maplibre|world-atlas|topojson-client|@mapbox|gl-matrix|kdbush|supercluster|earcut|potpack|quickselect|tinyqueue|pbf|murmurhash-js|geojson-vt)[\\/]/, priority: 4 },
             // deck.gl draws the tracks over the 2D map: on demand with it, in a chunk of its own.
             { name: 'deckgl', test: /node_modules[\\/](@deck\.gl|@luma\.gl|@math\.gl|@probe\.gl|@loaders\.gl|mjolnir\.js|h3-js|a5-js|long)[\\/]/, priority: 4 },
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 3 },
-            { name: 'antd', test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+)[\\/]/, priority: 2 },
-            { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },
           ],
         },
       },

@@ -1,11 +1,11 @@
 // bench/firstload: the JavaScript /login loads (gzip) from the built web app, against the budget of
-// issue 9 §7 (<= 350 kB). Build first: npm run build -w @wildtrack/web. Exits 1 over the budget, or when
+// issue 9 §7 (<= 350 kB). Build first: npm run build -w @wildtrack/web (or name another dist folder). Exits 1 over the budget, or when
 // a map chunk (MapLibre, deck.gl, Cesium) is part of the first load.
 import fs from 'node:fs';
 import path from 'node:path';
 import { BUDGET_GZIP, MAP_CHUNKS, measureFirstLoad } from './measure.js';
 
-const dist = path.resolve(import.meta.dirname, '../../apps/web/dist');
+const dist = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../../apps/web/dist'));
 if (!fs.existsSync(path.join(dist, 'index.html'))) {
   console.error(`no build at ${dist}: run npm run build -w @wildtrack/web first`);
   process.exit(2);

@@ -36,6 +36,8 @@ beforeEach(() => {
   clearSession();
   window.sessionStorage.clear();
   setLang('en');
+  // The console's screens load lazily: a title left by the previous test must not pass for this one's.
+  document.title = '';
 });
 
 afterEach(() => {

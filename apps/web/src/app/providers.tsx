@@ -1,8 +1,9 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { Lang } from '@wildtrack/contract';
 import { App, ConfigProvider } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
+// antd's ES-module locales: antd/locale/* is the CommonJS build, with CommonJS copies of the picker locales.
+import enUS from 'antd/es/locale/en_US';
+import zhCN from 'antd/es/locale/zh_CN';
 import type { Locale } from 'antd/es/locale';
 import { useEffect, type ReactNode } from 'react';
 import { LoadingOverlay } from '../components/LoadingOverlay';
