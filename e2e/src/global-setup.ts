@@ -31,7 +31,7 @@ export default function setup(): void {
   mkdirSync(screenshotDir, { recursive: true });
   if (process.env.E2E_NO_BUILD === '1') return;
   const contract = join(repoRoot, 'packages/contract/src');
-  if (stale(webIndex, [join(repoRoot, 'apps/web/src'), join(repoRoot, 'apps/web/index.html'), contract])) {
+  if (stale(webIndex, [join(repoRoot, 'apps/web/src'), join(repoRoot, 'apps/web/index.html'), join(repoRoot, 'apps/web/vite.config.ts'), contract])) {
     execSync('npm run build -w @wildtrack/web', { cwd: repoRoot, stdio: 'inherit', env });
   }
   if (stale(serverMain, [join(repoRoot, 'apps/server/src'), contract])) {
