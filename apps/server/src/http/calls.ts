@@ -37,7 +37,7 @@ export interface CallHooks {
 }
 
 /** The session of a signed request: the token header checked by hooks.resolveSession. */
-export async function signedInBy(request: FastifyRequest, hooks: CallHooks): Promise<SignedIn> {
+async function signedInBy(request: FastifyRequest, hooks: CallHooks): Promise<SignedIn> {
   const token = request.headers[Header.token];
   request.session = await hooks.resolveSession(typeof token === 'string' ? token : undefined);
   return request.session;
@@ -91,7 +91,7 @@ export function registerCall<B extends z.ZodType, D extends z.ZodType, A extends
   });
 }
 
-export function requireSession(request: FastifyRequest): SignedIn {
+function requireSession(request: FastifyRequest): SignedIn {
   if (!request.session) throw new AppError(Code.SessionExpired, 'error.sessionExpired');
   return request.session;
 }
