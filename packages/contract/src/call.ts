@@ -1,12 +1,15 @@
 import { z } from 'zod';
 
+/** Who may make a call: anyone (`public`) or a signed-in user (`session`). */
+export type CallAccess = 'public' | 'session';
+
 /** One console call: its path under /prod-api, who may make it, and the schemas of its body and Data. */
-export interface CallDef<B extends z.ZodType = z.ZodType, D extends z.ZodType = z.ZodType> {
+export interface CallDef<B extends z.ZodType = z.ZodType, D extends z.ZodType = z.ZodType, A extends CallAccess = CallAccess> {
   path: string;
   /** POST (JSON body) for every call but one: GET sends the body's fields as the query string (§7.1). */
   method?: 'POST' | 'GET';
   /** `public` calls need no session (they are still signed with the empty-token key). */
-  auth: 'public' | 'session';
+  auth: A;
   body: B;
   data: D;
   /** Body fields sealed to the server's public key (see wire.ts). */
@@ -16,7 +19,7 @@ export interface CallDef<B extends z.ZodType = z.ZodType, D extends z.ZodType = 
   summary: string;
 }
 
-export function defineCall<B extends z.ZodType, D extends z.ZodType>(def: CallDef<B, D>): CallDef<B, D> {
+export function defineCall<B extends z.ZodType, D extends z.ZodType, A extends CallAccess>(def: CallDef<B, D, A>): CallDef<B, D, A> {
   return def;
 }
 

@@ -41,6 +41,11 @@ export interface Envelope<T> {
   Data: T;
 }
 
+/** The one way an envelope is built (server answers and refusals; web test doubles). */
+export function envelope<T>(code: number, msg: string, data: T): Envelope<T> {
+  return { Code: code, Msg: msg, Data: data };
+}
+
 export function envelopeSchema<T extends z.ZodType>(data: T) {
   return z.object({ Code: z.number().int(), Msg: z.string(), Data: data });
 }
