@@ -8,6 +8,7 @@ import { callsTo, envelope, fakeServer } from '../../test/server';
 import { AnimalInfoForm, MEASURES, toFormValues, toMountInfo } from './components/AnimalInfoTab';
 import { secondLevelFixBlock } from './components/DetailsTab';
 import { DeviceDetails } from './components/DeviceDetails';
+import { DeviceTable } from './components/DeviceTable';
 import { signInForTest } from '../../test/session';
 
 const IMEI = '860000000000011';
@@ -134,5 +135,30 @@ describe('animal info', () => {
     ]);
     expect(body.timeZone).toBe('+08:00');
     expect(body.WorkInfo.CaptureTime).toBe('2026-05-01 06:30:00');
+  });
+});
+
+describe('device table', () => {
+  it('asks for page 1 again when sorted and when another folder is chosen (page size and sort kept)', async () => {
+    const server = fakeServer({
+      '/api/Device/GetDetailByFolder': () =>
+        envelope(Code.Success, '', { List: [deviceDetail('860000000000001'), deviceDetail('860000000000002')], Total: 45 }),
+    });
+    const asked = () => callsTo(server, '/api/Device/GetDetailByFolder').length;
+    const last = () => JSON.parse(callsTo(server, '/api/Device/GetDetailByFolder').at(-1)!.body as string) as Record<string, unknown>;
+    const view = wrap(<DeviceTable folderId="1" selectedImei={null} onSelect={() => undefined} />);
+    await waitFor(() => expect(asked()).toBe(1));
+    fireEvent.click(await screen.findByTitle('2'));
+    await waitFor(() => expect(last()).toMatchObject({ currentPage: 2 }));
+    fireEvent.click(screen.getAllByRole('columnheader').find((h) => h.textContent === 'IMEI')!);
+    await waitFor(() => expect(last()).toMatchObject({ currentPage: 1, sortField: 'IMEI', sortOrder: 'ascend' }));
+    fireEvent.click(await screen.findByTitle('3'));
+    await waitFor(() => expect(last()).toMatchObject({ currentPage: 3, sortField: 'IMEI' }));
+    view.rerender(
+      <AppProviders>
+        <DeviceTable folderId="2" selectedImei={null} onSelect={() => undefined} />
+      </AppProviders>,
+    );
+    await waitFor(() => expect(last()).toMatchObject({ folderId: '2', currentPage: 1, sortField: 'IMEI', sortOrder: 'ascend' }));
   });
 });

@@ -1,5 +1,5 @@
-import { normalisePrecision, PRECISION_GRADES, type Fix, type PositionFilter } from '@wildtrack/contract';
-import type { DecodedTrack } from '../../lib/tracks';
+import { FixValidValue, normalisePrecision, PRECISION_GRADES, type Fix, type PositionFilter, type SortOrder } from '@wildtrack/contract';
+import { indexAtTime, type DecodedTrack } from '../../lib/tracks/types';
 
 /**
  * The /track screen's rules kept apart from React: the position filters as the user types them (§9,
@@ -46,7 +46,7 @@ export function precisionInput(raw: string): string {
 /** Whether the §5 rule threw the typed letters away (something other than A–E and N was typed). */
 export function precisionWasReset(raw: string): boolean {
   const letters = raw.toUpperCase().replace(/[\s,]/g, '');
-  return letters !== '' && /[^ABCDEN]/.test(letters);
+  return [...letters].some((letter) => !(PRECISION_GRADES as readonly string[]).includes(letter));
 }
 
 /** The call's filter: unused fields left out; every letter is no precision filter (N = grades 6 and 7). */
@@ -74,7 +74,7 @@ export type FixState = 'valid' | 'noPosition' | 'outOfRange' | 'marked';
 
 /** Why a fix is or isn't valid (§5 position validity, §4 marking), as the table labels it. */
 export function fixState(fix: Pick<Fix, 'Validity' | 'ValidValue' | 'Longitude' | 'Latitude' | 'ConvertedInvalid'>): FixState {
-  if (fix.ValidValue === 2 || fix.ConvertedInvalid) return 'marked';
+  if (fix.ValidValue === FixValidValue.Marked || fix.ConvertedInvalid) return 'marked';
   if (fix.Validity === 1) return 'valid';
   if (fix.Longitude === null || fix.Latitude === null) return 'noPosition';
   return 'outOfRange';
@@ -93,23 +93,15 @@ export function idsToMark(rows: Iterable<Pick<Fix, 'Id' | 'GroupIds'>>): string[
 export function trackIndexOf(track: DecodedTrack | undefined, id: string): number {
   if (!track) return -1;
   const time = Number(id);
-  let lo = 0;
-  let hi = track.count - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const t = track.times[mid]!;
-    if (t === time) return mid;
-    if (t < time) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  const index = indexAtTime(track, time);
+  return index >= 0 && track.times[index] === time ? index : -1;
 }
 
 /**
  * Where a fix stands in the time-sorted table: `before` rows are older than it, of `total`. Descending
  * (the default order) puts the newest first.
  */
-export function rowPosition(before: number, total: number, order: 'ascend' | 'descend'): number {
+export function rowPosition(before: number, total: number, order: SortOrder): number {
   const position = order === 'ascend' ? before : total - before - 1;
   return Math.max(0, Math.min(Math.max(total - 1, 0), position));
 }
@@ -128,7 +120,7 @@ export function locateStep(
   id: string,
   rows: readonly Pick<Fix, 'Id'>[],
   total: number,
-  paging: { currentPage: number; pageSize: number; sortField?: string | undefined; sortOrder?: 'ascend' | 'descend' | undefined },
+  paging: { currentPage: number; pageSize: number; sortField?: string | undefined; sortOrder?: SortOrder | undefined },
 ): 'found' | 'lost' | number {
   if (rows.some((r) => r.Id === id)) return 'found';
   if (rows.length === 0) return 'lost';

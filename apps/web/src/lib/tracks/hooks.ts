@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { GetAvgListByImeisAndTime, GetFixListByImeis, GetLastFixList, type PositionFilter } from '@wildtrack/contract';
+import { GetAvgListByImeisAndTime, GetFixListByImeis, GetLastFixList, type PositionFilter, type SecondLevelMode } from '@wildtrack/contract';
 import { call } from '../api';
 import { useSignedIn, useZone } from '../session';
 import type { DecodedTrack } from './types';
@@ -11,7 +11,7 @@ export interface TrackQuery {
   start: string;
   end: string;
   /** Second-level runs as their average (default, §9) or every fix. */
-  secondLevel?: 'avg' | 'all';
+  secondLevel?: SecondLevelMode;
   filter?: PositionFilter;
 }
 

@@ -1,4 +1,4 @@
 export type { DecodedTrack } from './types';
-export { indexAtTime } from './types';
+export { indexAtTime, lastAtOrBefore } from './types';
 export { decodeTracks } from './worker-client';
 export { positionKeys, useTracks, useLastFixes, type TrackQuery } from './hooks';

@@ -1,4 +1,4 @@
-import type { DecodedTrack } from '../../lib/tracks/types';
+import { lastAtOrBefore, type DecodedTrack } from '../../lib/tracks/types';
 
 /**
  * What the globe draws of one track, built once per track from its typed arrays: the valid fixes only
@@ -48,17 +48,7 @@ export function trackLine(track: DecodedTrack): TrackLine {
  * replay does (every device at one moment, no invented positions between fixes); -1 before the first.
  */
 export function fixAt(line: TrackLine, time: number): number {
-  let lo = 0;
-  let hi = line.count - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (line.times[mid]! <= time) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
+  return lastAtOrBefore(line.times, line.count, time);
 }
 
 /**

@@ -23,13 +23,9 @@ import { useSignedIn, useZone } from '../../../lib/session';
 /** The /device screen's calls: the folder's device list, one device's details, animal info and work status. */
 
 export type SortField = (typeof DEVICE_SORT_FIELDS)[number];
-export interface ListParams {
-  folderId: string;
-  currentPage: number;
-  pageSize: number;
-  sortField?: SortField | undefined;
-  sortOrder?: 'ascend' | 'descend' | undefined;
-}
+type ListBody = CallBody<typeof GetDetailByFolder>;
+/** A page of a folder's devices: the call's own fields (the zone and `recursive` are added here). */
+export type ListParams = Required<Pick<ListBody, 'folderId' | 'currentPage' | 'pageSize'>> & Pick<ListBody, 'sortField' | 'sortOrder'>;
 
 export function useDeviceList(params: ListParams | null) {
   const timeZone = useZone();
@@ -38,10 +34,10 @@ export function useDeviceList(params: ListParams | null) {
     queryKey: [...queryKeys.devices, 'list', params, timeZone],
     queryFn: ({ signal }) => {
       const p = params!;
-      const body: CallBody<typeof GetDetailByFolder> = {
+      const body: ListBody = {
         folderId: p.folderId,
         currentPage: p.currentPage,
-        pageSize: p.pageSize as CallBody<typeof GetDetailByFolder>['pageSize'],
+        pageSize: p.pageSize,
         recursive: true,
         timeZone,
         ...(p.sortField && p.sortOrder ? { sortField: p.sortField, sortOrder: p.sortOrder } : {}),

@@ -1,10 +1,10 @@
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, type DeviceDetail } from '@wildtrack/contract';
+import type { DeviceDetail } from '@wildtrack/contract';
 import { Table, Tag, Typography, type TableProps } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
 import { SensorIcons } from '../../../components/SensorIcons';
-import { useDeviceList, type ListParams, type SortField } from '../api';
+import { useServerTable } from '../../../components/serverTable';
+import { useDeviceList, type SortField } from '../api';
 import { Battery, StatusTag } from './status';
 
 interface Props {
@@ -19,17 +19,10 @@ interface Props {
  */
 export function DeviceTable({ folderId, selectedImei, onSelect }: Props) {
   const { t } = useTranslation();
-  const [paging, setPaging] = useState<Omit<ListParams, 'folderId'> & { for: string }>({
-    for: folderId,
-    currentPage: 1,
-    pageSize: DEFAULT_PAGE_SIZE,
-  });
   // Another folder starts again at its first page (page size and sort are kept).
-  if (paging.for !== folderId) setPaging({ ...paging, for: folderId, currentPage: 1 });
-  const { for: _for, ...rest } = paging;
-  const list = useDeviceList({ folderId, ...rest });
-
-  const sortOrderOf = (field: SortField) => (paging.sortField === field ? (paging.sortOrder ?? null) : null);
+  const table = useServerTable<SortField>(folderId);
+  const { sortOrderOf } = table;
+  const list = useDeviceList({ folderId, ...table.paging });
 
   const columns: TableProps<DeviceDetail>['columns'] = [
     {
@@ -87,27 +80,8 @@ export function DeviceTable({ folderId, selectedImei, onSelect }: Props) {
       locale={{ emptyText: t('device.folderEmpty') }}
       rowClassName={(d) => (d.IMEI === selectedImei ? 'wt-row-selected' : '')}
       onRow={(d) => ({ onClick: () => onSelect(d.IMEI), style: { cursor: 'pointer' } })}
-      pagination={{
-        current: paging.currentPage,
-        pageSize: paging.pageSize,
-        total: list.data?.Total ?? 0,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-        showQuickJumper: true,
-        showTotal: (total) => t('device.total', { total }),
-        size: 'small',
-      }}
-      onChange={(pagination, _filters, sorter) => {
-        const s = Array.isArray(sorter) ? sorter[0] : sorter;
-        const field = s?.order ? (s.columnKey as SortField) : undefined;
-        setPaging({
-          for: folderId,
-          currentPage: pagination.pageSize !== paging.pageSize ? 1 : (pagination.current ?? 1),
-          pageSize: pagination.pageSize ?? DEFAULT_PAGE_SIZE,
-          sortField: field,
-          sortOrder: field ? (s?.order ?? undefined) : undefined,
-        });
-      }}
+      pagination={table.pagination(list.data?.Total ?? 0, (total) => t('device.total', { total }))}
+      onChange={table.onChange}
     />
   );
 }

@@ -9,6 +9,7 @@ import {
   type CallBody,
   type FIX_SORT_FIELDS,
   type PositionFilter,
+  type SecondLevelMode,
 } from '@wildtrack/contract';
 import { call } from '../../../lib/api';
 import { positionKeys } from '../../../lib/tracks';
@@ -21,27 +22,23 @@ import { useSignedIn, useZone } from '../../../lib/session';
  */
 
 export type FixSortField = (typeof FIX_SORT_FIELDS)[number];
-export type PageSize = CallBody<typeof GetFixListByPage>['pageSize'];
+type PageBody = Required<Pick<CallBody<typeof GetFixListByPage>, 'currentPage' | 'pageSize'>>;
 
 /** What the table shows: one device, a range in the user's zone, the filters and second-level mode. */
 export interface FixQuery {
   imei: string;
   start: string;
   end: string;
-  secondLevel: 'avg' | 'all';
+  secondLevel: SecondLevelMode;
   filter: PositionFilter;
 }
 
-export interface FixPageParams extends FixQuery {
-  currentPage: number;
-  pageSize: number;
-  sortField?: FixSortField | undefined;
-  sortOrder?: 'ascend' | 'descend' | undefined;
-}
+/** A page of the table: the query, and the call's own paging and sorting fields. */
+export type FixPageParams = FixQuery & PageBody & Pick<CallBody<typeof GetFixListByPage>, 'sortField' | 'sortOrder'>;
 
 export const trackKeys = {
   page: (p: FixPageParams, zone: string) => [...positionKeys.all, 'table', p, zone] as const,
-  converted: (imei: string, currentPage: number, pageSize: number, zone: string) => [...positionKeys.all, 'converted', imei, currentPage, pageSize, zone] as const,
+  converted: (p: ConvertedPageParams, zone: string) => [...positionKeys.all, 'converted', p, zone] as const,
 };
 
 function queryBody(q: FixQuery, zone: string) {
@@ -58,7 +55,7 @@ export function useFixPage(params: FixPageParams | null) {
       const body = {
         ...queryBody(p, zone),
         currentPage: p.currentPage,
-        pageSize: p.pageSize as PageSize,
+        pageSize: p.pageSize,
         ...(p.sortField && p.sortOrder ? { sortField: p.sortField, sortOrder: p.sortOrder } : {}),
       };
       return call(GetFixListByPage, body, { loading: false, repeatCheck: false, signal });
@@ -81,13 +78,15 @@ export async function countOlder(q: FixQuery, time: number, zone: string): Promi
   return reply.Count;
 }
 
-export function useConvertedInvalid(imei: string, currentPage: number, pageSize: number, enabled: boolean) {
+/** A page of the marked fixes: the call's body but the zone (every call gets the user's). */
+export type ConvertedPageParams = Required<Pick<CallBody<typeof GetConvertedInvalidListPage>, 'imei' | 'currentPage' | 'pageSize'>>;
+
+export function useConvertedInvalid(params: ConvertedPageParams, enabled: boolean) {
   const zone = useZone();
   const signedIn = useSignedIn();
   return useQuery({
-    queryKey: trackKeys.converted(imei, currentPage, pageSize, zone),
-    queryFn: ({ signal }) =>
-      call(GetConvertedInvalidListPage, { imei, currentPage, pageSize: pageSize as PageSize, timeZone: zone }, { loading: false, repeatCheck: false, signal }),
+    queryKey: trackKeys.converted(params, zone),
+    queryFn: ({ signal }) => call(GetConvertedInvalidListPage, { ...params, timeZone: zone }, { loading: false, repeatCheck: false, signal }),
     enabled: enabled && signedIn,
     placeholderData: keepPreviousData,
   });

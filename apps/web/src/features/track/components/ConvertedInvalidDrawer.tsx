@@ -1,8 +1,8 @@
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, type Fix } from '@wildtrack/contract';
+import type { Fix } from '@wildtrack/contract';
 import { Alert, Drawer, Table, type TableProps } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
+import { useServerTable } from '../../../components/serverTable';
 import { useConvertedInvalid } from '../api';
 
 interface Props {
@@ -20,8 +20,8 @@ const coordinate = (value: number | null, tag: string) => (value === null ? <spa
  */
 export function ConvertedInvalidDrawer({ imei, name, open, onClose }: Props) {
   const { t } = useTranslation();
-  const [paging, setPaging] = useState({ currentPage: 1, pageSize: DEFAULT_PAGE_SIZE });
-  const list = useConvertedInvalid(imei, paging.currentPage, paging.pageSize, open);
+  const table = useServerTable(imei);
+  const list = useConvertedInvalid({ imei, ...table.paging }, open);
 
   const columns: TableProps<Fix>['columns'] = [
     { key: 'PickTime', title: t('track.col.pickTime'), width: 160, className: 'wt-mono', render: (_, f) => f.PickTime },
@@ -45,17 +45,8 @@ export function ConvertedInvalidDrawer({ imei, name, open, onClose }: Props) {
           loading={list.isFetching}
           scroll={{ x: 700 }}
           locale={{ emptyText: t('track.converted.empty') }}
-          pagination={{
-            current: paging.currentPage,
-            pageSize: paging.pageSize,
-            total: list.data?.Total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-            showQuickJumper: true,
-            showTotal: (n) => t('track.total', { count: n }),
-            size: 'small',
-            onChange: (currentPage, pageSize) => setPaging({ currentPage: pageSize !== paging.pageSize ? 1 : currentPage, pageSize }),
-          }}
+          pagination={table.pagination(list.data?.Total ?? 0, (n) => t('track.total', { count: n }))}
+          onChange={table.onChange}
         />
       )}
     </Drawer>

@@ -1,16 +1,12 @@
-import { gradeLetter, PAGE_SIZE_OPTIONS, type Fix } from '@wildtrack/contract';
+import { gradeLetter, type Fix } from '@wildtrack/contract';
 import { Table, Tag, Tooltip, type TableProps } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { pagingAfterChange, tablePager, type TablePaging } from '../../../components/serverTable';
 import type { FixSortField } from '../api';
 import { fixState, type FixState } from '../model';
 
-export interface FixPaging {
-  currentPage: number;
-  pageSize: number;
-  sortField?: FixSortField | undefined;
-  sortOrder?: 'ascend' | 'descend' | undefined;
-}
+export type FixPaging = TablePaging<FixSortField>;
 
 interface Props {
   rows: readonly Fix[];
@@ -166,27 +162,8 @@ export function FixTable({ rows, total, loading, paging, onPaging, activeId, onA
             }
           : undefined
       }
-      pagination={{
-        current: paging.currentPage,
-        pageSize: paging.pageSize,
-        total,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-        showQuickJumper: true,
-        showTotal: (n) => t('track.total', { count: n }),
-        size: 'small',
-      }}
-      onChange={(pagination, _filters, sorter, extra) => {
-        const s = Array.isArray(sorter) ? sorter[0] : sorter;
-        const field = s?.order ? (s.columnKey as FixSortField) : undefined;
-        const sorted = extra.action === 'sort';
-        onPaging({
-          currentPage: sorted || pagination.pageSize !== paging.pageSize ? 1 : (pagination.current ?? 1),
-          pageSize: pagination.pageSize ?? paging.pageSize,
-          sortField: field,
-          sortOrder: field ? (s?.order ?? undefined) : undefined,
-        });
-      }}
+      pagination={tablePager(paging, total, (n) => t('track.total', { count: n }))}
+      onChange={(pagination, _filters, sorter, extra) => onPaging(pagingAfterChange(paging, pagination, sorter, extra.action))}
     />
   );
 }

@@ -1,4 +1,4 @@
-import { formatTime } from '@wildtrack/contract';
+import { formatTime, GRADE_LEGEND } from '@wildtrack/contract';
 import { Segmented, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,15 +25,6 @@ interface Props {
   /** The track could not be read. */
   failed: boolean;
 }
-
-const GRADE_LEGEND = [
-  ['A', 1],
-  ['B', 2],
-  ['C', 3],
-  ['D', 4],
-  ['E', 5],
-  ['N', 6],
-] as const;
 
 /**
  * The track of the chosen device beside the table (loaded on demand: the map libraries are large): its

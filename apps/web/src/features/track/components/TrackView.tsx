@@ -1,19 +1,20 @@
 import { DeleteOutlined, FilterOutlined, HistoryOutlined } from '@ant-design/icons';
-import { DEFAULT_PAGE_SIZE, type Fix } from '@wildtrack/contract';
+import type { Fix } from '@wildtrack/contract';
 import { App, Badge, Button, Grid, Space, Spin, Splitter, Switch, Tooltip } from 'antd';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
+import { useServerTable } from '../../../components/serverTable';
 import { TimeRangePicker } from '../../../components/TimeRangePicker';
 import type { DeviceEntry } from '../../../slots/device-tree';
 import { resolveRange, usePositionSelection } from '../../../lib/positionSelection';
 import { useZone } from '../../../lib/session';
 import { useTracks } from '../../../lib/tracks';
-import { countOlder, useFixPage, useMarkInvalid, type FixQuery } from '../api';
+import { countOlder, useFixPage, useMarkInvalid, type FixQuery, type FixSortField } from '../api';
 import { activeFilterCount, idsToMark, locateStep, NO_FILTER, pageOf, rowPosition, toPositionFilter, trackIndexOf, type FilterDraft } from '../model';
 import { ConvertedInvalidDrawer } from './ConvertedInvalidDrawer';
 import { FixFilters } from './FixFilters';
-import { FixTable, type FixPaging } from './FixTable';
+import { FixTable } from './FixTable';
 import type { PointColoring } from './TrackMap';
 
 const TrackMap = lazy(() => import('./TrackMap'));
@@ -28,8 +29,6 @@ interface Locating {
   id: string;
   tries: number;
 }
-
-const FIRST_PAGE: FixPaging = { currentPage: 1, pageSize: DEFAULT_PAGE_SIZE };
 
 /** The table's body height in a panel of this height (header row and pager taken off). */
 const tableHeight = (panel: number): number => Math.max(160, panel - 152);
@@ -59,18 +58,19 @@ export function TrackView({ entry, name }: Props) {
 
   // A new range, filter or second-level mode starts again at the first page with nothing chosen.
   const queryId = JSON.stringify(query);
-  const [paging, setPaging] = useState<FixPaging & { for: string }>({ ...FIRST_PAGE, for: queryId });
+  const { paging, setPaging } = useServerTable<FixSortField>(queryId);
+  const [shownFor, setShownFor] = useState(queryId);
   const [activeId, setActiveId] = useState<string | null>(null);
   const [selected, setSelected] = useState<ReadonlyMap<string, Fix>>(new Map());
   const [locating, setLocating] = useState<Locating | null>(null);
-  if (paging.for !== queryId) {
-    setPaging({ ...paging, currentPage: 1, for: queryId });
+  if (shownFor !== queryId) {
+    setShownFor(queryId);
     setActiveId(null);
     setSelected(new Map());
     setLocating(null);
   }
 
-  const page = useFixPage({ ...query, currentPage: paging.currentPage, pageSize: paging.pageSize, sortField: paging.sortField, sortOrder: paging.sortOrder });
+  const page = useFixPage({ ...query, ...paging });
   const { tracks, isFetching: trackLoading, error: trackError } = useTracks({ imeis: [imei], start, end, secondLevel, filter: positionFilter });
   const track = tracks.find((tr) => tr.imei === imei);
   const rows = useMemo(() => page.data?.List ?? [], [page.data]);
@@ -225,7 +225,7 @@ export function TrackView({ entry, name }: Props) {
           paging={paging}
           onPaging={(p) => {
             setLocating(null);
-            setPaging({ ...p, for: queryId });
+            setPaging(p);
           }}
           activeId={activeId}
           onActivate={activate}
