@@ -1,5 +1,6 @@
 import { defaultLang, LANGS, type Lang } from '@wildtrack/contract';
 import { useSyncExternalStore } from 'react';
+import { oneOf, readStored, writeStored } from '../lib/storage';
 
 /**
  * The interface language is kept per browser session (§1); without a choice it follows the browser
@@ -9,13 +10,7 @@ import { useSyncExternalStore } from 'react';
 const STORAGE_KEY = 'wildtrack_lang';
 
 function readInitial(): Lang {
-  try {
-    const stored = window.sessionStorage.getItem(STORAGE_KEY);
-    if (stored && (LANGS as readonly string[]).includes(stored)) return stored as Lang;
-  } catch {
-    // storage blocked: fall back to the browser language
-  }
-  return defaultLang(typeof navigator === 'undefined' ? undefined : navigator.language);
+  return readStored('session', STORAGE_KEY, oneOf(LANGS)) ?? defaultLang(typeof navigator === 'undefined' ? undefined : navigator.language);
 }
 
 let current: Lang = readInitial();
@@ -26,11 +21,8 @@ export function getLang(): Lang {
 }
 
 export function setLang(lang: Lang): void {
-  try {
-    window.sessionStorage.setItem(STORAGE_KEY, lang);
-  } catch {
-    // storage blocked: the choice lasts until reload
-  }
+  // storage blocked: the choice lasts until reload
+  writeStored('session', STORAGE_KEY, lang);
   if (lang === current) return;
   current = lang;
   for (const listener of listeners) listener(lang);

@@ -1,5 +1,7 @@
 import { spanRange } from '@wildtrack/contract';
 import { useSyncExternalStore } from 'react';
+import { z } from 'zod';
+import { readStoredJson, removeStored, writeStoredJson } from './storage';
 
 /**
  * What the position screens look at, shared by /track, /map2d and /map3d so that moving between them
@@ -25,17 +27,14 @@ export const DEFAULT_SPAN_DAYS = 7;
 const listeners = new Set<() => void>();
 let state: PositionSelection | null = null;
 
+/** What a kept selection must look like to be used (anything else: start afresh). */
+const StoredSelection = z.object({
+  imeis: z.array(z.string()),
+  range: z.object({ span: z.number().nullable(), start: z.string(), end: z.string() }),
+});
+
 function load(): PositionSelection {
-  try {
-    const raw = sessionStorage.getItem(KEY);
-    if (raw) {
-      const parsed = JSON.parse(raw) as PositionSelection;
-      if (Array.isArray(parsed.imeis) && parsed.range && typeof parsed.range.start === 'string') return parsed;
-    }
-  } catch {
-    // storage unavailable or damaged: start afresh
-  }
-  return { imeis: [], range: { span: DEFAULT_SPAN_DAYS, start: '', end: '' } };
+  return readStoredJson('session', KEY, StoredSelection) ?? { imeis: [], range: { span: DEFAULT_SPAN_DAYS, start: '', end: '' } };
 }
 
 function current(): PositionSelection {
@@ -45,11 +44,8 @@ function current(): PositionSelection {
 
 function update(next: PositionSelection): void {
   state = next;
-  try {
-    sessionStorage.setItem(KEY, JSON.stringify(next));
-  } catch {
-    // keeps working in memory
-  }
+  // storage blocked or full: keeps working in memory
+  writeStoredJson('session', KEY, next);
   for (const l of listeners) l();
 }
 
@@ -85,10 +81,6 @@ export function usePositionSelection() {
 /** For tests: forget the selection. */
 export function resetPositionSelection(): void {
   state = null;
-  try {
-    sessionStorage.removeItem(KEY);
-  } catch {
-    // nothing kept
-  }
+  removeStored('session', KEY);
   for (const l of listeners) l();
 }

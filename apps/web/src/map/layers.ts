@@ -1,4 +1,5 @@
 import { defaultLang, type TileLayers, type TileSource } from '@wildtrack/contract';
+import { readStored, writeStored } from '../lib/storage';
 
 /**
  * The map tile layers of §2.5, shared by every map (2D map, globe, small maps): three global layers whose
@@ -111,20 +112,12 @@ export function tileVerdict(health: TileHealth): TileVerdict {
 const STORAGE_KEY = 'wildtrack_base_layer';
 
 export function storedBaseLayer(): BaseLayerId | undefined {
-  try {
-    const value = window.localStorage.getItem(STORAGE_KEY);
-    return isBaseLayerId(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  return readStored('local', STORAGE_KEY, isBaseLayerId);
 }
 
 export function storeBaseLayer(layer: BaseLayerId): void {
-  try {
-    window.localStorage.setItem(STORAGE_KEY, layer);
-  } catch {
-    // storage blocked: the choice lasts while the page is open
-  }
+  // storage blocked: the choice lasts while the page is open
+  writeStored('local', STORAGE_KEY, layer);
 }
 
 export function initialBaseLayer(): BaseLayerId {

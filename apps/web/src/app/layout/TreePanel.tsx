@@ -3,18 +3,14 @@ import { Button, Grid, Layout, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import { oneOf, readStored, writeStored } from '../../lib/storage';
 import { DeviceTree, treePageOf } from '../../slots/device-tree';
 
 const PACKED_KEY = 'wildtrack_tree_packed';
 
 function initiallyPacked(): boolean {
-  try {
-    const stored = window.localStorage.getItem(PACKED_KEY);
-    if (stored !== null) return stored === '1';
-  } catch {
-    // storage blocked
-  }
-  return window.innerWidth < 768;
+  const stored = readStored('local', PACKED_KEY, oneOf(['0', '1']));
+  return stored !== undefined ? stored === '1' : window.innerWidth < 768;
 }
 
 /**
@@ -31,11 +27,8 @@ export function TreePanel() {
   const toggle = (): void => {
     const next = !packed;
     setPacked(next);
-    try {
-      window.localStorage.setItem(PACKED_KEY, next ? '1' : '0');
-    } catch {
-      // storage blocked: the state lasts until reload
-    }
+    // storage blocked: the state lasts until reload
+    writeStored('local', PACKED_KEY, next ? '1' : '0');
   };
 
   // On narrow screens the expanded panel floats over the page instead of squeezing it.
