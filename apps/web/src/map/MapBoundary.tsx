@@ -1,4 +1,5 @@
 import { Component, type ReactNode } from 'react';
+import './map.css';
 
 /** A map that fails (no WebGL context, a lost context, a library error) leaves its page working. */
 export class MapBoundary extends Component<{ fallback: ReactNode; children: ReactNode }, { failed: boolean }> {

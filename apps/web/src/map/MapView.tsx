@@ -3,6 +3,7 @@ import 'maplibre-gl/dist/maplibre-gl.css';
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM, MAP_ZOOM_MAX, MAP_ZOOM_MIN } from '@wildtrack/contract';
 import { offlineStyle } from './offlineStyle';
+import './map.css';
 
 /**
  * The one map view (CONVENTIONS 10): it owns the MapLibre map; overlays are children that add their own
