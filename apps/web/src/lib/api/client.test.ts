@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: one file walks the API client through the whole error catalogue (every
+// envelope code, transport failures, sealing, the duplicate-submission and session rules) with one
+// shared fake fetch, so a reader sees every branch of lib/api/client.ts side by side.
 import {
   Code,
   GetAccountSafeSetting,

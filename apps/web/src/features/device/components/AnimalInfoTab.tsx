@@ -3,9 +3,7 @@ import {
   Age,
   AVATAR_MAX_BYTES,
   AVATAR_TYPES,
-  BEAST_MEASURES,
   BeastInfoSchema,
-  BIRD_MEASURES,
   BirdInfoSchema,
   CustomFieldSchema,
   formatTime,
@@ -16,7 +14,6 @@ import {
   TIME_FORMAT,
   WorkInfoSchema,
   type DeviceDetail,
-  type MeasureName,
   type MountInfo,
 } from '@wildtrack/contract';
 import {
@@ -45,70 +42,13 @@ import { isApiError, isIgnorable, uploadImage } from '../../../lib/api';
 import { zodRule } from '../../../lib/form';
 import { MapBoundary } from '../../../map/MapBoundary';
 import { useZone } from '../../../lib/session';
+import { MEASURES, toFormValues, toMountInfo, type AnimalFormValues } from '../animalForm';
 import { speciesForm, useMountInfo, useSaveMountInfo, type SpeciesForm } from '../api';
 
 const ReleaseMap = lazy(() => import('./ReleaseMap'));
 
-export const MEASURES: Record<SpeciesForm, readonly MeasureName[]> = { bird: BIRD_MEASURES, beast: BEAST_MEASURES, other: [] };
 const SCHEMA = { bird: BirdInfoSchema, beast: BeastInfoSchema, other: OtherSpeciesInfoSchema } as const;
 const TIMES = ['CaptureTime', 'MountTime', 'ReleaseTime'] as const;
-
-export interface AnimalFormValues {
-  Species: string;
-  ScientificName: string;
-  Sex: number;
-  Age: number;
-  Weight: number | null;
-  CaptureTime: Dayjs | null;
-  MountTime: Dayjs | null;
-  ReleaseTime: Dayjs | null;
-  ReleaseLon: number | null;
-  ReleaseLat: number | null;
-  ReleaseSite: string;
-  Images: UploadFile[];
-  AdditionalInfo: { Name: string; Value: string }[];
-  Measurements: Partial<Record<MeasureName, number | null>>;
-}
-
-/** Times travel as text in the user's zone; the picker shows that wall-clock time as it is. */
-const toDayjs = (text: string): Dayjs | null => (text ? dayjs(text, TIME_FORMAT) : null);
-const toText = (value: Dayjs | null | undefined): string => (value && value.isValid() ? value.format(TIME_FORMAT) : '');
-
-export function toFormValues(info: MountInfo, measures: readonly MeasureName[]): AnimalFormValues {
-  return {
-    ...info.AnimalInfo,
-    CaptureTime: toDayjs(info.WorkInfo.CaptureTime),
-    MountTime: toDayjs(info.WorkInfo.MountTime),
-    ReleaseTime: toDayjs(info.WorkInfo.ReleaseTime),
-    ReleaseLon: info.WorkInfo.ReleaseLon,
-    ReleaseLat: info.WorkInfo.ReleaseLat,
-    ReleaseSite: info.WorkInfo.ReleaseSite,
-    Images: info.WorkInfo.Images.map((url, i) => ({ uid: `saved-${i}`, name: url.split('/').pop() ?? url, status: 'done', url })),
-    AdditionalInfo: info.AdditionalInfo.map((f) => ({ ...f })),
-    Measurements: Object.fromEntries(measures.map((m) => [m, info.Measurements[m] ?? null])),
-  };
-}
-
-export function toMountInfo(imei: string, v: AnimalFormValues, measures: readonly MeasureName[]): MountInfo {
-  return {
-    IMEI: imei,
-    AnimalInfo: { Species: v.Species ?? '', ScientificName: v.ScientificName ?? '', Sex: v.Sex ?? 0, Age: v.Age ?? 0, Weight: v.Weight ?? null },
-    WorkInfo: {
-      CaptureTime: toText(v.CaptureTime),
-      MountTime: toText(v.MountTime),
-      ReleaseTime: toText(v.ReleaseTime),
-      ReleaseLon: v.ReleaseLon ?? null,
-      ReleaseLat: v.ReleaseLat ?? null,
-      ReleaseSite: v.ReleaseSite ?? '',
-      Images: (v.Images ?? [])
-        .filter((f) => f.status === 'done')
-        .map((f) => f.url ?? (f.response as { Url?: string } | undefined)?.Url ?? '')
-        .filter(Boolean),
-    },
-    AdditionalInfo: (v.AdditionalInfo ?? []).map((f) => ({ Name: (f?.Name ?? '').trim(), Value: (f?.Value ?? '').trim() })),
-    Measurements: Object.fromEntries(measures.map((m) => [m, v.Measurements?.[m] ?? null])),
-  };
-}
 
 /** The animal-info tab: loads the info of the device's species type and shows the matching form. */
 export function AnimalInfoTab({ detail, readOnly }: { detail: DeviceDetail; readOnly: boolean }) {
