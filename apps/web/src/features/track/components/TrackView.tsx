@@ -5,6 +5,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
 import { useServerTable } from '../../../components/serverTable';
+import { useBoxHeight } from '../../../components/useBoxHeight';
 import { TimeRangePicker } from '../../../components/TimeRangePicker';
 import type { DeviceEntry } from '../../../slots/device-tree';
 import { resolveRange, usePositionSelection } from '../../../lib/positionSelection';
@@ -168,20 +169,7 @@ export function TrackView({ entry, name }: Props) {
   const [convertedOpen, setConvertedOpen] = useState(false);
 
   // ---- layout ----
-  const splitBox = useRef<HTMLDivElement | null>(null);
-  const [panelHeight, setPanelHeight] = useState(520);
-  useEffect(() => {
-    const box = splitBox.current;
-    if (!box) return;
-    const measure = (): void => {
-      const h = Math.floor(box.getBoundingClientRect().height);
-      if (h > 0) setPanelHeight(h);
-    };
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(box);
-    return () => observer.disconnect();
-  }, []);
+  const [splitBox, panelHeight] = useBoxHeight(520);
   const wide = screens.lg !== false;
   const filtersInUse = activeFilterCount(filter);
 

@@ -4,6 +4,7 @@ import { App, Dropdown, Empty, Skeleton, type MenuProps } from 'antd';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
+import { useBoxHeight } from '../../../components/useBoxHeight';
 import { useDeleteFolder, useDeviceTree } from '../api';
 import {
   ancestorKeys,
@@ -43,25 +44,6 @@ export interface DeviceTreeProps {
 }
 
 const ROW_HEIGHT = 28;
-
-/** The height the virtual list gets: the box it sits in, measured. */
-function useBoxHeight(fallback: number): [React.RefObject<HTMLDivElement | null>, number] {
-  const ref = useRef<HTMLDivElement | null>(null);
-  const [height, setHeight] = useState(fallback);
-  useEffect(() => {
-    const box = ref.current;
-    if (!box) return;
-    const measure = (): void => {
-      const h = Math.floor(box.getBoundingClientRect().height);
-      if (h > 0) setHeight(h);
-    };
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(box);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, height];
-}
 
 /**
  * The device tree (§2.5, §4, §6): every folder and device the user may see, with search, the sensor
