@@ -13,8 +13,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     maxWorkers: 2,
-    // A browser spec that fails once on this shared two-core machine is run again; a real failure
-    // fails both times. The retry shows in the report.
-    retry: 1,
+    // No retry: a spec waits for the states it needs (no sleeps), so a failure is a failure.
+    retry: 0,
   },
 });

@@ -1,6 +1,6 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, signIn, startServer, type RunningServer } from './harness';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { animationsSettled, newContext, screenshot, serverAndBrowser, signIn } from './harness';
 
 /**
  * Device management in the browser (issue 4), in both languages: folders (create, rename, move, delete,
@@ -8,25 +8,8 @@ import { launchBrowser, newContext, screenshot, signIn, startServer, type Runnin
  * animal info with a custom field, and the experience-devices switch.
  */
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-// A server of its own for every attempt: a retried attempt must not find the first one's folders.
-beforeEach(async () => {
-  server = await startServer();
-});
-
-afterEach(async () => {
-  await server?.stop();
-});
+// A server of its own for every test: one test's folders must not meet another's.
+const setup = serverAndBrowser({ serverPerTest: true });
 
 /** A button name as antd renders it: two CJK characters get a space between them. */
 const label = (text: string): RegExp => new RegExp(`^\\s*${[...text].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s?')}\\s*$`);
@@ -163,13 +146,13 @@ async function count(page: Page, name: string): Promise<string> {
 describe.each(cases)('device management ($locale)', ({ locale, tag, imei, t }) => {
   it('folders, a device move, filters, search, animal info and the experience switch', async () => {
     const field = `Field-${tag}`;
-    await server.cli('register-device', '--org', 'Wildtrack', '--imei', imei, '--caption', `Stork ${tag}`, '--sensors', 'GNSS,Temperature', '--species', 'bird', '--folder', field);
+    await setup.server.cli('register-device', '--org', 'Wildtrack', '--imei', imei, '--caption', `Stork ${tag}`, '--sensors', 'GNSS,Temperature', '--species', 'bird', '--folder', field);
 
-    const context = await newContext(browser, locale);
+    const context = await newContext(setup.browser, locale);
     const page = await context.newPage();
     try {
-      await signIn(page, server.baseUrl, server.admin);
-      await page.waitForURL(`${server.baseUrl}/device`);
+      await signIn(page, setup.server.baseUrl, setup.server.admin);
+      await page.waitForURL(`${setup.server.baseUrl}/device`);
       // §4: the first normal device (not a sample) is selected by default, its folder open
       await row(page, field).waitFor();
       await page.getByTestId('device-details').waitFor();
@@ -245,7 +228,7 @@ describe.each(cases)('device management ($locale)', ({ locale, tag, imei, t }) =
       // ---- delete: a non-empty folder is refused before any call (§5) ----
       await openMenu(page, alpha, t.deleteFolder);
       await page.getByText(t.notEmpty).waitFor();
-      await page.waitForTimeout(300);
+      await animationsSettled(page);
       await screenshot(page, `devices-${locale}-delete-not-empty`);
       await page.locator('.ant-modal-confirm-btns').getByRole('button', { name: label(t.ok) }).click();
       expect(await row(page, alpha).count()).toBe(1);
@@ -255,11 +238,11 @@ describe.each(cases)('device management ($locale)', ({ locale, tag, imei, t }) =
       await page.getByRole('button', { name: t.newRootFolder }).click();
       await nameDialog(page, t.newFolder, gamma);
       await row(page, gamma).waitFor();
-      await server.cli('register-device', '--org', 'Wildtrack', '--imei', `${imei.slice(0, -3)}9${imei.slice(-2)}`, '--caption', `Late ${tag}`, '--folder', gamma);
+      await setup.server.cli('register-device', '--org', 'Wildtrack', '--imei', `${imei.slice(0, -3)}9${imei.slice(-2)}`, '--caption', `Late ${tag}`, '--folder', gamma);
       await openMenu(page, gamma, t.deleteFolder);
       await page.locator('.ant-modal-confirm-btns').getByRole('button', { name: label(t.del) }).click();
       await page.locator('.ant-notification-notice').getByText(t.refusal).waitFor();
-      await page.waitForTimeout(600); // the notice slides in, the confirm closes
+      await animationsSettled(page); // the notice slid in, the confirm closed
       await screenshot(page, `devices-${locale}-delete-refused`);
 
       // ---- an empty folder goes ----

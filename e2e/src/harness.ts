@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { TOKEN_COOKIE } from '@wildtrack/contract';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { screenshotDir, serverCli, serverMain } from './paths';
 
 const run = promisify(execFile);
@@ -144,6 +145,81 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
     ],
   });
+}
+
+/** The server and browser a spec file drives; each throws when read before its hook has started it. */
+export interface SpecSetup {
+  readonly server: RunningServer;
+  readonly browser: Browser;
+}
+
+/**
+ * Every spec's preamble: registers the hooks that start a server (fresh data directory, free port) and a
+ * browser before the spec's tests and stop both after them. `serverPerTest` gives each test a server of
+ * its own (a test that changes much of the data must not meet another's). A spec's own beforeAll or
+ * beforeEach, registered after this call, runs after these and may seed `setup.server`.
+ */
+export function serverAndBrowser(options: { serverPerTest?: boolean; env?: Record<string, string> } = {}): SpecSetup {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  if (options.serverPerTest) {
+    beforeAll(async () => {
+      browser = await launchBrowser();
+    });
+    beforeEach(async () => {
+      server = await startServer(options.env);
+    });
+    afterEach(async () => {
+      await server?.stop();
+      server = undefined;
+    });
+  } else {
+    beforeAll(async () => {
+      [server, browser] = await Promise.all([startServer(options.env), launchBrowser()]);
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+  }
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('no server: read setup.server inside a test or a hook');
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error('no browser: read setup.browser inside a test or a hook');
+      return browser;
+    },
+  };
+}
+
+/**
+ * Waits until nothing on the page is in motion (a dialog has opened, a drawer slid in, a notice settled):
+ * no antd/rc-motion enter, appear or leave class left on an element that has a size, and no finite CSS
+ * animation or transition running. Endless ones (spinners) are left out. Before a screenshot, and before asserting
+ * that something did not close: a closing dialog is in motion from the event that closes it.
+ */
+export async function animationsSettled(page: Page): Promise<void> {
+  const moving = (): string[] => {
+    const motion = /-(enter|appear|leave)(-(prepare|start|active))?$/;
+    // An element of no size keeps its motion class when the motion never ends (a button's loading icon).
+    const classes = Array.from(document.querySelectorAll('[class*="-enter"], [class*="-appear"], [class*="-leave"]'))
+      .filter((el) => el.getBoundingClientRect().width * el.getBoundingClientRect().height > 0)
+      .flatMap((el) => Array.from(el.classList).filter((name) => motion.test(name)));
+    const animations = document
+      .getAnimations()
+      .filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity)
+      .map((a) => `${a.constructor.name} ${(a as CSSAnimation).animationName ?? (a as CSSTransition).transitionProperty ?? ''} on ${(a.effect as KeyframeEffect | null)?.target?.className ?? '?'}`);
+    return [...classes, ...animations];
+  };
+  try {
+    await page.waitForFunction(`(${moving.toString()})().length === 0`);
+  } catch (e) {
+    throw new Error(`still in motion: ${(await page.evaluate(`(${moving.toString()})()`)) as string[]}`, { cause: e });
+  }
 }
 
 /** A fresh browser profile with a browser language, so the console's default language follows it. */

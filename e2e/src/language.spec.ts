@@ -1,22 +1,12 @@
-import type { Browser, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, startServer, type RunningServer } from './harness';
+import type { Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { newContext, screenshot, serverAndBrowser } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 describe('the language choice', () => {
   it('switches everything at once, survives a reload within the session, and is sent to the server', async () => {
-    const context = await newContext(browser, 'en-US');
+    const context = await newContext(setup.browser, 'en-US');
     const page = await context.newPage();
     const langHeaders: Record<string, string> = {};
     page.on('request', (req: Request) => {
@@ -24,7 +14,7 @@ describe('the language choice', () => {
       if (path.startsWith('/prod-api/')) langHeaders[path] = req.headers()['x-lang'] ?? '';
     });
     try {
-      await page.goto(`${server.baseUrl}/login`);
+      await page.goto(`${setup.server.baseUrl}/login`);
       await page.getByText('Welcome back').waitFor();
       await page.getByText('中', { exact: true }).click();
       await page.getByText('欢迎回来').waitFor();
@@ -35,10 +25,10 @@ describe('the language choice', () => {
       expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN');
       await screenshot(page, 'language-zh-after-reload');
 
-      await page.locator('#account').fill(server.admin.account);
-      await page.locator('#pwd').fill(server.admin.password);
+      await page.locator('#account').fill(setup.server.admin.account);
+      await page.locator('#pwd').fill(setup.server.admin.password);
       await page.locator('button[type=submit]').click();
-      await page.waitForURL(`${server.baseUrl}/device`);
+      await page.waitForURL(`${setup.server.baseUrl}/device`);
       await page.getByRole('menuitem', { name: '设备列表' }).waitFor();
       expect(langHeaders['/prod-api/api/Auth/PasswordLogin']).toBe('2052');
 
@@ -58,10 +48,10 @@ describe('the language choice', () => {
   });
 
   it('starts from the browser language in a new session', async () => {
-    const context = await newContext(browser, 'zh-CN');
+    const context = await newContext(setup.browser, 'zh-CN');
     const page = await context.newPage();
     try {
-      await page.goto(`${server.baseUrl}/login`);
+      await page.goto(`${setup.server.baseUrl}/login`);
       await page.getByText('欢迎回来').waitFor();
     } finally {
       await context.close();

@@ -1,24 +1,29 @@
 import Database from 'better-sqlite3';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, signIn, startServer, type RunningServer } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newContext, screenshot, serverAndBrowser, signIn } from './harness';
 import { measureStep, observeLongTasks, pixelsOfColour, type StepFigures } from './perf';
 
 /**
  * A 1,000,000-point track on the 2D map (issue 5 budget: drawing it leaves no main-thread task over
  * 200 ms). The track is fetched as protobuf, decoded in a worker and drawn by deck.gl from its typed
  * arrays. Machines are noisy (CI shares two cores), so the spec prints the longest task of each step and
- * asserts only that the map does its work; the figures mean something when the spec runs alone:
+ * asserts a ceiling on CPU time only (below); the wall figures mean something when the spec runs alone:
  * npm run test -w @wildtrack/e2e -- map2d-performance
  */
 
 const POINTS = 1_000_000;
+/**
+ * The issue's budget for a main-thread task while the track is drawn and replayed, ms. The spec fails at
+ * three times it, on the CPU time of the busiest task (the wall time also counts waiting for a core on
+ * a shared machine): a step change fails, a busy machine does not.
+ */
+const BUDGET_MS = 200;
+const CEILING_MS = 3 * BUDGET_MS;
+/** Replay frames played in the replay step (about two seconds on a quiet machine). */
+const REPLAY_FRAMES = 60;
 const STEP_MS = 60_000;
 const IMEI = '869000000000001';
 const account = { account: 'flyway1', password: 'Flyway12345' };
-
-let server: RunningServer;
-let browser: Browser;
 
 /** A bird's wandering, a fix a minute up to now, written straight into the server's SQLite file. */
 function seed(file: string): void {
@@ -54,22 +59,18 @@ function seed(file: string): void {
   }
 }
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  await server.createUser({ org: 'Flyway Study', name: account.account, password: account.password, email: 'flyway@example.org' });
-  await server.cli('register-device', '--org', 'Flyway Study', '--imei', IMEI, '--caption', 'Stork 1M', '--sensors', 'GNSS', '--species', 'bird');
-  seed(server.databaseFile);
-}, 300_000);
+const setup = serverAndBrowser();
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+beforeAll(async () => {
+  await setup.server.createUser({ org: 'Flyway Study', name: account.account, password: account.password, email: 'flyway@example.org' });
+  await setup.server.cli('register-device', '--org', 'Flyway Study', '--imei', IMEI, '--caption', 'Stork 1M', '--sensors', 'GNSS', '--species', 'bird');
+  seed(setup.server.databaseFile);
+}, 300_000);
 
 describe('2D map performance', () => {
   it('draws and replays a 1,000,000-point track', async () => {
-    const context = await newContext(browser, 'en-US');
-    await context.route((url) => !url.href.startsWith(server.baseUrl), (route) => route.abort('internetdisconnected'));
+    const context = await newContext(setup.browser, 'en-US');
+    await context.route((url) => !url.href.startsWith(setup.server.baseUrl), (route) => route.abort('internetdisconnected'));
     await observeLongTasks(context);
     await context.addInitScript(() => {
       // The offline basemap from the start: no tile requests to wait for.
@@ -80,9 +81,9 @@ describe('2D map performance', () => {
     const report: string[] = [];
     const map = page.getByTestId('map');
     try {
-      await signIn(page, server.baseUrl, account);
-      await page.waitForURL(`${server.baseUrl}/device`);
-      await page.goto(`${server.baseUrl}/map2d`);
+      await signIn(page, setup.server.baseUrl, account);
+      await page.waitForURL(`${setup.server.baseUrl}/device`);
+      await page.goto(`${setup.server.baseUrl}/map2d`);
       await map.and(page.locator('[data-state="ready"]')).waitFor();
       const span = async (label: string) => {
         await page.getByTestId('time-span').click();
@@ -110,10 +111,10 @@ describe('2D map performance', () => {
 
       const longest: StepFigures[] = [];
       longest.push(
-        await measureStep(browser, page, 'choose the device: fetch, decode, draw', async () => {
+        await measureStep(setup.browser, page, 'choose the device: fetch, decode, draw', async () => {
           await choose();
           await drawn(POINTS);
-        }, report, 500),
+        }, report),
       );
       await screenshot(page, 'map2d-performance-1m');
       // Drawn, not only loaded: the map shows the track in the first device colour (far more pixels
@@ -121,30 +122,46 @@ describe('2D map performance', () => {
       expect(await pixelsOfColour(page, '[data-testid="map"]', [22, 119, 255])).toBeGreaterThan(2000);
 
       longest.push(
-        await measureStep(browser, page, 'dots coloured by precision grade', async () => {
+        await measureStep(setup.browser, page, 'dots coloured by precision grade', async () => {
           await page.getByText('By grade', { exact: true }).click();
-          await page.waitForTimeout(300);
-        }, report, 500),
+          // chosen; the recolouring and its frames are what the step then waits out (main thread quiet)
+          await page.locator('.ant-segmented-item-selected').filter({ hasText: 'By grade' }).waitFor();
+        }, report),
       );
 
       longest.push(
-        await measureStep(browser, page, 'replay: seek to the middle', async () => {
+        await measureStep(setup.browser, page, 'replay: seek to the middle', async () => {
           const rail = page.getByTestId('replay').locator('.ant-slider');
           const box = (await rail.boundingBox())!;
           await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
           await page.waitForFunction(() => document.querySelector('[data-testid="replay"]')?.getAttribute('data-time') !== '');
-        }, report, 500),
+        }, report),
       );
 
+      // The replay's clock shows on its element (data-time): counted from here, each change a frame.
+      await page.evaluate(() => {
+        const w = window as unknown as { __replayFrames: number };
+        w.__replayFrames = 0;
+        const el = document.querySelector('[data-testid="replay"]')!;
+        new MutationObserver(() => w.__replayFrames++).observe(el, { attributes: true, attributeFilter: ['data-time'] });
+      });
       longest.push(
-        await measureStep(browser, page, 'replay: play two seconds at 4x', async () => {
+        await measureStep(setup.browser, page, `replay: play ${REPLAY_FRAMES} frames at 4x`, async () => {
           await page.getByTestId('replay').getByRole('combobox').click();
           await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: '4×' }).click();
           await page.getByRole('button', { name: 'Play' }).click();
-          await page.waitForTimeout(2000);
+          // Played for as many frames as about two seconds give on a quiet machine, or to the end.
+          await page.waitForFunction(
+            (frames) =>
+            {
+              const played = (window as unknown as { __replayFrames: number }).__replayFrames;
+              return played >= frames || (played > 0 && document.querySelector('[data-testid="replay"]')?.getAttribute('data-playing') === '0');
+            },
+            REPLAY_FRAMES,
+          );
           // Paused here unless the replay reached the end already (a slow machine plays few frames).
           if ((await page.getByTestId('replay').getAttribute('data-playing')) === '1') await page.getByTestId('replay').getByRole('button').first().click();
-        }, report, 500),
+        }, report),
       );
       await screenshot(page, 'map2d-performance-1m-replay');
 
@@ -154,8 +171,11 @@ describe('2D map performance', () => {
 
       const worst = Math.max(...longest.map((l) => l.wall));
       const busiest = Math.max(...longest.map((l) => l.cpu));
-      report.push(`longest main-thread task: ${worst ? `${Math.round(worst)} ms` : 'none over 50 ms'}; busiest ${Math.round(busiest)} ms CPU (budget 200 ms)`);
+      report.push(`longest main-thread task: ${worst ? `${Math.round(worst)} ms` : 'none over 50 ms'}; busiest ${Math.round(busiest)} ms CPU (budget ${BUDGET_MS} ms, fails over ${CEILING_MS})`);
       console.log(`\n2D map, one ${POINTS.toLocaleString('en-US')}-point track (Chromium, long tasks ≥ 50 ms; CPU time from a trace):\n  ${report.join('\n  ')}\n`);
+      // The trace saw the page's work (a broken trace reads 0 and would pass any ceiling).
+      expect(busiest).toBeGreaterThan(0);
+      expect(busiest).toBeLessThan(CEILING_MS);
     } catch (e) {
       await screenshot(page, 'debug-map2d-performance');
       throw e;

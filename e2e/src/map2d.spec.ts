@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, signIn, startServer, type RunningServer } from './harness';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { newContext, screenshot, serverAndBrowser, signIn } from './harness';
 import { imeiWithCheck } from '@wildtrack/simulator';
 import { pixelsOfColour } from './perf';
 
@@ -10,17 +10,7 @@ import { pixelsOfColour } from './perf';
  * (a stork reporting every 10 minutes, a deer every 30) are replayed and both markers follow one clock.
  */
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 /** The sample fleet's stork and deer (tools/simulator fleet.ts). */
 const STORK = '864512040001173';
@@ -116,13 +106,13 @@ async function chooseDevice(page: Page, imei: string): Promise<void> {
 
 describe.each(cases)('2D map ($locale)', ({ locale, t }) => {
   it('shows the offline basemap without a network, switches layers, and replays two devices in sync', async () => {
-    const context = await newContext(browser, locale);
-    const blocked = await offline(context, server.baseUrl);
+    const context = await newContext(setup.browser, locale);
+    const blocked = await offline(context, setup.server.baseUrl);
     const page = await context.newPage();
     try {
-      await signIn(page, server.baseUrl, server.admin);
-      await page.waitForURL(`${server.baseUrl}/device`);
-      await page.goto(`${server.baseUrl}/map2d`);
+      await signIn(page, setup.server.baseUrl, setup.server.admin);
+      await page.waitForURL(`${setup.server.baseUrl}/device`);
+      await page.goto(`${setup.server.baseUrl}/map2d`);
       const map = page.getByTestId('map');
       await map.and(page.locator('[data-state="ready"]')).waitFor({ timeout: 30_000 });
 
@@ -232,13 +222,21 @@ describe.each(cases)('2D map ($locale)', ({ locale, t }) => {
       // The VHF station has no track (its fixes are its fixed site), so four tracks and five last positions.
       await expect.poll(async () => (await legend(page)).length, { timeout: 30_000 }).toBe(4);
       await page.getByTestId('map2d').and(page.locator('[data-loading="0"]')).waitFor();
-      // Out to world zoom, or as far as the map goes. The button turns disabled at the minimum zoom,
-      // possibly under a click in flight: forced clicks (a disabled button ignores them), each zoom let
-      // finish.
+      // Out to world zoom, or as far as the map goes (the button turns disabled at the minimum zoom): each
+      // zoom finished (the map at rest at another zoom) before the button is looked at again.
       const zoomOut = page.locator('.maplibregl-ctrl-zoom-out');
+      const view = page.locator('[data-testid="map2d"] [data-testid="map"]');
+      await view.and(page.locator('[data-moving="0"]')).waitFor();
       for (let i = 0; i < 8 && (await zoomOut.isEnabled()); i++) {
-        await zoomOut.click({ force: true });
-        await page.waitForTimeout(400);
+        const before = await view.getAttribute('data-zoom');
+        await zoomOut.click();
+        await page.waitForFunction(
+          (zoom) => {
+            const box = document.querySelector<HTMLElement>('[data-testid="map2d"] [data-testid="map"]');
+            return box?.dataset.moving === '0' && box.dataset.zoom !== zoom;
+          },
+          before,
+        );
       }
       const cluster = page.locator('.wt-map-cluster-count');
       await expect.poll(async () => Math.max(0, ...(await cluster.allTextContents()).map(Number)), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);

@@ -1,8 +1,8 @@
 import { deflateSync } from 'node:zlib';
 import { backfill, IngestClient } from '@wildtrack/simulator';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, signIn, startServer, type RunningServer } from './harness';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newContext, screenshot, serverAndBrowser, signIn } from './harness';
 
 /**
  * The 3D globe (issue 5) in both languages, with no network beyond the local server: CesiumJS draws the
@@ -10,9 +10,6 @@ import { launchBrowser, newContext, screenshot, signIn, startServer, type Runnin
  * migration (four flight days up to ~2.8 km, Sanjiang Plain to the Bohai coast) is drawn at its altitudes,
  * the replay moves its marker, and the globe stops rendering while the page is hidden.
  */
-
-let server: RunningServer;
-let browser: Browser;
 
 const STORK = '864512049990011';
 const CAPTION = 'Stork 3D';
@@ -23,19 +20,15 @@ const TO = Date.parse('2025-03-12T00:00:00+08:00');
 /** The same days as the console's range (the user's zone is +08:00 here). */
 const RANGE = { span: null, start: '2025-03-06 00:00:00', end: '2025-03-11 23:59:59' };
 
+const setup = serverAndBrowser();
+
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  const out = await server.cli('register-device', '--org', 'Wildtrack', '--imei', STORK, '--caption', CAPTION, '--sensors', 'GNSS,Temperature', '--species', 'bird');
+  const out = await setup.server.cli('register-device', '--org', 'Wildtrack', '--imei', STORK, '--caption', CAPTION, '--sensors', 'GNSS,Temperature', '--species', 'bird');
   const { secret } = JSON.parse(out) as { secret: string };
-  const client = new IngestClient(server.baseUrl, { imei: STORK, secret });
+  const client = new IngestClient(setup.server.baseUrl, { imei: STORK, secret });
   for (const { batch } of backfill('stork', { seed: SEED, start: FROM, end: TO })) {
     if (batch.fixes) await client.sendBatch({ fixes: batch.fixes });
   }
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 const cases = [
@@ -165,15 +158,15 @@ async function settled(page: Page): Promise<void> {
 
 describe.each(cases)('3D globe ($locale)', ({ locale, t }) => {
   it('shows the stork flying on the offline globe, replays it, and never calls Cesium ion', async () => {
-    const context = await newContext(browser, locale);
-    const net = await offline(context, server.baseUrl);
+    const context = await newContext(setup.browser, locale);
+    const net = await offline(context, setup.server.baseUrl);
     const page = await context.newPage();
     try {
-      await signIn(page, server.baseUrl, server.admin);
-      await page.waitForURL(`${server.baseUrl}/device`);
+      await signIn(page, setup.server.baseUrl, setup.server.admin);
+      await page.waitForURL(`${setup.server.baseUrl}/device`);
       // The range is the one the position screens share (as if chosen on /track or /map2d).
       await page.evaluate((range) => sessionStorage.setItem('wildtrack_position_selection', JSON.stringify({ imeis: [], range })), RANGE);
-      await page.goto(`${server.baseUrl}/map3d`);
+      await page.goto(`${setup.server.baseUrl}/map3d`);
       const globe = page.getByTestId('globe');
       await globe.and(page.locator('[data-state="ready"]')).waitFor({ timeout: 60_000 });
 
@@ -227,10 +220,10 @@ describe.each(cases)('3D globe ($locale)', ({ locale, t }) => {
 
       // ---- another page: the globe is kept, paused; back again it renders on ----
       await page.getByRole('menuitem', { name: t.menu }).click();
-      await page.waitForURL(`${server.baseUrl}/device`);
+      await page.waitForURL(`${setup.server.baseUrl}/device`);
       await expect.poll(async () => (await globeState(page)).render).toBe('paused');
       await page.goBack();
-      await page.waitForURL(`${server.baseUrl}/map3d`);
+      await page.waitForURL(`${setup.server.baseUrl}/map3d`);
       await expect.poll(async () => (await globeState(page)).render).toBe('on');
       await expect.poll(async () => (await globeState(page)).tracksDrawn, { timeout: 60_000 }).toBe(1);
 
@@ -247,7 +240,7 @@ describe.each(cases)('3D globe ($locale)', ({ locale, t }) => {
 
       // Nothing ever went to Cesium's servers (ion, assets); the workers and textures came from ours.
       expect(net.requested.filter((host) => /(^|\.)cesium\.com$/.test(host))).toEqual([]);
-      expect(net.requested.filter((host) => host === new URL(server.baseUrl).host).length).toBeGreaterThan(0);
+      expect(net.requested.filter((host) => host === new URL(setup.server.baseUrl).host).length).toBeGreaterThan(0);
     } finally {
       await context.close();
     }

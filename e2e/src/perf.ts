@@ -55,6 +55,27 @@ export interface StepFigures {
 }
 
 /**
+ * Waits until the page's main thread has caught up: two frames drawn, then an idle period (Chromium
+ * runs idle callbacks only when no task is waiting; a map that keeps drawing frames still leaves idle
+ * time between cheap frames). A page with no idle time within `timeoutMs` fails the step.
+ */
+export async function mainThreadQuiet(page: Page, timeoutMs = 30_000): Promise<void> {
+  await page.evaluate(
+    (timeout) =>
+      new Promise<void>((resolve, reject) => {
+        const started = performance.now();
+        const check = (deadline: IdleDeadline): void => {
+          if (!deadline.didTimeout) resolve();
+          else if (performance.now() - started > timeout) reject(new Error(`the page's main thread had no idle time within ${timeout} ms`));
+          else requestIdleCallback(check, { timeout: 1000 });
+        };
+        requestAnimationFrame(() => requestAnimationFrame(() => requestIdleCallback(check, { timeout: 1000 })));
+      }),
+    timeoutMs,
+  );
+}
+
+/**
  * Runs a step and answers the longest main-thread task it caused, as the page saw it and in CPU time,
  * adding a line to the report.
  */
@@ -64,13 +85,12 @@ export async function measureStep(
   name: string,
   action: () => Promise<void>,
   report: string[],
-  settleMs = 300,
 ): Promise<StepFigures> {
   await takeLongTasks(page);
   await browser.startTracing(page, { categories: ['toplevel', 'disabled-by-default-devtools.timeline'] });
   const started = Date.now();
   await action();
-  await page.waitForTimeout(settleMs); // let the last frames and any deferred work land
+  await mainThreadQuiet(page); // the last frames and any deferred work landed
   const elapsed = Date.now() - started;
   const trace = await browser.stopTracing();
   // PERF_TRACE_DIR=<dir> keeps each step's trace (open it in chrome://tracing or Perfetto).

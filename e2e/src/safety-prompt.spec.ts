@@ -1,38 +1,33 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, signIn, startServer, tokenCookie, type Account, type RunningServer } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Account, animationsSettled, newContext, screenshot, serverAndBrowser, signIn, tokenCookie } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
 let bare: Account;
 let secured: Account;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  [bare, secured] = await Promise.all([
-    server.createUser({ org: 'Qinling Reserve', name: 'ranger01', password: 'Ranger2024x' }),
-    server.createUser({ org: 'Qinling Reserve', name: 'ranger02', password: 'Ranger2024y', email: 'ranger02@example.org' }),
-  ]);
-});
+const setup = serverAndBrowser();
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+beforeAll(async () => {
+  [bare, secured] = await Promise.all([
+    setup.server.createUser({ org: 'Qinling Reserve', name: 'ranger01', password: 'Ranger2024x' }),
+    setup.server.createUser({ org: 'Qinling Reserve', name: 'ranger02', password: 'Ranger2024y', email: 'ranger02@example.org' }),
+  ]);
 });
 
 describe('the safety prompt', () => {
   it('cannot be dismissed, and its confirm opens account security with the state from the server', async () => {
-    const context = await newContext(browser, 'zh-CN');
+    const context = await newContext(setup.browser, 'zh-CN');
     const page = await context.newPage();
     try {
-      await signIn(page, server.baseUrl, bare);
+      await signIn(page, setup.server.baseUrl, bare);
       const prompt = page.locator('.ant-modal').filter({ hasText: '请完善账号安全设置' });
       await prompt.waitFor();
       await screenshot(page, 'safety-prompt-zh-CN');
 
       await page.keyboard.press('Escape');
       await page.mouse.click(20, 400);
-      await page.waitForTimeout(300);
+      // A dialog that closes is in motion from the event that closes it: once nothing moves, a prompt
+      // still shown stayed.
+      await animationsSettled(page);
       expect(await prompt.isVisible()).toBe(true);
       expect(await prompt.locator('.ant-modal-close').count()).toBe(0);
 
@@ -48,17 +43,17 @@ describe('the safety prompt', () => {
   });
 
   it('signs the user out after a confirmation when cancelled', async () => {
-    const context = await newContext(browser, 'en-US');
+    const context = await newContext(setup.browser, 'en-US');
     const page = await context.newPage();
     try {
-      await signIn(page, server.baseUrl, bare);
+      await signIn(page, setup.server.baseUrl, bare);
       const prompt = page.locator('.ant-modal').filter({ hasText: 'Secure your account' });
       await prompt.waitFor();
       await prompt.getByRole('button', { name: 'Not now' }).click();
       await page.locator('.ant-modal-confirm-title').filter({ hasText: 'Leave the account unsecured?' }).waitFor();
       await screenshot(page, 'safety-prompt-leave-en-US');
       await page.getByRole('button', { name: 'Sign out' }).click();
-      await page.waitForURL(`${server.baseUrl}/login`);
+      await page.waitForURL(`${setup.server.baseUrl}/login`);
       expect(await tokenCookie(context)).toBeUndefined();
     } finally {
       await context.close();
@@ -66,13 +61,16 @@ describe('the safety prompt', () => {
   });
 
   it('does not appear for an account with an e-mail', async () => {
-    const context = await newContext(browser, 'en-US');
+    const context = await newContext(setup.browser, 'en-US');
     const page = await context.newPage();
     try {
-      await signIn(page, server.baseUrl, secured);
-      await page.waitForURL(`${server.baseUrl}/device`);
+      await signIn(page, setup.server.baseUrl, secured);
+      await page.waitForURL(`${setup.server.baseUrl}/device`);
       await page.getByRole('menuitem', { name: 'Device list' }).waitFor();
-      await page.waitForTimeout(500);
+      // The sign-in decided before it left /login (the session's prompt flag, which the layout reads as
+      // it renders); once nothing moves, a prompt would be showing.
+      expect(await page.evaluate(() => sessionStorage.getItem('wildtrack_safety_prompt'))).toBeNull();
+      await animationsSettled(page);
       expect(await page.getByText('Secure your account').count()).toBe(0);
     } finally {
       await context.close();

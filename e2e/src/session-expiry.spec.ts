@@ -1,59 +1,48 @@
 import { MESSAGES, TOKEN_COOKIE } from '@wildtrack/contract';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, signIn, startServer, tokenCookie, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { newContext, screenshot, serverAndBrowser, signIn, tokenCookie } from './harness';
 
-let browser: Browser;
-let idleServer: RunningServer;
-
-beforeAll(async () => {
-  [browser, idleServer] = await Promise.all([launchBrowser(), startServer()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await idleServer?.stop();
-});
+const setup = serverAndBrowser();
 
 describe('an expired session', () => {
   it('sends the user to /login with the redirect and the warning, once', async () => {
-    const context = await newContext(browser, 'en-US');
+    const context = await newContext(setup.browser, 'en-US');
     const page = await context.newPage();
     try {
-      await signIn(page, idleServer.baseUrl, idleServer.admin, '/login?redirect=%2Fdevice%3Fview%3Dall');
-      await page.waitForURL(`${idleServer.baseUrl}/device?view=all`);
+      await signIn(page, setup.server.baseUrl, setup.server.admin, '/login?redirect=%2Fdevice%3Fview%3Dall');
+      await page.waitForURL(`${setup.server.baseUrl}/device?view=all`);
       // The session ends on the server (idle expiry itself is covered by the server's route tests,
       // which move the clock; here the browser's handling of 1004 is what is tested).
-      await idleServer.endSessions(idleServer.admin.account);
+      await setup.server.endSessions(setup.server.admin.account);
 
       // The warning is a toast that fades after a few seconds: watch for it from before the reload.
       const warning = page.locator('.ant-message-notice').filter({ hasText: MESSAGES['error.sessionExpired'].en });
       await Promise.all([warning.waitFor(), page.reload()]);
       await screenshot(page, 'session-expired-en-US');
-      await page.waitForURL(`${idleServer.baseUrl}/login?redirect=%2Fdevice%3Fview%3Dall`);
+      await page.waitForURL(`${setup.server.baseUrl}/login?redirect=%2Fdevice%3Fview%3Dall`);
       expect(await warning.count()).toBe(1);
       expect(await tokenCookie(context)).toBeUndefined();
 
       // signing in again returns to where the user was
-      await page.locator('#account').fill(idleServer.admin.account);
-      await page.locator('#pwd').fill(idleServer.admin.password);
+      await page.locator('#account').fill(setup.server.admin.account);
+      await page.locator('#pwd').fill(setup.server.admin.password);
       await page.locator('button[type=submit]').click();
-      await page.waitForURL(`${idleServer.baseUrl}/device?view=all`);
+      await page.waitForURL(`${setup.server.baseUrl}/device?view=all`);
     } finally {
       await context.close();
     }
   });
 
   it('treats an unknown token the same way (zh-CN)', async () => {
-    const context = await newContext(browser, 'zh-CN');
+    const context = await newContext(setup.browser, 'zh-CN');
     const page = await context.newPage();
     try {
-      const url = new URL(idleServer.baseUrl);
+      const url = new URL(setup.server.baseUrl);
       await context.addCookies([{ name: TOKEN_COOKIE, value: 'not-a-real-token', domain: url.hostname, path: '/' }]);
       const warning = page.locator('.ant-message-notice').filter({ hasText: MESSAGES['error.sessionExpired'].zh });
-      await Promise.all([warning.waitFor(), page.goto(`${idleServer.baseUrl}/device`)]);
+      await Promise.all([warning.waitFor(), page.goto(`${setup.server.baseUrl}/device`)]);
       await screenshot(page, 'session-unknown-token-zh-CN');
-      await page.waitForURL(`${idleServer.baseUrl}/login?redirect=%2Fdevice`);
+      await page.waitForURL(`${setup.server.baseUrl}/login?redirect=%2Fdevice`);
       expect(await tokenCookie(context)).toBeUndefined();
     } finally {
       await context.close();

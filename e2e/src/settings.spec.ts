@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { chooseUserMenuItem, launchBrowser, newContext, screenshot, signIn, startServer, type Account, type RunningServer } from './harness';
+import type { BrowserContext, Page, Request } from 'playwright-core';
+import { describe, it } from 'vitest';
+import { type Account, chooseUserMenuItem, newContext, screenshot, serverAndBrowser, signIn } from './harness';
 
 /**
  * The settings dialog (§2.4 Settings) in both languages: opened from the user menu, a map-service key that
@@ -10,24 +10,14 @@ import { chooseUserMenuItem, launchBrowser, newContext, screenshot, signIn, star
  * played by a route (no network here): a 403, then a real PNG tile.
  */
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 // A user of its own for every attempt: a retried attempt must start from the default settings.
 let attempts = 0;
 function newUser(tag: string): Promise<Account> {
   attempts += 1;
   // With an e-mail, so the safety prompt stays away.
-  return server.createUser({ org: 'Qinling Reserve', name: `ranger${tag}${attempts}`, password: 'Ranger2024x', email: `${tag}${attempts}@example.org` });
+  return setup.server.createUser({ org: 'Qinling Reserve', name: `ranger${tag}${attempts}`, password: 'Ranger2024x', email: `${tag}${attempts}@example.org` });
 }
 
 /** A 1×1 opaque PNG, built here so the fake tile is a real image the browser decodes. */
@@ -120,15 +110,15 @@ describe.concurrent('the settings dialog', () => {
   for (const { locale, tag, t } of cases) {
     it(`checks the map key with a tile, keeps what is saved and moves the header's zone (${locale})`, async ({ expect }) => {
       const who = await newUser(tag);
-      const context = await newContext(browser, locale);
-      const tianditu = await routes(context, server.baseUrl);
+      const context = await newContext(setup.browser, locale);
+      const tianditu = await routes(context, setup.server.baseUrl);
       const page = await context.newPage();
       const saves: Record<string, unknown>[] = [];
       page.on('request', (r: Request) => {
         if (r.url().endsWith('/api/User/SetAccountSetting')) saves.push(JSON.parse(r.postData() ?? '{}') as Record<string, unknown>);
       });
       try {
-        await signIn(page, server.baseUrl, who);
+        await signIn(page, setup.server.baseUrl, who);
         // The context's zone is Asia/Shanghai: signed in with +08:00.
         const zoneLabel = page.getByTestId('time-zone');
         await zoneLabel.filter({ hasText: '+08:00' }).waitFor();

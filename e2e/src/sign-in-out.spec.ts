@@ -1,18 +1,7 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseUserMenuItem, launchBrowser, newContext, screenshot, signIn, startServer, tokenCookie, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { animationsSettled, chooseUserMenuItem, newContext, screenshot, serverAndBrowser, signIn, tokenCookie } from './harness';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const setup = serverAndBrowser();
 
 const cases = [
   {
@@ -27,10 +16,10 @@ const cases = [
 
 describe.each(cases)('sign in and out ($locale)', ({ locale, texts }) => {
   it('goes through /login with the redirect, lands on the original path, and signs out after confirmation', async () => {
-    const context = await newContext(browser, locale);
+    const context = await newContext(setup.browser, locale);
     const page = await context.newPage();
     try {
-      await page.goto(`${server.baseUrl}/device?folder=7`);
+      await page.goto(`${setup.server.baseUrl}/device?folder=7`);
       await page.waitForURL(/\/login\?redirect=/);
       expect(new URL(page.url()).searchParams.get('redirect')).toBe('/device?folder=7');
       await page.getByText(texts.welcome).waitFor();
@@ -38,10 +27,10 @@ describe.each(cases)('sign in and out ($locale)', ({ locale, texts }) => {
       expect(await page.locator('html').getAttribute('lang')).toBe(locale);
       await screenshot(page, `sign-in-${locale}-login`);
 
-      await page.locator('#account').fill(server.admin.account);
-      await page.locator('#pwd').fill(server.admin.password);
+      await page.locator('#account').fill(setup.server.admin.account);
+      await page.locator('#pwd').fill(setup.server.admin.password);
       await page.locator('button[type=submit]').click();
-      await page.waitForURL(`${server.baseUrl}/device?folder=7`);
+      await page.waitForURL(`${setup.server.baseUrl}/device?folder=7`);
       await page.getByRole('menuitem', { name: texts.tab }).waitFor();
       expect(await page.title()).toBe(texts.deviceTitle);
       expect(await page.getByTestId('time-zone').textContent()).toContain('+08:00');
@@ -52,15 +41,15 @@ describe.each(cases)('sign in and out ($locale)', ({ locale, texts }) => {
       await screenshot(page, `sign-in-${locale}-device`);
 
       await chooseUserMenuItem(page, texts.logout, page.getByText(texts.confirmText));
-      await page.waitForTimeout(400); // let the dialog finish opening for the picture
+      await animationsSettled(page); // the dialog opened for the picture
       await screenshot(page, `sign-in-${locale}-logout-confirm`);
       await page.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
-      await page.waitForURL(`${server.baseUrl}/login`);
+      await page.waitForURL(`${setup.server.baseUrl}/login`);
       expect(await tokenCookie(context)).toBeUndefined();
       expect(await page.evaluate(() => localStorage.getItem('wildtrack_user_name'))).toBeNull();
 
       // signed out for real: the console sends a visitor back to the sign-in page
-      await page.goto(`${server.baseUrl}/device`);
+      await page.goto(`${setup.server.baseUrl}/device`);
       await page.waitForURL(/\/login\?redirect=%2Fdevice$/);
     } finally {
       await context.close();
@@ -70,13 +59,13 @@ describe.each(cases)('sign in and out ($locale)', ({ locale, texts }) => {
 
 describe('already signed in', () => {
   it('sends /login back to the console', async () => {
-    const context = await newContext(browser, 'en-US');
+    const context = await newContext(setup.browser, 'en-US');
     const page = await context.newPage();
     try {
-      await signIn(page, server.baseUrl, server.admin);
-      await page.waitForURL(`${server.baseUrl}/device`);
-      await page.goto(`${server.baseUrl}/login`);
-      await page.waitForURL(`${server.baseUrl}/device`);
+      await signIn(page, setup.server.baseUrl, setup.server.admin);
+      await page.waitForURL(`${setup.server.baseUrl}/device`);
+      await page.goto(`${setup.server.baseUrl}/login`);
+      await page.waitForURL(`${setup.server.baseUrl}/device`);
     } finally {
       await context.close();
     }

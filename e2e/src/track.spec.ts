@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { formatTime } from '@wildtrack/contract';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, signIn, startServer, type RunningServer } from './harness';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { animationsSettled, newContext, screenshot, serverAndBrowser, signIn } from './harness';
 
 /**
  * /track in the browser (issue 5), in both languages, with no network but the local server: a device
@@ -11,24 +11,7 @@ import { launchBrowser, newContext, screenshot, signIn, startServer, type Runnin
  * converted-invalid fixes with its operator.
  */
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  server = await startServer();
-});
-
-afterEach(async () => {
-  await server?.stop();
-});
+const setup = serverAndBrowser({ serverPerTest: true });
 
 const HOUR = 3_600_000;
 const ZONE = '+08:00';
@@ -142,17 +125,17 @@ async function tableTotal(page: Page, total: number): Promise<void> {
 
 describe.each(cases)('/track ($locale)', ({ locale, tag, imei, t }) => {
   it('a device from the tree, the last 7 days, the table and the track, precision AB, a fix marked invalid', async () => {
-    await server.cli('register-device', '--org', 'Wildtrack', '--imei', imei, '--caption', `Stork ${tag}`, '--sensors', 'GNSS,Temperature', '--species', 'bird', '--folder', `Wetland-${tag}`);
-    const seeded = seed(server.databaseFile, imei, server.admin.account);
+    await setup.server.cli('register-device', '--org', 'Wildtrack', '--imei', imei, '--caption', `Stork ${tag}`, '--sensors', 'GNSS,Temperature', '--species', 'bird', '--folder', `Wetland-${tag}`);
+    const seeded = seed(setup.server.databaseFile, imei, setup.server.admin.account);
 
-    const context = await newContext(browser, locale);
-    await offline(context, server.baseUrl);
+    const context = await newContext(setup.browser, locale);
+    await offline(context, setup.server.baseUrl);
     const page = await context.newPage();
     try {
-      await signIn(page, server.baseUrl, server.admin);
-      await page.waitForURL(`${server.baseUrl}/device`);
+      await signIn(page, setup.server.baseUrl, setup.server.admin);
+      await page.waitForURL(`${setup.server.baseUrl}/device`);
       await page.locator('.wt-top-menu').getByRole('link', { name: t.menu, exact: true }).click();
-      await page.waitForURL(`${server.baseUrl}/track`);
+      await page.waitForURL(`${setup.server.baseUrl}/track`);
 
       // ---- a device from the tree (no checkboxes on /track) ----
       const tree = page.getByTestId('device-tree');
@@ -177,11 +160,13 @@ describe.each(cases)('/track ($locale)', ({ locale, tag, imei, t }) => {
       const chosen = seeded.times[40]!; // the 9th row of page 1, newest first
       await table.locator(`tr[data-row-key="${chosen}"] td`).nth(3).click();
       await page.waitForFunction(() => Number(document.querySelector('[data-testid="track-map"]')?.getAttribute('data-active-index')) >= 0);
-      await page.waitForTimeout(800); // the map's flight, if any
       // ... and its dot, clicked while the table shows page 3, brings back the page holding it
       await page.locator('.wt-track-table .ant-pagination-item-3').click();
       await page.waitForFunction(() => document.querySelector('.wt-track-table')?.getAttribute('data-page') === '3' && !document.querySelector('.wt-track-table .ant-spin-spinning'));
+      // The map's flight to the chosen fix, if it took one (it starts with the choice), has ended: the
+      // chosen fix's point on screen is final.
       const mapView = page.locator('[data-testid="track-map"] [data-testid="map"]');
+      await page.locator('[data-testid="track-map"] [data-testid="map"][data-moving="0"]').waitFor();
       const [x, y] = ((await mapView.getAttribute('data-active-point')) ?? '').split(',').map(Number);
       const box = (await mapView.boundingBox())!;
       // A click a busy machine's map missed (still drawing) is made again, once.
@@ -222,7 +207,7 @@ describe.each(cases)('/track ($locale)', ({ locale, tag, imei, t }) => {
       const confirm = page.getByTestId('mark-confirm');
       await confirm.waitFor();
       expect(await confirm.textContent()).toContain(t.undo);
-      await page.waitForTimeout(400); // the dialog fades in
+      await animationsSettled(page); // the dialog faded in
       await screenshot(page, `track-${locale}-mark-confirm`);
       await page.getByTestId('mark-confirm-ok').click();
       await page.locator('.ant-message').getByText(t.marked).waitFor();
@@ -237,7 +222,7 @@ describe.each(cases)('/track ($locale)', ({ locale, tag, imei, t }) => {
       await listed.waitFor();
       expect(await listed.textContent()).toContain(formatTime(target, ZONE));
       expect(await listed.getByTestId('converted-operator').textContent()).toBe(seeded.operator);
-      await page.waitForTimeout(400); // the drawer slides in
+      await animationsSettled(page); // the drawer slid in
       await screenshot(page, `track-${locale}-converted-invalid`);
     } catch (e) {
       await screenshot(page, `debug-track-${locale}-failure`);

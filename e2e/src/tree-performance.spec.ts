@@ -1,25 +1,30 @@
 import Database from 'better-sqlite3';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, signIn, startServer, type RunningServer } from './harness';
-import { measureStep, observeLongTasks, takeLongTasks } from './perf';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newContext, screenshot, serverAndBrowser, signIn } from './harness';
+import { mainThreadQuiet, measureStep, observeLongTasks, takeLongTasks } from './perf';
 
 /**
  * The device tree with 10,000 devices in 1,000 folders (issue 4, deliverable 6): filtering and
  * expanding should leave no main-thread task over 100 ms. Machines are noisy (CI shares two cores), so
- * the spec prints the longest task of each step and asserts only that the tree does its work. Each step
+ * the spec prints the longest task of each step and asserts a ceiling on CPU time only (below). Each step
  * is also traced (Chromium's trace, through Playwright): besides the longest task as the page saw it
  * (wall time, which grows whenever the machine is busy with something else), it prints the most
  * main-thread CPU time one task took, which does not. The wall figures mean something when the spec
  * runs alone: npm run test -w @wildtrack/e2e -- tree-performance
  */
 
+/**
+ * The issue's budget for a main-thread task while filtering and expanding, ms. The spec fails at three
+ * times it, on the CPU time of the busiest task (the wall time also counts waiting for a core on a
+ * shared machine): a step change fails, a busy machine does not.
+ */
+const BUDGET_MS = 100;
+const CEILING_MS = 3 * BUDGET_MS;
 const FOLDERS = 1000;
 const PER_FOLDER = 10;
 const TOP = 100; // 100 top-level folders, each with 9 sub-folders
 
-let server: RunningServer;
-let browser: Browser;
 const account = { account: 'perfuser1', password: 'Perf12345' };
 
 /** Writes the organisation's folders and devices straight into the server's SQLite file (one transaction). */
@@ -57,18 +62,12 @@ function seed(file: string): void {
   }
 }
 
+const setup = serverAndBrowser();
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  await server.createUser({ org: 'Perf Reserve', name: account.account, password: account.password, email: 'perf@example.org' });
-  seed(server.databaseFile);
+  await setup.server.createUser({ org: 'Perf Reserve', name: account.account, password: account.password, email: 'perf@example.org' });
+  seed(setup.server.databaseFile);
 }, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
 
 /** Picks a sensor option of the open dropdown, again if a click during its animation picked nothing. */
 async function pickSensor(page: Page, option: string): Promise<void> {
@@ -88,7 +87,7 @@ async function pickSensor(page: Page, option: string): Promise<void> {
 
 describe('tree performance', () => {
   it('filters and expands 10,000 devices in 1,000 folders', async () => {
-    const context = await newContext(browser, 'en-US');
+    const context = await newContext(setup.browser, 'en-US');
     await observeLongTasks(context);
     const page = await context.newPage();
     const report: string[] = [];
@@ -96,18 +95,18 @@ describe('tree performance', () => {
     const deviceRows = (): Promise<number> => page.locator('[data-testid="device-tree"] .wt-tree-title[data-testid^="tree-device-"]').count();
     try {
       const loadStarted = Date.now();
-      await signIn(page, server.baseUrl, account);
-      await page.waitForURL(`${server.baseUrl}/device`);
+      await signIn(page, setup.server.baseUrl, account);
+      await page.waitForURL(`${setup.server.baseUrl}/device`);
       await summary.filter({ hasText: /Devices: 100\d\d/ }).waitFor({ timeout: 30_000 });
       // the default selection's list and details belong to the load, not to the first step
       await page.getByTestId('device-details').waitFor({ timeout: 30_000 });
-      await page.waitForTimeout(300);
+      await mainThreadQuiet(page);
       const load = await takeLongTasks(page);
       report.push(`${'sign-in and first tree'.padEnd(34)} ${String(Date.now() - loadStarted).padStart(5)} ms wall, longest task ${Math.round(load.reduce((m, t) => Math.max(m, t.duration), 0))} ms (fetch, parse, index, first render)`);
 
       const longest: { wall: number; cpu: number }[] = [];
       longest.push(
-        await measureStep(browser, page, 'search an IMEI fragment', async () => {
+        await measureStep(setup.browser, page, 'search an IMEI fragment', async () => {
           await page.getByTestId('tree-search').locator('input').fill('870000000004');
           await summary.filter({ hasText: 'Matching: 1000 of' }).waitFor({ timeout: 30_000 });
         }, report),
@@ -116,14 +115,14 @@ describe('tree performance', () => {
       await screenshot(page, 'tree-performance-search');
 
       longest.push(
-        await measureStep(browser, page, 'clear the search', async () => {
+        await measureStep(setup.browser, page, 'clear the search', async () => {
           await page.getByTestId('tree-search').locator('input').fill('');
           await summary.filter({ hasText: 'Devices:' }).waitFor({ timeout: 30_000 });
         }, report),
       );
 
       longest.push(
-        await measureStep(browser, page, 'sensor filter: temperature', async () => {
+        await measureStep(setup.browser, page, 'sensor filter: temperature', async () => {
           await pickSensor(page, 'Temperature');
           // 3,334 seeded devices carry a thermometer, and the sample devices that do
           await summary.filter({ hasText: /Matching: 33\d\d of/ }).waitFor({ timeout: 30_000 });
@@ -131,28 +130,28 @@ describe('tree performance', () => {
       );
 
       longest.push(
-        await measureStep(browser, page, 'expand all (filtered, ~4,300 rows)', async () => {
+        await measureStep(setup.browser, page, 'expand all (filtered, ~4,300 rows)', async () => {
           await page.getByRole('button', { name: 'Expand all folders' }).click();
           await page.waitForFunction(() => document.querySelectorAll('[data-testid="device-tree"] .wt-tree-title[data-testid^="tree-device-"]').length > 5, undefined, { timeout: 30_000 });
         }, report),
       );
 
       longest.push(
-        await measureStep(browser, page, 'sensor filter: all', async () => {
+        await measureStep(setup.browser, page, 'sensor filter: all', async () => {
           await pickSensor(page, 'All sensors');
           await summary.filter({ hasText: 'Devices:' }).waitFor({ timeout: 30_000 });
         }, report),
       );
 
       longest.push(
-        await measureStep(browser, page, 'expand all (11,000 rows)', async () => {
+        await measureStep(setup.browser, page, 'expand all (11,000 rows)', async () => {
           await page.getByRole('button', { name: 'Expand all folders' }).click();
           await page.waitForFunction(() => document.querySelectorAll('[data-testid="device-tree"] .wt-tree-title[data-testid^="tree-device-"]').length > 5, undefined, { timeout: 30_000 });
         }, report),
       );
 
       longest.push(
-        await measureStep(browser, page, 'scroll the tree to the end', async () => {
+        await measureStep(setup.browser, page, 'scroll the tree to the end', async () => {
           const list = page.locator('[data-testid="device-tree"] .ant-tree-list-holder');
           await list.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
           await page.waitForFunction(() => document.querySelector('[data-testid="tree-device-870000000009999"]') !== null, undefined, { timeout: 30_000 });
@@ -161,14 +160,14 @@ describe('tree performance', () => {
       await screenshot(page, 'tree-performance-expanded');
 
       longest.push(
-        await measureStep(browser, page, 'collapse all', async () => {
+        await measureStep(setup.browser, page, 'collapse all', async () => {
           await page.getByRole('button', { name: 'Collapse all folders' }).click();
           await page.waitForFunction(() => document.querySelectorAll('[data-testid="device-tree"] .wt-tree-title[data-testid^="tree-device-"]').length === 0, undefined, { timeout: 30_000 });
         }, report),
       );
 
       longest.push(
-        await measureStep(browser, page, 'type a name letter by letter', async () => {
+        await measureStep(setup.browser, page, 'type a name letter by letter', async () => {
           await page.getByTestId('tree-search').locator('input').pressSequentially('Tag 999', { delay: 30 });
           await summary.filter({ hasText: 'Matching: 11 of' }).waitFor({ timeout: 30_000 });
         }, report),
@@ -176,8 +175,11 @@ describe('tree performance', () => {
 
       const worst = Math.max(...longest.map((l) => l.wall));
       const busiest = Math.max(...longest.map((l) => l.cpu));
-      report.push(`longest main-thread task while filtering and expanding: ${worst ? `${Math.round(worst)} ms` : 'none over 50 ms'}; busiest ${Math.round(busiest)} ms CPU`);
+      report.push(`longest main-thread task while filtering and expanding: ${worst ? `${Math.round(worst)} ms` : 'none over 50 ms'}; busiest ${Math.round(busiest)} ms CPU (budget ${BUDGET_MS} ms, fails over ${CEILING_MS})`);
       console.log(`\nDevice tree, ${FOLDERS} folders and ${FOLDERS * PER_FOLDER} devices (Chromium, long tasks ≥ 50 ms; CPU time from a trace):\n  ${report.join('\n  ')}\n`);
+      // The trace saw the page's work (a broken trace reads 0 and would pass any ceiling).
+      expect(busiest).toBeGreaterThan(0);
+      expect(busiest).toBeLessThan(CEILING_MS);
     } catch (e) {
       await screenshot(page, 'debug-tree-performance-failure');
       console.log(report.join('\n'));
