@@ -5,6 +5,7 @@ export * from './timezone.js';
 export * from './validation.js';
 export * from './messages.js';
 export * from './wire.js';
+export * from './seal.js';
 export * from './call.js';
 export * from './paging.js';
 export * from './calls/auth.js';

@@ -10,7 +10,6 @@ import {
   newRequestCode,
   PasswordLogin,
   REQUEST_TIMEOUT_MS,
-  sealSecret,
   signedHeaders,
   SILENT_CODES,
   type CallBody,
@@ -161,7 +160,8 @@ async function exchange(
   const method = def.method ?? 'POST';
   let wireBody = plainBody;
   if (def.sealed?.length && body && typeof body === 'object') {
-    const key = await publicKey();
+    // Sealing (X25519, XChaCha20) is loaded with the first sealed call, not with the sign-in page.
+    const [key, { sealSecret }] = await Promise.all([publicKey(), import('@wildtrack/contract/seal')]);
     const sealed: Record<string, unknown> = { ...(body as Record<string, unknown>) };
     for (const field of def.sealed) {
       const value = sealed[field];
