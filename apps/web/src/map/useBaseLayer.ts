@@ -3,7 +3,7 @@ import { GetAccountSetting, GetTileLayers } from '@wildtrack/contract';
 import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { call } from '../lib/api';
 import { queryKeys } from '../lib/queryKeys';
-import { useSession } from '../lib/session';
+import { useSignedIn } from '../lib/session';
 import { initialBaseLayer, resolveBaseLayer, storeBaseLayer, type BaseLayerId, type ResolvedBaseLayer } from './layers';
 
 /** Why the offline basemap shows instead of the chosen layer; null when the chosen layer shows. */
@@ -26,7 +26,7 @@ export interface BaseLayerState {
  * to the offline basemap.
  */
 export function useBaseLayer(): BaseLayerState {
-  const signedIn = useSession().token !== undefined;
+  const signedIn = useSignedIn();
   const [chosen, setChosen] = useState<BaseLayerId>(initialBaseLayer);
   // The layer whose tiles failed; choosing again (even the same layer) tries once more.
   const [failed, setFailed] = useState<{ layer: BaseLayerId; attempt: number } | null>(null);

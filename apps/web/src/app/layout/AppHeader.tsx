@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { BrandMark } from '../../components/BrandMark';
 import { LanguageToggle } from '../../components/LanguageToggle';
-import { useSession } from '../../lib/session';
+import { useZone } from '../../lib/session';
 import { isMenuGroup, MENU, menuEntries, normalizePath } from '../routes';
 import { UserMenu } from './UserMenu';
 
@@ -12,7 +12,7 @@ import { UserMenu } from './UserMenu';
 export function AppHeader({ onAccountSecurity, onSettings }: { onAccountSecurity: () => void; onSettings: () => void }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const { user } = useSession();
+  const zone = useZone();
   const screens = Grid.useBreakpoint();
   const current = normalizePath(pathname);
   const selected = menuEntries(MENU)
@@ -40,10 +40,10 @@ export function AppHeader({ onAccountSecurity, onSettings }: { onAccountSecurity
         )}
       />
       <div className="wt-header-right">
-        {user.timeZone && !screens.xs ? (
+        {!screens.xs ? (
           <Tooltip title={t('layout.timeZoneTitle')}>
             <Tag icon={<ClockCircleOutlined />} className="wt-time-zone" data-testid="time-zone">
-              {user.timeZone}
+              {zone}
             </Tag>
           </Tooltip>
         ) : null}
