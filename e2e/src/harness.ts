@@ -199,8 +199,8 @@ export function serverAndBrowser(options: { serverPerTest?: boolean; env?: Recor
 /**
  * Waits until nothing on the page is in motion (a dialog has opened, a drawer slid in, a notice settled):
  * no antd/rc-motion enter, appear or leave class left on an element that has a size, and no finite CSS
- * animation or transition running. Endless ones (spinners) are left out. Before a screenshot, and before asserting
- * that something did not close: a closing dialog is in motion from the event that closes it.
+ * animation or transition running. Endless ones (spinners) are left out. Before a screenshot, and before
+ * asserting that something did not close: a closing dialog is in motion from the event that closes it.
  */
 export async function animationsSettled(page: Page): Promise<void> {
   const moving = (): string[] => {
