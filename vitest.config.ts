@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     projects: [
       'packages/contract',
+      'packages/sample-fleet',
       'apps/server',
       'apps/web',
       'tools/simulator',

@@ -16,7 +16,7 @@ import {
   sampleFleet,
   solarHour,
   splitBatch,
-} from '@wildtrack/sample-fleet';
+} from './index.js';
 
 const START = Date.UTC(2025, 9, 1);
 
