@@ -77,6 +77,10 @@ export const ConvertedInvalidSchema = z.object({
   Operator: z.string(),
 });
 
+/** A fix's annotations: source column name -> value as the source wrote it (text or number). */
+export const FixAnnotationsSchema = z.record(z.string(), z.union([z.string(), z.number(), z.null()]));
+export type FixAnnotations = z.infer<typeof FixAnnotationsSchema>;
+
 export const FixSchema = z.object({
   /** PickTime as epoch ms in decimal text: names the fix within its device. */
   Id: z.string(),
@@ -111,6 +115,12 @@ export const FixSchema = z.object({
   /** Second-level average: the Ids of the fixes it stands for (marking it invalid marks them all). */
   GroupIds: z.array(z.string()).optional(),
   ConvertedInvalid: ConvertedInvalidSchema.optional(),
+  /**
+   * One fix's detail only (GetFix): the values an import kept that no field above maps, under the
+   * source's own column names (a Movebank export's Env-DATA annotations such as wind or chlorophyll,
+   * e-obs columns, event-id). Absent when the fix has none; never in pages, lists or tracks.
+   */
+  Annotations: FixAnnotationsSchema.optional(),
 });
 export type Fix = z.infer<typeof FixSchema>;
 
@@ -144,7 +154,7 @@ export const GetFix = defineCall({
   auth: 'session',
   body: z.object({ imei, id: z.string(required).regex(/^\d{1,16}$/, { error: 'validation.invalidValue' }), timeZone: TimeZoneField }),
   data: FixSchema,
-  summary: 'One fix by its Id.',
+  summary: 'One fix by its Id, with its Annotations (the columns an import kept that no field maps) when it has any.',
 });
 
 /** Base64 of a protobuf TrackSet (track-codec.ts). */

@@ -1,6 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calls, Code, decodeTrackSet, DeviceType, type Fix, FixValidValue, formatTime, SpeciesType } from '@wildtrack/contract';
-import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { movebankServices } from '../../import-services.js';
+import { importMovebank } from '../movebank/index.js';
+import { createTestApp, DIALECTS, SHARED_DATA, type TestApp } from '../../test/helper.js';
 
 const ZONE = '+08:00';
 const MIN = 60_000;
@@ -295,5 +300,87 @@ describe.each(DIALECTS)('fixes on %s', (dialect) => {
     expect(Number((await segment())?.point_count)).toBe(1);
     expect(await t.database.db.selectFrom('track_segment_dirty').selectAll().execute()).toEqual([]);
     expect(await t.services.fixes.buildStaleSegments()).toBe(0);
+  });
+});
+
+describe.each(DIALECTS)('a fix\'s annotations on %s', (dialect) => {
+  const FILE = path.join(SHARED_DATA, 'movebank_albatrosses_gps_acc.csv');
+  /** The GPS row of event 28243852 as Python's csv module (or any CSV reader but the importer) reads it. */
+  const sent = (parse(fs.readFileSync(FILE), { columns: true }) as Record<string, string>[]).find((r) => r['event-id'] === '28243852')!;
+  const time = Date.UTC(2008, 6, 27, 0, 0, 56);
+  let t: TestApp;
+  let alice: string;
+  let bob: string;
+  let imei: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    ({ token: alice } = await t.userWithToken({ org: 'Albatross Lab' }));
+    ({ token: bob } = await t.userWithToken({ org: 'Seal Lab' }));
+    const orgId = await t.services.devices.orgIdByName('Albatross Lab');
+    const services = movebankServices(t.database, t.dataDir);
+    const folderId = await services.folders.findOrCreateFolder(orgId, 'Movebank', Date.now());
+    await importMovebank(services, { file: FILE, orgId, folderId });
+    // the device of tag 134 on individual 4266-84831108, however the import names it
+    const row = await t.database.db
+      .selectFrom('fixes')
+      .innerJoin('devices', 'devices.id', 'fixes.device_id')
+      .select('devices.imei')
+      .where('devices.folder_id', '=', folderId)
+      .where('fixes.pick_time', '=', time)
+      .where('fixes.lon', '=', Number(sent['location-long']))
+      .executeTakeFirstOrThrow();
+    imei = row.imei;
+  });
+  afterAll(async () => t.close());
+
+  const get = (token?: string) => t.call(calls.GetFix.path, { imei, id: String(time), timeZone: '+00:00' }, token ? { token } : {});
+
+  it('gives a fix\'s unmapped Movebank columns under their names with the values the file holds', async () => {
+    const r = await get(alice);
+    expect(r.body.Code, r.body.Msg).toBe(Code.Success);
+    const fix = r.body.Data as Fix;
+    expect(fix.PickTime).toBe('2008-07-27 00:00:56');
+    const kept = ['event-id', 'eobs:horizontal-accuracy-estimate', 'eobs:speed-accuracy-estimate', 'eobs:status', 'eobs:type-of-fix', 'eobs:used-time-to-get-fix', 'eobs:key-bin-checksum'];
+    for (const name of kept) expect(sent[name], name).toMatch(/\S/);
+    expect(fix.Annotations).toMatchObject(Object.fromEntries(kept.map((name) => [name, sent[name]])));
+    // what a field of the fix holds is not repeated as an annotation
+    for (const mapped of ['timestamp', 'location-long', 'location-lat', 'height-above-ellipsoid', 'ground-speed', 'heading', 'eobs:temperature', 'eobs:battery-voltage']) {
+      expect(fix.Annotations, mapped).not.toHaveProperty(mapped);
+    }
+  });
+
+  it('keeps annotations out of the table\'s pages', async () => {
+    const r = await t.call(calls.GetFixListByPage.path, { imei, startTime: '2008-07-26 00:00:00', endTime: '2008-07-28 00:00:00', timeZone: '+00:00' }, { token: alice });
+    const data = r.body.Data as Page;
+    expect(data.List.map((f) => f.Id)).toContain(String(time));
+    for (const f of data.List) expect(f).not.toHaveProperty('Annotations');
+  });
+
+  it('leaves out what is no column (the import\'s own list of marks) and has no Annotations for a fix without any', async () => {
+    const d = await t.database.db.selectFrom('devices').select('id').where('imei', '=', imei).executeTakeFirstOrThrow();
+    const base = { device_id: Number(d.id), lon: 1, lat: 1, alt: null, speed: null, course: null, temperature: null, activity: null, voltage: null, channel: null };
+    const more = { satellites: null, hdop: null, vdop: null, grade: null, valid: 1, tx_time: null, received_at: 0, invalid_by: null, invalid_at: null };
+    await t.database.db
+      .insertInto('fixes')
+      .values([
+        { ...base, ...more, pick_time: time + 1000, extra: JSON.stringify({ invalid: ['visible=false'], 'ECMWF Interim Full Daily SFC Wind (10 m above Ground U Component)': '-3.21' }) },
+        { ...base, ...more, pick_time: time + 2000, extra: null },
+        { ...base, ...more, pick_time: time + 3000, extra: JSON.stringify({ invalid: ['visible=false'] }) },
+      ])
+      .execute();
+    const at = async (ms: number) => (await t.call(calls.GetFix.path, { imei, id: String(ms) }, { token: alice })).body.Data as Fix;
+    expect((await at(time + 1000)).Annotations).toEqual({ 'ECMWF Interim Full Daily SFC Wind (10 m above Ground U Component)': '-3.21' });
+    expect(await at(time + 2000)).not.toHaveProperty('Annotations');
+    expect(await at(time + 3000)).not.toHaveProperty('Annotations');
+  });
+
+  it('refuses a stranger as for an unknown device, and a call without a session', async () => {
+    const unknown = (await t.call(calls.GetFix.path, { imei: 'NO-SUCH', id: String(time) }, { token: bob })).body;
+    expect(unknown.Code).toBe(Code.NotFound);
+    expect((await get(bob)).body).toEqual(unknown);
+    const none = (await get()).body;
+    expect(none.Code).toBe(Code.SessionExpired);
+    expect(none.Data ?? null).toBeNull();
   });
 });

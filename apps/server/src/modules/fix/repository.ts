@@ -28,6 +28,9 @@ export type FixRow = Pick<FixTable, (typeof FIX_COLUMNS)[number]>;
 
 export type ConvertedRow = FixRow & { operator: string | null };
 
+/** A fix as its detail reads it: the console's columns and the extras. */
+export type DetailRow = FixRow & Pick<FixTable, 'extra'>;
+
 /** A fix as the averaged table first reads it: time, has a position (1/0), valid (1/0), sort value. */
 export type FixKey = [time: number, positioned: number, valid: number, value: number | null];
 
@@ -119,8 +122,11 @@ export class FixRepository {
     return out;
   }
 
-  async one(deviceId: number, time: number): Promise<FixRow | undefined> {
-    return (await this.db.selectFrom('fixes').select(FIX_COLUMNS).where('device_id', '=', deviceId).where('pick_time', '=', time).executeTakeFirst()) as FixRow | undefined;
+  /** One fix with its `extra` (the JSON of what the import kept unmapped): only a single fix's detail reads it. */
+  async one(deviceId: number, time: number): Promise<DetailRow | undefined> {
+    return (await this.db.selectFrom('fixes').select([...FIX_COLUMNS, 'extra']).where('device_id', '=', deviceId).where('pick_time', '=', time).executeTakeFirst()) as
+      | DetailRow
+      | undefined;
   }
 
   /**

@@ -3,6 +3,7 @@ import {
   Code,
   encodeTrack,
   type Fix,
+  type FixAnnotations,
   FixValidValue,
   formatTime,
   MAX_QUERY_SPAN_DAYS,
@@ -46,6 +47,28 @@ interface Device {
 function fieldError(caller: Caller, field: string, key: MessageKey, params: Record<string, string | number> = {}): AppError {
   const label = message(caller.lang, `field.${field}` as MessageKey);
   return new AppError(Code.Invalid, 'validation.field', { field: label, message: message(caller.lang, key, params) }, 200, { Field: field });
+}
+
+/**
+ * A fix's annotations from its `extra`: the source's columns with a text or number value, in the order
+ * kept. What the import adds of its own (a list of the source's marks) is not a column and stays out;
+ * unreadable JSON is no annotation rather than a failed detail.
+ */
+export function annotationsOf(extra: string | null): FixAnnotations | undefined {
+  if (!extra) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(extra);
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const out: FixAnnotations = {};
+  for (const [name, value] of Object.entries(parsed)) {
+    if (typeof value === 'string' || typeof value === 'number' || value === null) out[name] = value;
+    else if (typeof value === 'boolean') out[name] = String(value);
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** No position filter: the whole stored track of the range (what the segments hold). */
@@ -215,7 +238,10 @@ export class FixService {
     const time = Number(id);
     const row = time >= device.from && time <= device.to ? await this.fixes.one(device.id, time) : undefined;
     if (!row) throw new AppError(Code.NotFound, 'fix.notFound');
-    return this.toFix(caller, device, (await this.named([row]))[0]!);
+    const fix = this.toFix(caller, device, (await this.named([row]))[0]!);
+    const annotations = annotationsOf(row.extra);
+    if (annotations) fix.Annotations = annotations;
+    return fix;
   }
 
   /** Base64 protobuf TrackSet of the devices' positions over the range. */
