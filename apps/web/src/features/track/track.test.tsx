@@ -2,6 +2,7 @@ import { Code, encodeTrackSet, FixValidValue, TrackFlag, type Fix } from '@wildt
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../app/providers';
+import { setLang } from '../../i18n';
 import { resetTreeSelection, setTreeSelection } from '../../slots/device-tree';
 import { resetPositionSelection, setPositionRange } from '../../lib/positionSelection';
 import { clearSession } from '../../lib/session';
@@ -280,7 +281,7 @@ describe('/track', () => {
       ]),
     );
 
-  function server(opts: { editFix?: boolean; secondLevel?: boolean; rows?: Fix[] } = {}) {
+  function server(opts: { editFix?: boolean; secondLevel?: boolean; rows?: Fix[]; annotations?: Record<string, Fix['Annotations']> } = {}) {
     const rows = opts.rows ?? [fix(0), fix(1, { GroupSize: 10, GroupIds: Array.from({ length: 10 }, (_, i) => String(BASE + 600_000 + i * 1000)) })];
     const data = tree(folder('-1', 'Qinling Reserve', { devices: [treeDevice(IMEI, { Caption: 'Stork A', Permission: opts.editFix === false ? 1 : 0, SecondLevelFix: opts.secondLevel ? 1 : 0 })] }));
     return fakeServer({
@@ -288,6 +289,11 @@ describe('/track', () => {
       '/api/Fix/GetListByPage': () => envelope(Code.Success, '', { List: rows, Total: rows.length }),
       '/api/Fix/GetAvgListByImeisAndTime': () => envelope(Code.Success, '', trackReply(rows.length)),
       '/api/Fix/GetListByImeis': () => envelope(Code.Success, '', trackReply(rows.length)),
+      '/api/Fix/Get': (body) => {
+        const found = rows.find((r) => r.Id === body.id);
+        const annotations = opts.annotations?.[body.id as string];
+        return found ? envelope(Code.Success, '', { ...found, ...(annotations ? { Annotations: annotations } : {}) }) : envelope(Code.NotFound, 'No such fix');
+      },
       '/api/Fix/ConvertInvalid': (body) => envelope(Code.Success, '', { Count: (body.ids as string[]).length }),
       '/api/Fix/GetConvertedInvalidListPage': () =>
         envelope(Code.Success, '', {
@@ -374,6 +380,40 @@ describe('/track', () => {
     fireEvent.click(screen.getByTestId('converted-open'));
     expect((await screen.findByTestId('converted-operator')).textContent).toBe('Ranger One');
     expect(within(screen.getByTestId('converted-table')).getByText('2026-11-21 10:00:00')).toBeTruthy();
+  });
+
+  it("shows the chosen fix's detail with its annotations under their own names, in either language, and none for a fix without", async () => {
+    const wind = 'ECMWF Interim Full Daily SFC Wind (10 m above Ground U Component)';
+    const chlorophyll = 'MODIS Ocean Aqua OceanColor 4km 8d Chlorophyll A (OCI)';
+    const fetch = server({ rows: [fix(0), fix(1)], annotations: { [fix(0).Id]: { [wind]: '-3.2145', [chlorophyll]: 0.318, 'eobs:status': 'A', 'event-id': null } } });
+    choose();
+    wrap(<TrackPage />);
+    await screen.findAllByText('116.300000° E');
+    expect(screen.queryByTestId('fix-detail')).toBeNull();
+    fireEvent.click(screen.getAllByText('116.300000° E')[0]!);
+    const section = await screen.findByTestId('fix-annotations');
+    expect(JSON.parse(callsTo(fetch, '/api/Fix/Get')[0]!.body as string)).toMatchObject({ imei: IMEI, id: fix(0).Id });
+    const detail = screen.getByTestId('fix-detail');
+    expect(within(detail).getByText('Fix details')).toBeTruthy();
+    expect(within(detail).getByText(fix(0).PickTime)).toBeTruthy();
+    expect(within(section).getByText('Annotations')).toBeTruthy();
+    const shown = [...section.querySelectorAll('.ant-descriptions-row')].map((r) => [r.querySelector('[data-annotation]')?.getAttribute('data-annotation'), r.querySelector('td')?.textContent]);
+    expect(shown).toEqual([[wind, '-3.2145'], [chlorophyll, '0.318'], ['eobs:status', 'A'], ['event-id', '—']]);
+    // the names are the file's, in whichever language; the section's title follows the language
+    act(() => setLang('zh'));
+    await waitFor(() => expect(within(screen.getByTestId('fix-annotations')).getByText('附加数据')).toBeTruthy());
+    expect(within(screen.getByTestId('fix-detail')).getByText('定位详情')).toBeTruthy();
+    expect(within(screen.getByTestId('fix-annotations')).getByText(wind)).toBeTruthy();
+    act(() => setLang('en'));
+    // a fix without annotations: its detail, no section
+    fireEvent.click(screen.getByText('116.301000° E'));
+    await waitFor(() => expect(screen.getByTestId('fix-detail').getAttribute('data-id')).toBe(fix(1).Id));
+    await waitFor(() => expect(screen.getByTestId('fix-detail').getAttribute('data-state')).toBe('ready'));
+    expect(screen.queryByTestId('fix-annotations')).toBeNull();
+    // closed, the fix is let go
+    fireEvent.click(screen.getByTestId('fix-detail-close'));
+    expect(screen.queryByTestId('fix-detail')).toBeNull();
+    expect(document.querySelector('.wt-row-active')).toBeNull();
   });
 
   it('says when the range has no fixes', async () => {

@@ -3,6 +3,7 @@ import {
   ConvertFixInvalid,
   formatTime,
   GetConvertedInvalidListPage,
+  GetFix,
   GetFixCount,
   GetFixListByPage,
   parseTime,
@@ -16,8 +17,8 @@ import { positionKeys } from '../../../lib/tracks';
 import { useSignedIn, useZone } from '../../../lib/session';
 
 /**
- * The /track screen's calls: a page of the fixes table, the converted-invalid list, marking fixes
- * invalid, and counting where a fix of the map stands in the table. Every key starts with
+ * The /track screen's calls: a page of the fixes table, one fix's detail, the converted-invalid list,
+ * marking fixes invalid, and counting where a fix of the map stands in the table. Every key starts with
  * positionKeys.all, so marking a fix refreshes the table, the list and every map's tracks at once.
  */
 
@@ -39,6 +40,7 @@ export type FixPageParams = FixQuery & PageBody & Pick<CallBody<typeof GetFixLis
 export const trackKeys = {
   page: (p: FixPageParams, zone: string) => [...positionKeys.all, 'table', p, zone] as const,
   converted: (p: ConvertedPageParams, zone: string) => [...positionKeys.all, 'converted', p, zone] as const,
+  fix: (imei: string, id: string, zone: string) => [...positionKeys.all, 'fix', imei, id, zone] as const,
 };
 
 function queryBody(q: FixQuery, zone: string) {
@@ -62,6 +64,17 @@ export function useFixPage(params: FixPageParams | null) {
     },
     enabled: params !== null && params.start !== '' && params.end !== '' && signedIn,
     placeholderData: keepPreviousData,
+  });
+}
+
+/** One fix with what only its detail carries (its Annotations); null reads nothing. */
+export function useFix(imei: string, id: string | null) {
+  const zone = useZone();
+  const signedIn = useSignedIn();
+  return useQuery({
+    queryKey: trackKeys.fix(imei, id ?? '', zone),
+    queryFn: ({ signal }) => call(GetFix, { imei, id: id!, timeZone: zone }, { loading: false, repeatCheck: false, signal }),
+    enabled: id !== null && signedIn,
   });
 }
 

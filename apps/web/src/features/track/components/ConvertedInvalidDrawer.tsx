@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
 import { useServerTable } from '../../../components/serverTable';
 import { useConvertedInvalid } from '../api';
+import { coordinate } from './FixTable';
 
 interface Props {
   imei: string;
@@ -11,8 +12,6 @@ interface Props {
   open: boolean;
   onClose: () => void;
 }
-
-const coordinate = (value: number | null, tag: string) => (value === null ? <span className="wt-muted">—</span> : `${value.toFixed(6)}° ${tag}`);
 
 /**
  * The fixes users marked invalid on this device (§4: for good), newest mark first, with who marked each

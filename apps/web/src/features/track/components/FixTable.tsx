@@ -33,7 +33,8 @@ export function num(value: number | null | undefined, digits = 2): ReactNode {
   return String(Number(value.toFixed(digits)));
 }
 
-function coordinate(value: number | null, tag: string): ReactNode {
+/** A coordinate in absolute degrees with its hemisphere, or a dash. */
+export function coordinate(value: number | null, tag: string): ReactNode {
   if (value === null) return dash;
   return `${value.toFixed(6)}° ${tag}`;
 }
@@ -43,7 +44,7 @@ const GRADE_TAG: Record<string, string> = { A: 'green', B: 'lime', C: 'gold', D:
 const STATE_TAG: Record<FixState, string> = { valid: 'success', noPosition: 'default', outOfRange: 'warning', marked: 'error' };
 
 /** The Validity column: valid, or why not (no position, out of range, marked by whom and when). */
-function Validity({ fix }: { fix: Fix }) {
+export function Validity({ fix }: { fix: Fix }) {
   const { t } = useTranslation();
   const state = fixState(fix);
   const label = <Tag color={STATE_TAG[state]}>{t(`track.validity.${state}`)}</Tag>;

@@ -14,6 +14,7 @@ import { useTracks } from '../../../lib/tracks';
 import { countOlder, useFixPage, useMarkInvalid, type FixQuery, type FixSortField } from '../api';
 import { activeFilterCount, idsToMark, locateStep, NO_FILTER, pageOf, rowPosition, toPositionFilter, trackIndexOf, type FilterDraft } from '../model';
 import { ConvertedInvalidDrawer } from './ConvertedInvalidDrawer';
+import { FixDetail } from './FixDetail';
 import { FixFilters } from './FixFilters';
 import { FixTable } from './FixTable';
 import type { PointColoring } from './TrackMap';
@@ -36,7 +37,7 @@ const tableHeight = (panel: number): number => Math.max(160, panel - 152);
 
 /**
  * One device's fixes: the range and filters, the table and the map side by side with one chosen fix
- * between them, marking fixes invalid, and the list of fixes marked before.
+ * between them (its detail under the map), marking fixes invalid, and the list of fixes marked before.
  */
 export function TrackView({ entry, name }: Props) {
   const { t } = useTranslation();
@@ -275,7 +276,12 @@ export function TrackView({ entry, name }: Props) {
           <Splitter.Panel defaultSize="60%" min="30%" max="80%">
             {table}
           </Splitter.Panel>
-          <Splitter.Panel min="20%">{map}</Splitter.Panel>
+          <Splitter.Panel min="20%">
+            <div className="wt-track-side">
+              {map}
+              {activeId ? <FixDetail key={activeId} imei={imei} id={activeId} row={rows.find((r) => r.Id === activeId)} onClose={() => setActiveId(null)} /> : null}
+            </div>
+          </Splitter.Panel>
         </Splitter>
       </div>
       <ConvertedInvalidDrawer imei={imei} name={name} open={convertedOpen} onClose={() => setConvertedOpen(false)} />
