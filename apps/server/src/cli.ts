@@ -9,7 +9,7 @@ import { DeviceRepository } from './modules/device/repository.js';
 import { BATTERY_NAMES, DEVICE_TYPE_NAMES, DeviceInputError, DeviceRegistry, parseSensors, SPECIES_NAMES } from './modules/device/registry.js';
 import { sensorNames } from '@wildtrack/contract';
 import { movebankServices } from './import-services.js';
-import { checkMovebankFile, importMovebank, MovebankFormatError } from './modules/movebank/index.js';
+import { checkMovebankFile, importMovebank, importOutcome, MovebankFormatError } from './modules/movebank/index.js';
 
 const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [options])
 
@@ -29,9 +29,13 @@ const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [opti
       Lists devices with their record counts.
 
   import-movebank --org <organisation> --folder <folder name> --file <Movebank CSV> [--reference <reference data CSV>]
-      Imports a Movebank study export: each tag on each individual becomes a device in the folder
-      (created if new), GPS rows fixes, acceleration bursts. Progress goes to stderr, the report
-      (JSON) to stdout. Importing the same file again stores nothing twice.
+              [--allow-skips]
+      Imports a Movebank study export: each tag on each individual becomes a device of the organisation
+      in the folder (created if new), GPS rows fixes, acceleration bursts; fixes Movebank marked as
+      outliers are invalid. Progress goes to stderr, the report (JSON) to stdout, with the first rows
+      skipped for each reason. Importing the same file again stores nothing twice and applies the
+      outlier marks changed since. Exits 1 when nothing was imported, or when rows were skipped
+      unless --allow-skips is given.
 
   end-sessions [--user <user name>]
       Signs out every session (or one user's): their next call is answered 1004.
@@ -178,7 +182,7 @@ async function run(argv: string[]): Promise<number> {
       case 'import-movebank': {
         const { values } = parseArgs({
           args: rest,
-          options: { org: { type: 'string' }, folder: { type: 'string' }, file: { type: 'string' }, reference: { type: 'string' } },
+          options: { org: { type: 'string' }, folder: { type: 'string' }, file: { type: 'string' }, reference: { type: 'string' }, 'allow-skips': { type: 'boolean' } },
         });
         if (!values.org || !values.folder?.trim() || !values.file) {
           process.stderr.write('import-movebank needs --org, --folder and --file\n');
@@ -199,7 +203,9 @@ async function run(argv: string[]): Promise<number> {
             onProgress: (line) => process.stderr.write(`${line}\n`),
           });
           process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-          return 0;
+          const outcome = importOutcome(report, values['allow-skips'] ?? false);
+          if (outcome.message) process.stderr.write(`${outcome.message}\n`);
+          return outcome.code;
         } catch (err) {
           if (!(err instanceof MovebankFormatError)) throw err;
           process.stderr.write(`${err.message}\n`);

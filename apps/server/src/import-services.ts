@@ -3,6 +3,7 @@ import { createIngestService } from './ingest/service.js';
 import { DeviceRegistry } from './modules/device/registry.js';
 import { DeviceRepository } from './modules/device/repository.js';
 import type { MovebankServices } from './modules/movebank/index.js';
+import { SourceMarkRepository } from './modules/movebank/repository.js';
 
 /**
  * The Movebank import's services built on a database, for its callers that have no app (the CLI, the
@@ -14,6 +15,7 @@ export function movebankServices(database: Db, dataDir: string): MovebankService
   return {
     devices: new DeviceRegistry(folders),
     ingest: createIngestService(database, dataDir),
+    marks: new SourceMarkRepository(database.db),
     tags: folders,
     folders,
   };

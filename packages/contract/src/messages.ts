@@ -70,6 +70,8 @@ export const MESSAGES = {
   'device.secondLevelPhone': { zh: '手机不支持秒级定位', en: 'Phones do not take second-level fixes' },
   'device.wrongSpecies': { zh: '该设备的物种类型不是{species}', en: 'This device is not fitted to a {species}' },
   'fix.notFound': { zh: '定位数据不存在', en: 'No such fix' },
+  'fix.markedBySource': { zh: 'Movebank 标记', en: 'Marked in Movebank' },
+  'fix.markedBySourceFor': { zh: 'Movebank 标记（{reason}）', en: 'Marked in Movebank ({reason})' },
   'folder.notFound': { zh: '文件夹不存在', en: 'No such folder' },
   'folder.notEmpty': { zh: '文件夹中有设备，不能删除', en: 'The folder holds devices and cannot be deleted' },
   'folder.cycle': { zh: '不能把文件夹移动到它自己或它的子文件夹下', en: 'A folder cannot move into itself or a folder below it' },

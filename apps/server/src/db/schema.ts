@@ -125,10 +125,16 @@ export interface FixTable {
   valid: number;
   tx_time: number | null;
   received_at: number;
+  /** The user who marked the fix invalid, or INVALID_BY_SOURCE when the data source (Movebank) did. */
   invalid_by: number | null;
   invalid_at: number | null;
+  /** The source's mark when invalid_by is INVALID_BY_SOURCE (e.g. "visible=false"); null otherwise. */
+  invalid_reason: string | null;
   extra: string | null;
 }
+
+/** invalid_by of a fix the data source marked (Movebank's visible=false, *-outlier=true): no user has id 0. */
+export const INVALID_BY_SOURCE = 0;
 
 export interface SensorRecordTable {
   device_id: number;

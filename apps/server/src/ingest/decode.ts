@@ -23,7 +23,7 @@ export class BatchRefused extends Error {
 }
 
 /** A fix as the batch gives it: the table's row without what the server adds (device, arrival, marks by users). */
-export type FixRow = Omit<FixTable, 'device_id' | 'received_at' | 'invalid_by'>;
+export type FixRow = Omit<FixTable, 'device_id' | 'received_at' | 'invalid_by' | 'invalid_reason'>;
 
 export type SensorRow = Omit<SensorRecordTable, 'device_id' | 'received_at'>;
 

@@ -3,6 +3,7 @@ import * as accounts from './2026-11-22T00-00-00_accounts.js';
 import * as devices from './2026-11-22T01-00-00_devices.js';
 import * as sharing from './2026-11-22T02-00-00_sharing.js';
 import * as trackSegments from './2026-11-22T03-00-00_track_segments.js';
+import * as sourceMarks from './2026-11-24T00-00-00_source_marks.js';
 
 /**
  * Every migration, by its frozen name. Listed here rather than read from disk so that the bundled
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T01-00-00_devices': devices,
   '2026-11-22T02-00-00_sharing': sharing,
   '2026-11-22T03-00-00_track_segments': trackSegments,
+  '2026-11-24T00-00-00_source_marks': sourceMarks,
 };

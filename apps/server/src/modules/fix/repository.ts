@@ -26,7 +26,7 @@ export const FIX_COLUMNS = [
 /** A fix as the console reads it: the table's columns but the device, receipt time and extras. */
 export type FixRow = Pick<FixTable, (typeof FIX_COLUMNS)[number]>;
 
-export type ConvertedRow = FixRow & { operator: string | null };
+export type ConvertedRow = FixRow & { operator: string | null; invalid_reason: string | null };
 
 /** A fix as its detail reads it: the console's columns and the extras. */
 export type DetailRow = FixRow & Pick<FixTable, 'extra'>;
@@ -309,6 +309,7 @@ export class FixRepository {
       .leftJoin('users as u', 'u.id', 'fixes.invalid_by')
       .select(FIX_COLUMNS.map((c) => `fixes.${c}` as const))
       .select(sql<string | null>`coalesce(nullif(u.nick_name, ''), u.user_name)`.as('operator'))
+      .select('fixes.invalid_reason')
       .orderBy('fixes.invalid_at', 'desc')
       .orderBy('fixes.pick_time', 'desc')
       .limit(limit)

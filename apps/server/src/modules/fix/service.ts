@@ -20,6 +20,7 @@ import {
   type TrackColumns,
   trackSetFromParts,
 } from '@wildtrack/contract';
+import { INVALID_BY_SOURCE } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
@@ -186,7 +187,12 @@ export class FixService {
       fix.GroupIds = row.groupIds.map(String);
     }
     if (row.invalid_by !== null) {
-      fix.ConvertedInvalid = { Id: String(row.pick_time), OperateTime: formatTime(row.invalid_at, caller.zone), Operator: ('operator' in row ? row.operator : null) ?? '' };
+      // the data source's mark (Movebank's visible=false, *-outlier=true) is named as such, not as a user
+      const reason = 'invalid_reason' in row ? row.invalid_reason : null;
+      const operator = row.invalid_by !== INVALID_BY_SOURCE
+        ? ('operator' in row ? row.operator : null) ?? ''
+        : reason ? message(caller.lang, 'fix.markedBySourceFor', { reason }) : message(caller.lang, 'fix.markedBySource');
+      fix.ConvertedInvalid = { Id: String(row.pick_time), OperateTime: formatTime(row.invalid_at, caller.zone), Operator: operator };
     }
     return fix;
   }

@@ -54,7 +54,10 @@ const DEVICE_FIELDS: Field[] = ['sensorType', 'tag', 'individual', 'taxon', 'stu
 
 /** Where each field of the dictionary sits in this file's header (-1 when absent). */
 export class Layout {
+  /** The header's names in lower case, as the dictionary matches them. */
   readonly names: string[];
+  /** The header's names as written: unmapped values are kept in `extra` under these. */
+  readonly header: string[];
   private readonly index = new Map<string, number>();
   readonly time: number;
   readonly lon: number;
@@ -91,7 +94,8 @@ export class Layout {
   readonly accExtra: number[];
 
   constructor(header: string[], file: string) {
-    this.names = header.map((h) => h.trim().toLowerCase());
+    this.header = header.map((h) => h.trim());
+    this.names = this.header.map((h) => h.toLowerCase());
     this.names.forEach((n, i) => {
       if (!this.index.has(n)) this.index.set(n, i);
     });

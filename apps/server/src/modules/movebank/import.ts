@@ -1,13 +1,15 @@
 import type { DeviceRegistry } from '../device/registry.js';
 import { readReference } from './reference.js';
-import { MovebankReader, Skips } from './reader.js';
+import { MovebankReader, type RowExample, Skips } from './reader.js';
 import { RecordMapper } from './records.js';
 import { DeviceResolver, type MovebankDeviceStore } from './resolver.js';
-import { ChunkWriter, type RecordSink } from './writer.js';
+import { ChunkWriter, type MarkSink, type RecordSink } from './writer.js';
 
 export interface MovebankServices {
   devices: Pick<DeviceRegistry, 'register'>;
   ingest: RecordSink;
+  /** The source's marks on stored fixes (set and lifted by a re-import). */
+  marks: MarkSink;
   /** Device attributes, sensor flags and animal info the import keeps up to date. */
   tags: MovebankDeviceStore;
 }
@@ -30,12 +32,35 @@ export interface MovebankImportOptions {
  */
 export interface MovebankImportReport {
   file: string;
+  /** The file's delimiter when it isn't Movebank's comma (a spreadsheet re-saved it). */
+  delimiter?: ';' | '\t';
   rows: number;
   devices: { created: number; reused: number };
-  fixes: { stored: number; withoutPosition: number; markedInvalid: number; duplicates: number };
+  /**
+   * `markedInvalid` and `outOfRange` count the file's fixes the source marked and those with a position
+   * out of range; `marks` what the import changed: fixes it marked and fixes whose source mark it lifted
+   * (the file no longer marks them). A user's mark is never changed.
+   */
+  fixes: {
+    stored: number;
+    withoutPosition: number;
+    markedInvalid: number;
+    outOfRange: number;
+    duplicates: number;
+    marks: { marked: number; unmarked: number };
+  };
   bursts: { stored: number; samples: number; duplicates: number };
-  skipped: { reason: string; count: number }[];
+  /** Rows left out, by reason, each with its first few rows (line, event-id, the value at fault). */
+  skipped: ReportLine[];
+  /** Rows stored with something to know (position out of range, a field too many), likewise. */
+  notices: ReportLine[];
   seconds: number;
+}
+
+export interface ReportLine {
+  reason: string;
+  count: number;
+  examples: RowExample[];
 }
 
 /**
@@ -52,16 +77,16 @@ export async function importMovebank(services: MovebankServices, opts: MovebankI
   const reader = new MovebankReader(opts.file, skipped, opts.onProgress, started);
   const reference = opts.referenceFile ? await readReference(opts.referenceFile) : undefined;
   const resolver = new DeviceResolver(services.devices, services.tags, { orgId: opts.orgId, folderId: opts.folderId, reference, now });
-  const writer = new ChunkWriter(services.ingest, now);
+  const writer = new ChunkWriter(services.ingest, now, undefined, undefined, services.marks);
   let mapper: RecordMapper | undefined;
   try {
     for await (const row of reader.read()) {
       const d = await resolver.resolve(row.tag, row.individual, row.study, row.taxon, row.kind === 'acceleration' ? 'Acceleration' : 'GNSS');
       if ('refused' in d) {
-        skipped.add(d.refused);
+        skipped.add(d.refused, { line: row.line, ...(row.eventId ? { eventId: row.eventId } : {}) });
         continue;
       }
-      mapper ??= new RecordMapper(reader.layout!, writer, skipped, now);
+      mapper ??= new RecordMapper(reader.layout!, writer, skipped, reader.notices);
       await mapper.row(row, d);
     }
     await writer.flush();
@@ -75,14 +100,32 @@ export async function importMovebank(services: MovebankServices, opts: MovebankI
     reader.close();
   }
   reader.progress(true);
-  const { fixes, bursts } = writer.counts;
+  const { fixes, bursts, marks } = writer.counts;
+  const counts = mapper?.counts ?? { withoutPosition: 0, markedInvalid: 0, outOfRange: 0 };
   return {
     file: opts.file,
+    ...(reader.delimiter === ',' ? {} : { delimiter: reader.delimiter }),
     rows: reader.rows,
     devices: resolver.counts,
-    fixes: { stored: fixes.stored, withoutPosition: mapper?.counts.withoutPosition ?? 0, markedInvalid: mapper?.counts.markedInvalid ?? 0, duplicates: fixes.duplicates },
+    fixes: { stored: fixes.stored, ...counts, duplicates: fixes.duplicates, marks },
     bursts,
     skipped: skipped.list(),
+    notices: reader.notices.list(),
     seconds: (performance.now() - started) / 1000,
   };
+}
+
+/**
+ * How the CLI ends an import: 0 when every row was stored (or was there before); 1 when nothing of the
+ * file is in the database, or when rows were skipped and the operator did not accept that
+ * (`allowSkips`). The message says why, for stderr.
+ */
+export function importOutcome(r: MovebankImportReport, allowSkips: boolean): { code: 0 | 1; message: string | null } {
+  const skipped = r.skipped.reduce((n, s) => n + s.count, 0);
+  const held = r.fixes.stored + r.fixes.duplicates + r.bursts.stored + r.bursts.duplicates;
+  if (held === 0) return { code: 1, message: `nothing was imported from ${r.file}: ${skipped > 0 ? `all ${skipped.toLocaleString('en-US')} rows were skipped (see "skipped")` : 'it has no data rows'}` };
+  if (skipped > 0 && !allowSkips) {
+    return { code: 1, message: `${skipped.toLocaleString('en-US')} rows of ${r.file} were skipped (see "skipped"); the rest is stored. Run again with --allow-skips to accept them.` };
+  }
+  return { code: 0, message: null };
 }

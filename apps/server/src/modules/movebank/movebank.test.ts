@@ -10,7 +10,8 @@ import { createTestApp, DIALECTS, SHARED_DATA, type TestApp } from '../../test/h
 import { movebankServices } from '../../import-services.js';
 import { CHUNK, importMovebank, MovebankFormatError, type MovebankImportReport, movebankImei } from './index.js';
 import { speciesTypeOf } from './taxon.js';
-import { parseTimestamp } from './values.js';
+import { INVALID_BY_SOURCE } from '../../db/schema.js';
+import { parseTimestamp, TIMESTAMP_FORMAT } from './values.js';
 
 const data = (f: string) => path.join(SHARED_DATA, f);
 
@@ -28,10 +29,23 @@ const ALBATROSSES = ['MB-132-3275-30662', 'MB-134-4266-84831108', 'MB-136-1163-1
   'MB-156-unbanded-156', 'MB-157-2131-2131', 'MB-159-unbanded-159', 'MB-161-4261-2228'];
 const GULL_FIXES: Record<string, number> = { 'MB-5536-L925752': 70, 'MB-5542-5501123': 60, 'MB-5713-5508292': 59, 'MB-5723-5543133': 60, 'MB-5726-L914275': 70 };
 
-function expectReport(r: MovebankImportReport, expected: Omit<MovebankImportReport, 'file' | 'seconds'>) {
+type Expected = Omit<MovebankImportReport, 'file' | 'seconds' | 'fixes' | 'skipped' | 'notices'> & {
+  fixes: Omit<MovebankImportReport['fixes'], 'outOfRange' | 'marks'> & Partial<Pick<MovebankImportReport['fixes'], 'outOfRange' | 'marks'>>;
+  skipped: { reason: string; count: number }[];
+  notices?: MovebankImportReport['notices'];
+};
+
+/** The report as expected; the skipped rows' examples are checked apart, no notices and no changed marks unless given. */
+function expectReport(r: MovebankImportReport, expected: Expected) {
   const { file: _file, seconds: _seconds, ...rest } = r;
-  expect(rest).toEqual(expected);
+  expect({ ...rest, skipped: rest.skipped.map(({ reason, count }) => ({ reason, count })) }).toEqual({
+    notices: [],
+    ...expected,
+    fixes: { outOfRange: 0, marks: { marked: 0, unmarked: 0 }, ...expected.fixes },
+  });
 }
+
+const reasons = (r: MovebankImportReport) => r.skipped.map(({ reason, count }) => ({ reason, count }));
 
 /** Decodes a burst's little-endian int16 samples. */
 function int16s(blob: Uint8Array): number[] {
@@ -325,33 +339,53 @@ describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
       expectReport(report, {
         rows: 9 + 11 + FILLER,
         devices: { created: 3, reused: 0 },
-        fixes: { stored: 6 + FILLER, withoutPosition: 2, markedInvalid: 2, duplicates: 0 },
+        fixes: { stored: 6 + FILLER, withoutPosition: 2, markedInvalid: 2, outOfRange: 1, duplicates: 0, marks: { marked: 2, unmarked: 0 } },
         bursts: { stored: 2, samples: 8, duplicates: 0 },
         skipped: [
           { reason: 'duplicate acceleration sample (same event-id)', count: 1 },
           { reason: 'no tag or individual identifier', count: 1 },
           { reason: 'sensor type "radio-transmitter" not imported', count: 1 },
           { reason: 'unparseable location', count: 1 },
-          { reason: 'unparseable timestamp', count: 1 },
+          { reason: `unparseable timestamp: expected ${TIMESTAMP_FORMAT}`, count: 1 },
           { reason: 'wrong number of fields (not 22)', count: 1 },
         ],
+        notices: [
+          {
+            reason: 'position out of range (longitude -180..180, latitude -90..90, altitude within 10 km): stored as invalid',
+            count: 1,
+            examples: [{ line: 16, eventId: '11', value: '200 47.7 120' }],
+          },
+        ],
+      });
+    });
+
+    it('names each skipped row by its line, event-id and value', () => {
+      const examples = Object.fromEntries(report.skipped.map((s) => [s.reason, s.examples]));
+      expect(examples).toEqual({
+        'duplicate acceleration sample (same event-id)': [{ line: FILLER + 21, eventId: '904' }], // the file's last line
+        'no tag or individual identifier': [{ line: 15, eventId: '10' }],
+        'sensor type "radio-transmitter" not imported': [{ line: 13, eventId: '8', value: 'radio-transmitter' }],
+        'unparseable location': [{ line: 11, eventId: '6', value: 'east 47.7' }],
+        [`unparseable timestamp: expected ${TIMESTAMP_FORMAT}`]: [{ line: 12, eventId: '7', value: 'yesterday' }],
+        'wrong number of fields (not 22)': [{ line: 14, eventId: '9', value: '7 fields' }],
       });
     });
 
     it('marks what the source marked, with the reason, and keeps unknown columns', async () => {
       const d = await device('MB-T1-Anna');
       const fixes = await db().selectFrom('fixes').selectAll().where('device_id', '=', d.id).orderBy('pick_time').execute();
-      expect(fixes.map((f) => [f.pick_time - Date.UTC(2024, 4, 1, 9), f.valid, f.invalid_at, f.lon])).toEqual([
-        [0, 1, null, 8.5],
-        [600_000, 1, Date.UTC(2025, 0, 1), 8.6],
-        [1_200_000, 1, Date.UTC(2025, 0, 1), 8.7],
-        [1_800_000, 0, null, null],
-        [2_400_000, 0, null, null],
-        [5_400_000, 0, null, 200], // out of range: stored, not valid (§5)
+      // the source's marks: invalid, marked by the source (invalid_by 0, no user) with its reason
+      expect(fixes.map((f) => [f.pick_time - Date.UTC(2024, 4, 1, 9), f.valid, f.invalid_by, f.invalid_at, f.invalid_reason, f.lon])).toEqual([
+        [0, 1, null, null, null, 8.5],
+        [600_000, 0, INVALID_BY_SOURCE, Date.UTC(2025, 0, 1), 'visible=false', 8.6],
+        [1_200_000, 0, INVALID_BY_SOURCE, Date.UTC(2025, 0, 1), 'manually-marked-outlier=true, algorithm-marked-outlier=true', 8.7],
+        [1_800_000, 0, null, null, null, null],
+        [2_400_000, 0, null, null, null, null],
+        [5_400_000, 0, null, null, null, 200], // out of range: stored, not valid (§5)
       ]);
       expect(JSON.parse(fixes[0]!.extra!)).toEqual({ 'event-id': '1', comments: 'caught at dawn' });
-      expect(JSON.parse(fixes[1]!.extra!)).toEqual({ 'event-id': '2', invalid: ['visible=false'] });
-      expect(JSON.parse(fixes[2]!.extra!)).toEqual({ 'event-id': '3', invalid: ['manually-marked-outlier=true', 'algorithm-marked-outlier=true'] });
+      expect(JSON.parse(fixes[1]!.extra!)).toEqual({ 'event-id': '2' });
+      expect(JSON.parse(fixes[2]!.extra!)).toEqual({ 'event-id': '3' });
       expect(fixes[0]!.speed).toBe(9);
       expect(fixes[0]!.alt).toBe(120);
       expect(d.species_type).toBe(SpeciesType.Bird);
@@ -374,7 +408,8 @@ describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
     it('stores nothing twice when imported again', async () => {
       const again = await importMovebank(services, { file, orgId, folderId });
       expect(again.devices).toEqual({ created: 0, reused: 3 });
-      expect(again.fixes).toEqual({ stored: 0, withoutPosition: 2, markedInvalid: 2, duplicates: 6 + FILLER });
+      // the file marks the same fixes as before: no mark changes
+      expect(again.fixes).toEqual({ stored: 0, withoutPosition: 2, markedInvalid: 2, outOfRange: 1, duplicates: 6 + FILLER, marks: { marked: 0, unmarked: 0 } });
       expect(again.bursts).toEqual({ stored: 0, samples: 8, duplicates: 2 });
     });
   });
@@ -399,7 +434,7 @@ describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
     const r = await importMovebank(services, { file, orgId, folderId });
     expect(r.rows).toBe(6);
     expect(r.bursts).toEqual({ stored: 1, samples: 2, duplicates: 0 });
-    expect(r.skipped).toEqual([
+    expect(reasons(r)).toEqual([
       { reason: 'acceleration burst without a sampling frequency', count: 1 },
       { reason: 'acceleration burst without eobs:acceleration-axes', count: 1 },
       { reason: 'acceleration row without samples', count: 1 },
@@ -437,7 +472,7 @@ describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
       const r = await importMovebank(services, { file, orgId, folderId });
       expect(r.rows).toBe(5);
       expect(r.fixes.stored).toBe(2);
-      expect(r.skipped).toEqual([{ reason: 'malformed CSV: a quote opened on line 4 is never closed, so the lines after it could not be read', count: 3 }]);
+      expect(reasons(r)).toEqual([{ reason: 'malformed CSV: a quote opened on line 4 is never closed, so the lines after it could not be read', count: 3 }]);
       const d = await device('MB--Quoted');
       const fixes = await db().selectFrom('fixes').select('extra').where('device_id', '=', d.id).orderBy('pick_time').execute();
       expect(fixes.map((f) => JSON.parse(f.extra!) as unknown)).toEqual([{ comments: 'fine' }, { comments: 'a "stray" quote' }]);

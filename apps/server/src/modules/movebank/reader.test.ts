@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COLUMNS, Layout } from './columns.js';
 import { MovebankFormatError } from './errors.js';
-import { MovebankReader, type SourceRow, Skips } from './reader.js';
+import { EXAMPLES, MovebankReader, type SourceRow, Skips } from './reader.js';
+import { TIMESTAMP_FORMAT } from './values.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wildtrack-movebank-reader-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -20,7 +21,7 @@ const readAll = async (file: string) => {
   const rows: SourceRow[] = [];
   for await (const r of reader.read()) rows.push(r);
   reader.close();
-  return { rows, skipped: skipped.list(), count: reader.rows, layout: reader.layout! };
+  return { rows, skipped: skipped.list(), notices: reader.notices.list(), count: reader.rows, layout: reader.layout!, delimiter: reader.delimiter };
 };
 
 describe('the column dictionary', () => {
@@ -77,13 +78,47 @@ describe('MovebankReader', () => {
     expect(rows[1]!.eobsRaw).toBe('1 2 3');
     expect(rows[0]!.eobsRaw).toBeUndefined();
     expect(skipped).toEqual([
-      { reason: 'acceleration row without samples', count: 1 },
-      { reason: 'no tag or individual identifier', count: 1 },
-      { reason: 'no timestamp', count: 1 },
-      { reason: 'sensor type "radio-transmitter" not imported', count: 1 },
-      { reason: 'unparseable timestamp', count: 1 },
-      { reason: 'wrong number of fields (not 8)', count: 1 },
+      { reason: 'acceleration row without samples', count: 1, examples: [{ line: 9 }] },
+      { reason: 'no tag or individual identifier', count: 1, examples: [{ line: 8 }] },
+      { reason: 'no timestamp', count: 1, examples: [{ line: 6 }] },
+      { reason: 'sensor type "radio-transmitter" not imported', count: 1, examples: [{ line: 5, value: 'radio-transmitter' }] },
+      { reason: `unparseable timestamp: expected ${TIMESTAMP_FORMAT}`, count: 1, examples: [{ line: 7, value: 'yesterday' }] },
+      { reason: 'wrong number of fields (not 8)', count: 1, examples: [{ line: 3, value: '6 fields' }] },
     ]);
+  });
+
+  it('keeps the known fields of a row with a field too many, and says so', async () => {
+    const file = csv(['event-id,timestamp,individual-local-identifier,comments', '1,2020-01-01 00:00:00.000,A,one, with a comma', '2,2020-01-01 00:01:00.000,A,two'].join('\n'));
+    const { rows, skipped, notices } = await readAll(file);
+    expect(rows.map((r) => [r.line, r.eventId, r.record])).toEqual([
+      [2, '1', ['1', '2020-01-01 00:00:00.000', 'A', 'one']],
+      [3, '2', ['2', '2020-01-01 00:01:00.000', 'A', 'two']],
+    ]);
+    expect(skipped).toEqual([]);
+    expect(notices).toEqual([{ reason: "more fields than the header's 4: the known fields are kept, the extra ones left out", count: 1, examples: [{ line: 2, eventId: '1', value: ' with a comma' }] }]);
+  });
+
+  it('names the expected time format and shows the first rows a spreadsheet rewrote', async () => {
+    const lines = ['event-id,timestamp,individual-local-identifier'];
+    for (let i = 1; i <= 8; i++) lines.push(`${i},31/05/2008 13:${String(20 + i)}:31,A`);
+    const { rows, skipped } = await readAll(csv(lines.join('\n')));
+    expect(rows).toEqual([]);
+    expect(skipped).toEqual([
+      {
+        reason: 'unparseable timestamp: expected yyyy-MM-dd HH:mm:ss.SSS (UTC), e.g. 2008-05-31 13:29:31.000',
+        count: 8,
+        examples: Array.from({ length: EXAMPLES }, (_, i) => ({ line: i + 2, eventId: String(i + 1), value: `31/05/2008 13:${21 + i}:31` })),
+      },
+    ]);
+    expect(EXAMPLES).toBe(5);
+  });
+
+  it('reads a semicolon-delimited file with decimal commas, as a spreadsheet saves it', async () => {
+    const file = csv(['event-id;timestamp;location-long;location-lat;individual-local-identifier;comments', '1;2020-01-01 00:00:00.000;6,5815293;53,0082323;A;a, b', ''].join('\r\n'));
+    const { rows, skipped, delimiter } = await readAll(file);
+    expect(delimiter).toBe(';');
+    expect(skipped).toEqual([]);
+    expect(rows.map((r) => r.record)).toEqual([['1', '2020-01-01 00:00:00.000', '6.5815293', '53.0082323', 'A', 'a, b']]);
   });
 
   it('counts the lines a never-closed quote swallowed', async () => {
@@ -91,7 +126,7 @@ describe('MovebankReader', () => {
     const { rows, skipped, count } = await readAll(file);
     expect(rows).toHaveLength(1);
     expect(count).toBe(4);
-    expect(skipped).toEqual([{ reason: expect.stringMatching(/a quote opened on line 3 is never closed/), count: 3 }]);
+    expect(skipped).toEqual([{ reason: expect.stringMatching(/a quote opened on line 3 is never closed/), count: 3, examples: [{ line: 3 }] }]);
   });
 
   it('reports progress with the rows read', async () => {

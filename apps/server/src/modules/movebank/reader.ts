@@ -2,18 +2,38 @@ import fs from 'node:fs';
 import { type CsvError, parse, type Parser } from 'csv-parse';
 import { Layout } from './columns.js';
 import { MovebankFormatError } from './errors.js';
-import { isEmpty, parseTimestamp } from './values.js';
+import { isEmpty, parseTimestamp, TIMESTAMP_FORMAT } from './values.js';
 
 const PROGRESS_EVERY = 10_000;
 
-/** Rows left out, counted by reason. */
+/** Where a row sits in the file, for the user to find it: its line, its event-id and the value at fault. */
+export interface RowExample {
+  line: number;
+  eventId?: string;
+  value?: string;
+}
+
+/** Examples kept per reason. */
+export const EXAMPLES = 5;
+
+/** Rows counted by reason (left out, or stored with something to say), each with its first few examples. */
 export class Skips {
-  private readonly map = new Map<string, number>();
-  add(reason: string, n = 1): void {
-    this.map.set(reason, (this.map.get(reason) ?? 0) + n);
+  private readonly map = new Map<string, { count: number; examples: RowExample[] }>();
+  add(reason: string, example?: RowExample, n = 1): void {
+    let entry = this.map.get(reason);
+    if (!entry) this.map.set(reason, (entry = { count: 0, examples: [] }));
+    entry.count += n;
+    if (example && entry.examples.length < EXAMPLES) entry.examples.push(example);
   }
-  list(): { reason: string; count: number }[] {
-    return [...this.map].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0));
+  get size(): number {
+    let n = 0;
+    for (const e of this.map.values()) n += e.count;
+    return n;
+  }
+  list(): { reason: string; count: number; examples: RowExample[] }[] {
+    return [...this.map]
+      .map(([reason, e]) => ({ reason, count: e.count, examples: e.examples }))
+      .sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0));
   }
 }
 
@@ -21,6 +41,10 @@ export class Skips {
 export interface SourceRow {
   /** The row's number among the file's data rows (malformed ones included). */
   n: number;
+  /** The file's line the row ends on (the header is line 1). */
+  line: number;
+  /** Its event-id ('' when absent). */
+  eventId: string;
   record: string[];
   /** Trimmed identifiers ('' when absent; at least one is present). */
   tag: string;
@@ -36,6 +60,29 @@ export interface SourceRow {
 
 const cell = (row: string[], i: number): string | undefined => (i >= 0 ? row[i] : undefined);
 
+/**
+ * The file's delimiter, from its first line: Movebank writes commas; a spreadsheet re-saved in a
+ * European locale writes semicolons (and decimal commas), some tools tabs.
+ */
+export function sniffDelimiter(file: string): ',' | ';' | '\t' {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(65536);
+    const n = fs.readSync(fd, buf, 0, buf.length, 0);
+    const first = buf.subarray(0, n).toString('utf8').split(/\r?\n/, 1)[0] ?? '';
+    const count = (c: string) => first.split(c).length - 1;
+    const [comma, semicolon, tab] = [count(','), count(';'), count('\t')];
+    if (semicolon > comma && semicolon >= tab) return ';';
+    if (tab > comma && tab > semicolon) return '\t';
+    return ',';
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** A decimal comma, as a spreadsheet writes numbers in a semicolon-delimited file. */
+const DECIMAL_COMMA = /^-?\d+,\d+$/;
+
 function fileError(file: string): MovebankFormatError | undefined {
   return !fs.existsSync(file) || !fs.statSync(file).isFile() ? new MovebankFormatError(`${file}: no such file`) : undefined;
 }
@@ -45,7 +92,7 @@ export async function checkMovebankFile(file: string): Promise<void> {
   const missing = fileError(file);
   if (missing) throw missing;
   const input = fs.createReadStream(file);
-  const parser = input.pipe(parse({ bom: true, skip_empty_lines: true, relax_column_count: true, to_line: 1 }));
+  const parser = input.pipe(parse({ bom: true, skip_empty_lines: true, relax_column_count: true, to_line: 1, delimiter: sniffDelimiter(file) }));
   try {
     for await (const header of parser as AsyncIterable<string[]>) {
       new Layout(header, file);
@@ -65,6 +112,10 @@ export class MovebankReader {
   /** Data rows read so far, malformed ones included. */
   rows = 0;
   layout: Layout | undefined;
+  /** Rows stored with something the user should know (a field too many), by reason. */
+  readonly notices = new Skips();
+  /** The file's delimiter (a semicolon when a spreadsheet re-saved it). */
+  readonly delimiter: ',' | ';' | '\t';
   private readonly size: number;
   private parser: Parser | undefined;
   private input: fs.ReadStream | undefined;
@@ -78,6 +129,7 @@ export class MovebankReader {
     const missing = fileError(file);
     if (missing) throw missing;
     this.size = fs.statSync(file).size;
+    this.delimiter = sniffDelimiter(file);
   }
 
   /** One progress line: rows read, share of the file, rows per second. */
@@ -92,17 +144,21 @@ export class MovebankReader {
   }
 
   async *read(): AsyncGenerator<SourceRow> {
-    const { skipped } = this;
+    const { skipped, notices } = this;
     // relax_quotes keeps a stray quote inside an unquoted value as text; a record csv-parse still can't
     // read is skipped and counted. A quote that is never closed swallows the rest of the file: counted
     // as the lines it swallowed.
     let lastRecordLine = 0;
+    const decimalComma = this.delimiter === ';';
     const parser = parse({
+      delimiter: this.delimiter,
       bom: true,
       skip_empty_lines: true,
       relax_column_count: true,
       relax_quotes: true,
       skip_records_with_error: true,
+      // each record comes with its line, for the user to find a row the report names
+      info: true,
       on_record: (record: string[], context) => {
         lastRecordLine = context.lines;
         return record;
@@ -112,10 +168,10 @@ export class MovebankReader {
       if (err.code === 'CSV_QUOTE_NOT_CLOSED') {
         const lost = Math.max(1, Number(err.lines) - lastRecordLine);
         this.rows += lost;
-        skipped.add(`malformed CSV: a quote opened on line ${lastRecordLine + 1} is never closed, so the lines after it could not be read`, lost);
+        skipped.add(`malformed CSV: a quote opened on line ${lastRecordLine + 1} is never closed, so the lines after it could not be read`, { line: lastRecordLine + 1 }, lost);
       } else {
         this.rows += 1;
-        skipped.add(`malformed CSV record (${err.code})`);
+        skipped.add(`malformed CSV record (${err.code})`, { line: Number(err.lines) });
       }
     });
     const input = fs.createReadStream(this.file);
@@ -124,28 +180,36 @@ export class MovebankReader {
     this.parser = parser;
     this.input = input;
 
-    for await (const record of parser as AsyncIterable<string[]>) {
+    for await (const { record: fields, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      const line = info.lines;
+      if (decimalComma) for (let i = 0; i < fields.length; i++) if (DECIMAL_COMMA.test(fields[i]!)) fields[i] = fields[i]!.replace(',', '.');
       if (!this.layout) {
-        this.layout = new Layout(record, this.file);
+        this.layout = new Layout(fields, this.file);
         continue;
       }
       const L = this.layout;
       this.rows += 1;
       if (this.rows % PROGRESS_EVERY === 0) this.progress();
-      if (record.length !== L.names.length) {
-        skipped.add(`wrong number of fields (not ${L.names.length})`);
+      const eventId = (cell(fields, L.event) ?? '').trim();
+      const example = (value?: string): RowExample => ({ line, ...(eventId ? { eventId } : {}), ...(value === undefined ? {} : { value }) });
+      if (fields.length < L.names.length) {
+        skipped.add(`wrong number of fields (not ${L.names.length})`, example(`${fields.length} fields`));
         continue;
       }
+      // a field too many (a stray comma in a comment, a column the header lacks): the known fields are kept
+      const record = fields.length > L.names.length ? fields.slice(0, L.names.length) : fields;
+      if (record !== fields) notices.add(`more fields than the header's ${L.names.length}: the known fields are kept, the extra ones left out`, example(fields.slice(L.names.length).join(this.delimiter)));
       const tag = (cell(record, L.tag) ?? '').trim();
       const individual = (cell(record, L.individual) ?? '').trim();
       if (isEmpty(tag) && isEmpty(individual)) {
-        skipped.add('no tag or individual identifier');
+        skipped.add('no tag or individual identifier', example());
         continue;
       }
       const timeText = record[L.time]!;
       const t = parseTimestamp(timeText);
       if (t === undefined) {
-        skipped.add(isEmpty(timeText) ? 'no timestamp' : 'unparseable timestamp');
+        if (isEmpty(timeText)) skipped.add('no timestamp', example());
+        else skipped.add(`unparseable timestamp: expected ${TIMESTAMP_FORMAT}`, example(timeText));
         continue;
       }
       const sensorType = (cell(record, L.sensorType) ?? '').trim().toLowerCase();
@@ -153,15 +217,17 @@ export class MovebankReader {
       const plain = L.raw.some((i) => !isEmpty(cell(record, i)));
       const isAcc = sensorType === 'acceleration' || (sensorType === '' && (!isEmpty(eobsRaw) || plain));
       if (!isAcc && sensorType !== 'gps' && sensorType !== '') {
-        skipped.add(`sensor type "${sensorType}" not imported`);
+        skipped.add(`sensor type "${sensorType}" not imported`, example(sensorType));
         continue;
       }
       if (isAcc && isEmpty(eobsRaw) && !plain) {
-        skipped.add('acceleration row without samples');
+        skipped.add('acceleration row without samples', example());
         continue;
       }
       yield {
         n: this.rows,
+        line,
+        eventId,
         record,
         tag: isEmpty(tag) ? '' : tag,
         individual: isEmpty(individual) ? '' : individual,

@@ -2,13 +2,18 @@ import { isValidPosition } from '@wildtrack/contract';
 import { BatchRefused, burstRow } from '../../ingest/decode.js';
 import { axisLetters, fitAxis, INT16, mergeExtras, rateOf } from './acceleration.js';
 import type { Layout } from './columns.js';
-import type { SourceRow, Skips } from './reader.js';
+import type { RowExample, SourceRow, Skips } from './reader.js';
 import type { ResolvedDevice } from './resolver.js';
 import { SampleStaging, type StagedSample } from './staging.js';
-import { isEmpty, parseTimestamp, toBoolean, toNumber } from './values.js';
+import { isEmpty, parseTimestamp, TIMESTAMP_FORMAT, toBoolean, toNumber } from './values.js';
 import type { ChunkWriter } from './writer.js';
 
 const cell = (row: string[], i: number): string | undefined => (i >= 0 ? row[i] : undefined);
+
+/** Where the user finds the row: its line and event-id, and the value at fault. */
+function exampleOf(row: SourceRow, value?: string): RowExample {
+  return { line: row.line, ...(row.eventId ? { eventId: row.eventId } : {}), ...(value === undefined ? {} : { value }) };
+}
 
 function firstPresent(row: string[], cols: number[]): number {
   for (const i of cols) if (!isEmpty(row[i])) return i;
@@ -18,19 +23,24 @@ function firstPresent(row: string[], cols: number[]): number {
 /**
  * Turns the reader's rows into the device's records, by the file's Layout: a GPS row into a fix, an
  * e-obs row into a burst, a long-format sample into a staged sample that joins its burst once the file
- * is read. Values it cannot map stay in the record's `extra` as written; the source's marks
- * (visible=false, *-outlier=true) mark the record invalid as of the import time.
+ * is read. Values it cannot map stay in the record's `extra` under their column's name as written; the
+ * source's marks (visible=false, *-outlier=true) make a fix invalid (the writer applies them, on new
+ * fixes and on fixes stored before) and stay in a burst's `extra`.
  */
 export class RecordMapper {
-  readonly counts = { withoutPosition: 0, markedInvalid: 0 };
+  readonly counts = { withoutPosition: 0, markedInvalid: 0, outOfRange: 0 };
+  /** Whether the file carries the source's marks at all (else a re-import leaves marks as they are). */
+  private readonly hasMarks: boolean;
   private staging: SampleStaging | undefined;
 
   constructor(
     private readonly L: Layout,
     private readonly writer: ChunkWriter,
     private readonly skipped: Skips,
-    private readonly now: number,
-  ) {}
+    private readonly notices: Skips,
+  ) {
+    this.hasMarks = L.visible >= 0 || L.outliers.length > 0;
+  }
 
   /** Maps one row of a resolved device. */
   async row(row: SourceRow, d: ResolvedDevice): Promise<void> {
@@ -57,14 +67,14 @@ export class RecordMapper {
     if (!isEmpty(visible)) {
       const v = toBoolean(visible);
       if (v === false) reasons.push('visible=false');
-      else if (v === undefined) extra[L.names[L.visible]!] = visible;
+      else if (v === undefined) extra[L.header[L.visible]!] = visible;
     }
     for (const i of L.outliers) {
       const text = row[i];
       if (isEmpty(text)) continue;
       const v = toBoolean(text);
       if (v === true) reasons.push(`${L.names[i]}=true`);
-      else if (v === undefined) extra[L.names[i]!] = text;
+      else if (v === undefined) extra[L.header[i]!] = text;
     }
     return reasons.length > 0 ? reasons : null;
   }
@@ -74,11 +84,11 @@ export class RecordMapper {
     const extra: Record<string, unknown> = {};
     for (const i of cols) {
       const v = row[i];
-      if (!isEmpty(v)) extra[L.names[i]!] = v;
+      if (!isEmpty(v)) extra[L.header[i]!] = v;
     }
     // constant per device, kept in its attributes; a row that says otherwise keeps its own value
-    if (L.study >= 0 && !isEmpty(row[L.study]) && row[L.study] !== d.study) extra[L.names[L.study]!] = row[L.study];
-    if (L.taxon >= 0 && !isEmpty(row[L.taxon]) && row[L.taxon] !== d.taxon) extra[L.names[L.taxon]!] = row[L.taxon];
+    if (L.study >= 0 && !isEmpty(row[L.study]) && row[L.study] !== d.study) extra[L.header[L.study]!] = row[L.study];
+    if (L.taxon >= 0 && !isEmpty(row[L.taxon]) && row[L.taxon] !== d.taxon) extra[L.header[L.taxon]!] = row[L.taxon];
     return extra;
   }
 
@@ -87,17 +97,18 @@ export class RecordMapper {
     const text = cell(row, i);
     if (isEmpty(text)) return null;
     const n = toNumber(text);
-    if (n === undefined) extra[this.L.names[i]!] = text;
+    if (n === undefined) extra[this.L.header[i]!] = text;
     return n ?? null;
   }
 
   private firstNumber(row: string[], cols: number[], extra: Record<string, unknown>): number | null {
     const used = firstPresent(row, cols);
-    for (const i of cols) if (i !== used && !isEmpty(row[i])) extra[this.L.names[i]!] = row[i];
+    for (const i of cols) if (i !== used && !isEmpty(row[i])) extra[this.L.header[i]!] = row[i];
     return used < 0 ? null : this.numberAt(row, used, extra);
   }
 
-  private async fix({ record: row, t }: SourceRow, d: ResolvedDevice): Promise<void> {
+  private async fix(source: SourceRow, d: ResolvedDevice): Promise<void> {
+    const { record: row, t } = source;
     const { L } = this;
     const lonText = cell(row, L.lon);
     const latText = cell(row, L.lat);
@@ -107,7 +118,7 @@ export class RecordMapper {
       lon = isEmpty(lonText) ? null : (toNumber(lonText) ?? null);
       lat = isEmpty(latText) ? null : (toNumber(latText) ?? null);
       if (lon === null || lat === null) {
-        this.skipped.add('unparseable location');
+        this.skipped.add('unparseable location', exampleOf(source, `${lonText ?? ''} ${latText ?? ''}`.trim()));
         return;
       }
     }
@@ -121,11 +132,15 @@ export class RecordMapper {
     const hdop = this.firstNumber(row, L.hdop, extra);
     const vdop = this.numberAt(row, L.vdop, extra);
     const marks = this.marksOf(row, extra);
-    if (marks) {
-      extra.invalid = marks;
-      this.counts.markedInvalid += 1;
-    }
+    if (marks) this.counts.markedInvalid += 1;
     if (lon === null) this.counts.withoutPosition += 1;
+    const positioned = lon !== null && lat !== null;
+    const valid = positioned && isValidPosition(lon!, lat!, alt) ? 1 : 0;
+    if (positioned && !valid) {
+      this.counts.outOfRange += 1;
+      this.notices.add('position out of range (longitude -180..180, latitude -90..90, altitude within 10 km): stored as invalid', exampleOf(source, `${lon} ${lat}${alt === null ? '' : ` ${alt}`}`));
+    }
+    const mark = this.hasMarks ? { reason: marks ? marks.join(', ') : null, valid: valid as 0 | 1 } : null;
     await this.writer.fix(d.id, {
       pick_time: t,
       lon,
@@ -142,18 +157,21 @@ export class RecordMapper {
       hdop,
       vdop,
       grade: null,
-      valid: lon !== null && lat !== null && isValidPosition(lon, lat, alt) ? 1 : 0,
+      // stored invalid at once; the writer then records the source's mark (valid stays 0 when a user marked it)
+      valid: marks ? 0 : valid,
       tx_time: null,
-      invalid_at: marks ? this.now : null,
+      invalid_at: null,
       extra: Object.keys(extra).length > 0 ? JSON.stringify(extra) : null,
-    });
+    }, mark);
   }
 
-  private async eobsBurst({ record: row, n }: SourceRow, d: ResolvedDevice, rawText: string): Promise<void> {
-    const { L, skipped } = this;
+  private async eobsBurst(source: SourceRow, d: ResolvedDevice, rawText: string): Promise<void> {
+    const { record: row, n } = source;
+    const { L } = this;
+    const skipped = { add: (reason: string, value?: string) => this.skipped.add(reason, exampleOf(source, value)) };
     const startText = cell(row, L.eobsStart);
     const t = parseTimestamp(isEmpty(startText) ? row[L.time]! : startText);
-    if (t === undefined) return skipped.add('unparseable timestamp');
+    if (t === undefined) return skipped.add(`unparseable timestamp: expected ${TIMESTAMP_FORMAT}`, isEmpty(startText) ? row[L.time] : startText);
     const axes = axisLetters(cell(row, L.eobsAxes) ?? '');
     if (!axes) return skipped.add('acceleration burst without eobs:acceleration-axes');
     const hz = toNumber(cell(row, L.eobsHz) ?? '');
@@ -169,19 +187,21 @@ export class RecordMapper {
     await this.writer.burst(d.id, burstRow({ t, hz, axes, raw: Int16Array.from(values), extra: json }, `row ${n}`));
   }
 
-  private stageSample({ record: row, t, n }: SourceRow, d: ResolvedDevice): void {
-    const { L, skipped } = this;
+  private stageSample(source: SourceRow, d: ResolvedDevice): void {
+    const { record: row, t, n } = source;
+    const { L } = this;
+    const skipped = { add: (reason: string, value?: string) => this.skipped.add(reason, exampleOf(source, value)) };
     const startText = cell(row, L.start);
     if (isEmpty(startText)) return skipped.add('acceleration sample without start-timestamp');
     const start = parseTimestamp(startText);
-    if (start === undefined) return skipped.add('unparseable start-timestamp');
+    if (start === undefined) return skipped.add(`unparseable start-timestamp: expected ${TIMESTAMP_FORMAT}`, startText);
     let axes = '';
     const v: (number | null)[] = [null, null, null];
     for (let a = 0; a < 3; a++) {
       const text = cell(row, L.raw[a]!);
       if (isEmpty(text)) continue;
       const num = toNumber(text);
-      if (num === undefined || !INT16(num)) return skipped.add('acceleration values are not 16-bit integers');
+      if (num === undefined || !INT16(num)) return skipped.add('acceleration values are not 16-bit integers', text);
       v[a] = num;
       axes += 'XYZ'[a];
     }
@@ -198,6 +218,7 @@ export class RecordMapper {
       start,
       t,
       seq: n,
+      line: source.line,
       event: isEmpty(event) ? null : event,
       axes,
       x: v[0]!,
@@ -221,13 +242,13 @@ export class RecordMapper {
     for (const s of group) {
       if (s.event !== null) {
         if (seen.has(s.event)) {
-          skipped.add('duplicate acceleration sample (same event-id)');
+          skipped.add('duplicate acceleration sample (same event-id)', { line: s.line, eventId: s.event });
           continue;
         }
         seen.add(s.event);
       }
       if (s.axes !== axes) {
-        skipped.add('acceleration sample with other axes than the rest of its burst');
+        skipped.add('acceleration sample with other axes than the rest of its burst', { line: s.line, ...(s.event === null ? {} : { eventId: s.event }), value: s.axes });
         continue;
       }
       samples.push(s);
@@ -267,7 +288,7 @@ export class RecordMapper {
       await this.writer.burst(d.id, burstRow({ t: start, hz, axes, raw, scale, offset, extra: JSON.stringify(extra) }, `burst at ${new Date(start).toISOString()}`));
     } catch (err) {
       if (!(err instanceof BatchRefused)) throw err;
-      skipped.add(`acceleration burst refused: ${err.error}`, n);
+      skipped.add(`acceleration burst refused: ${err.error}`, { line: group[0]!.line, value: new Date(start).toISOString() }, n);
     }
   }
 }

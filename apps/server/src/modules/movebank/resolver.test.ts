@@ -78,15 +78,29 @@ describe('DeviceResolver', () => {
     expect(f.rows.get(movebankImei('T1', 'Ann', true))).toMatchObject({ id: 2 });
   });
 
-  it("refuses another organisation's device and one the registry won't create, once each", async () => {
+  it("gives an organisation its own device when another organisation imported the same tag first, and finds it again", async () => {
     const f = fakeDevices();
-    f.rows.set(movebankImei('T1', 'Ann'), { id: 5, org_id: ORG + 1, attributes: JSON.stringify({ 'tag-local-identifier': 'T1', 'individual-local-identifier': 'Ann' }) });
+    const tagged = JSON.stringify({ 'tag-local-identifier': 'T1', 'individual-local-identifier': 'Ann' });
+    f.rows.set(movebankImei('T1', 'Ann'), { id: 5, org_id: ORG + 1, attributes: tagged });
+    f.rows.set(movebankImei('T1', 'Ann', true), { id: 6, org_id: ORG + 2, attributes: tagged });
+    const r = new DeviceResolver(f.registry, f.store, { orgId: ORG, folderId: null, now: NOW });
+    const own = await r.resolve('T1', 'Ann', '', '', 'GNSS');
+    expect(own).toMatchObject({ id: 3 });
+    expect(f.rows.get(movebankImei('T1', 'Ann', true, ORG))).toMatchObject({ id: 3, org_id: ORG });
+    expect(f.rows.get(movebankImei('T1', 'Ann'))).toMatchObject({ id: 5, org_id: ORG + 1 });
+    // the next import finds it, though the plain id is taken by the other organisation's device
+    const again = new DeviceResolver(f.registry, f.store, { orgId: ORG, folderId: null, now: NOW });
+    expect(await again.resolve('T1', 'Ann', '', '', 'GNSS')).toMatchObject({ id: 3 });
+    expect(again.counts).toEqual({ created: 0, reused: 1 });
+  });
+
+  it("refuses a device the registry won't create, once", async () => {
+    const f = fakeDevices();
     const r = new DeviceResolver({ register: async (input) => (input.caption === 'Bob' ? Promise.reject(new DeviceInputError('IMEI taken')) : f.registry.register(input)) }, f.store, {
       orgId: ORG,
       folderId: null,
       now: NOW,
     });
-    expect(await r.resolve('T1', 'Ann', '', '', 'GNSS')).toEqual({ refused: `device ${movebankImei('T1', 'Ann')} belongs to another organisation` });
     expect(await r.resolve('T2', 'Bob', '', '', 'GNSS')).toEqual({ refused: `device ${movebankImei('T2', 'Bob')} not created: IMEI taken` });
     const calls = f.calls.length;
     await r.resolve('T2', 'Bob', '', '', 'GNSS');

@@ -35,10 +35,11 @@ export interface ResolverOptions {
 }
 
 /**
- * Each tag on each individual is one device: found by the IMEI derived from the pair (another pair
- * that hashed alike gets the alternative IMEI), created in the organisation's folder when new, its
- * attributes and animal info brought up to date from the file and the reference data. Devices of
- * another organisation are refused. Each pair is resolved once per import.
+ * Each tag on each individual is one device of the organisation: found among the IMEIs derived from
+ * the pair (the plain one, the alternative another pair that sanitised alike leaves it, and one of the
+ * organisation's own for when another organisation imported the same public study first), created in
+ * the organisation's folder under the first of them that is free, its attributes and animal info
+ * brought up to date from the file and the reference data. Each pair is resolved once per import.
  */
 export class DeviceResolver {
   readonly counts = { created: 0, reused: 0 };
@@ -83,13 +84,19 @@ export class DeviceResolver {
       const a = JSON.parse(attrs) as Record<string, unknown>;
       return a['tag-local-identifier'] === tag && a['individual-local-identifier'] === individual;
     };
-    let imei = movebankImei(tag, individual);
-    let existing = await this.store.findByImei(imei);
-    if (existing && !sameTag(existing.attributes)) {
-      imei = movebankImei(tag, individual, true);
-      existing = await this.store.findByImei(imei);
+    // every candidate is looked at before a free one is taken, so a re-import finds the device it made
+    let existing: Awaited<ReturnType<MovebankDeviceStore['findByImei']>>;
+    let free: string | undefined;
+    for (const candidate of [movebankImei(tag, individual), movebankImei(tag, individual, true), movebankImei(tag, individual, true, orgId)]) {
+      const found = await this.store.findByImei(candidate);
+      if (!found) free ??= candidate;
+      else if (found.org_id === orgId && sameTag(found.attributes)) {
+        existing = found;
+        break;
+      }
     }
-    if (existing && existing.org_id !== orgId) return { refused: `device ${imei} belongs to another organisation` };
+    const imei = free;
+    if (!existing && imei === undefined) return { refused: `no free device id for tag "${tag}" on "${individual}": the ids derived from it belong to other devices` };
     let id: number;
     if (existing) {
       id = existing.id;
@@ -102,7 +109,7 @@ export class DeviceResolver {
         id = (
           await this.registry.register({
             orgId,
-            imei,
+            imei: imei!,
             type: DeviceType.Tracker,
             model: modelOf(refRows),
             caption: individual || tag,

@@ -11,6 +11,8 @@ export interface StagedSample {
   t: number;
   /** Row number in the file, to keep the file's order among equal times. */
   seq: number;
+  /** Its line in the file, for the report. */
+  line: number;
   event: string | null;
   axes: string;
   x: number | null;
@@ -46,10 +48,10 @@ export class SampleStaging {
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
     this.db.pragma('cache_size = -16000');
-    this.db.exec(`create table samples (device integer not null, start integer not null, t integer not null, seq integer not null, event text,
+    this.db.exec(`create table samples (device integer not null, start integer not null, t integer not null, seq integer not null, line integer not null, event text,
       axes text not null, x integer, y integer, z integer, cx real, cy real, cz real, extra text, mark text)`);
     this.insert = this.db.prepare(
-      'insert into samples values (@device, @start, @t, @seq, @event, @axes, @x, @y, @z, @cx, @cy, @cz, @extra, @mark)',
+      'insert into samples values (@device, @start, @t, @seq, @line, @event, @axes, @x, @y, @z, @cx, @cy, @cz, @extra, @mark)',
     );
   }
 

@@ -18,6 +18,9 @@ export function toBoolean(v: string): boolean | undefined {
   return undefined;
 }
 
+/** The format parseTimestamp reads, named in the report when a row's time isn't in it (a spreadsheet rewrote it). */
+export const TIMESTAMP_FORMAT = 'yyyy-MM-dd HH:mm:ss.SSS (UTC), e.g. 2008-05-31 13:29:31.000';
+
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:Z|[+-]00:?00| UTC)?$/;
 
 /** Movebank timestamps are UTC, "YYYY-MM-DD HH:MM:SS.sss"; epoch milliseconds, or undefined if not one. */
@@ -39,12 +42,15 @@ const IMEI_MAX = 40;
 /**
  * The device id for one tag on one individual: MB-<tag>-<individual> when that is already a valid id;
  * otherwise its sanitised, shortened form with a hash of the original pair, so that two pairs that
- * sanitise alike still get different devices.
+ * sanitise alike still get different devices. IMEIs are unique across organisations (every call names
+ * a device by it): with `orgId`, the hash covers the organisation too, the id a second organisation's
+ * import of the same tag takes.
  */
-export function movebankImei(tag: string, individual: string, hashed = false): string {
+export function movebankImei(tag: string, individual: string, hashed = false, orgId?: number): string {
   const plain = `MB-${tag}-${individual}`;
   const clean = plain.replace(IMEI_CHARS, '_');
-  if (!hashed && clean === plain && plain.length <= IMEI_MAX) return plain;
-  const hash = createHash('sha256').update(`${tag}\u0000${individual}`).digest('hex').slice(0, 8);
+  if (!hashed && orgId === undefined && clean === plain && plain.length <= IMEI_MAX) return plain;
+  const key = orgId === undefined ? `${tag}\u0000${individual}` : `${tag}\u0000${individual}\u0000${orgId}`;
+  const hash = createHash('sha256').update(key).digest('hex').slice(0, 8);
   return `${clean.slice(0, IMEI_MAX - 9)}.${hash}`;
 }

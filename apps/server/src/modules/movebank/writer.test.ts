@@ -46,8 +46,28 @@ describe('ChunkWriter', () => {
     await w.flush();
     await w.flush();
     expect(writes).toHaveLength(3);
-    expect(w.counts).toEqual({ fixes: { stored: 2, duplicates: 1 }, bursts: { stored: 1, samples: 4, duplicates: 0 } });
+    expect(w.counts).toEqual({ fixes: { stored: 2, duplicates: 1 }, marks: { marked: 0, unmarked: 0 }, bursts: { stored: 1, samples: 4, duplicates: 0 } });
     expect(w.sensors()).toEqual(new Map([[1, SensorFlag.GNSS], [2, SensorFlag.Acceleration | SensorFlag.GNSS]]));
+  });
+
+  it("hands each device's marks to the mark store once its fixes are written, and adds up what changed", async () => {
+    const { s, writes } = sink();
+    const applied: { deviceId: number; marks: unknown[]; at: number }[] = [];
+    const w = new ChunkWriter(s, 77, 10, 100, {
+      async apply(deviceId, marks, now) {
+        applied.push({ deviceId, marks: [...marks], at: writes.length });
+        expect(now).toBe(77);
+        return { marked: marks.filter((m) => m.reason !== null).length, unmarked: 1 };
+      },
+    });
+    await w.fix(1, fix(1), { reason: 'visible=false', valid: 1 });
+    await w.fix(1, fix(2), { reason: null, valid: 1 });
+    await w.fix(2, fix(3));
+    await w.flush();
+    expect(applied).toEqual([{ deviceId: 1, marks: [{ t: 1, reason: 'visible=false', valid: 1 }, { t: 2, reason: null, valid: 1 }], at: 1 }]);
+    expect(w.counts.marks).toEqual({ marked: 1, unmarked: 1 });
+    await w.flush();
+    expect(applied).toHaveLength(1);
   });
 
   it('writes early when the buffered bursts hold too many samples', async () => {

@@ -1,6 +1,7 @@
 import { SensorFlag } from '@wildtrack/contract';
 import type { BurstRow, DecodedBatch, FixRow } from '../../ingest/decode.js';
 import type { IngestService } from '../../ingest/service.js';
+import type { SourceMark, SourceMarkRepository } from './repository.js';
 
 /** Records per write (one transaction each): bounds memory whatever the file's size. */
 export const CHUNK = 5000;
@@ -9,14 +10,19 @@ export const MAX_BUFFERED_SAMPLES = 1_000_000;
 
 /** Where the chunks go: the device write path (one transaction per batch, duplicates skipped and counted). */
 export type RecordSink = Pick<IngestService, 'writeDecoded'>;
+/** Where the source's marks go once their fixes are stored (new or there before). */
+export type MarkSink = Pick<SourceMarkRepository, 'apply'>;
 
 export interface WrittenCounts {
   fixes: { stored: number; duplicates: number };
+  /** Fixes whose source mark this import set or lifted (a user's mark is never changed). */
+  marks: { marked: number; unmarked: number };
   bursts: { stored: number; samples: number; duplicates: number };
 }
 
 interface Pending {
   fixes: FixRow[];
+  marks: SourceMark[];
   bursts: BurstRow[];
   /** Sensor flags the device's records showed. */
   sensors: number;
@@ -42,7 +48,7 @@ export function importBatch(fixes: FixRow[], bursts: BurstRow[]): DecodedBatch {
  * counted apart.
  */
 export class ChunkWriter {
-  readonly counts: WrittenCounts = { fixes: { stored: 0, duplicates: 0 }, bursts: { stored: 0, samples: 0, duplicates: 0 } };
+  readonly counts: WrittenCounts = { fixes: { stored: 0, duplicates: 0 }, marks: { marked: 0, unmarked: 0 }, bursts: { stored: 0, samples: 0, duplicates: 0 } };
   private readonly pending = new Map<number, Pending>();
   private buffered = 0;
   private bufferedSamples = 0;
@@ -52,17 +58,20 @@ export class ChunkWriter {
     private readonly now: number,
     private readonly chunk = CHUNK,
     private readonly maxSamples = MAX_BUFFERED_SAMPLES,
+    private readonly marks?: MarkSink,
   ) {}
 
   private of(deviceId: number): Pending {
     let p = this.pending.get(deviceId);
-    if (!p) this.pending.set(deviceId, (p = { fixes: [], bursts: [], sensors: 0 }));
+    if (!p) this.pending.set(deviceId, (p = { fixes: [], marks: [], bursts: [], sensors: 0 }));
     return p;
   }
 
-  async fix(deviceId: number, f: FixRow): Promise<void> {
+  /** A fix with the source's mark on it (`mark` null when the source doesn't mark it). */
+  async fix(deviceId: number, f: FixRow, mark: { reason: string | null; valid: 0 | 1 } | null = null): Promise<void> {
     const p = this.of(deviceId);
     p.fixes.push(f);
+    if (mark) p.marks.push({ t: f.pick_time, ...mark });
     p.sensors |= SensorFlag.GNSS;
     if (++this.buffered >= this.chunk) await this.flush();
   }
@@ -84,6 +93,12 @@ export class ChunkWriter {
         this.counts.fixes.duplicates += c.duplicates;
         p.fixes = [];
       }
+      if (p.marks.length > 0 && this.marks) {
+        const m = await this.marks.apply(deviceId, p.marks, this.now);
+        this.counts.marks.marked += m.marked;
+        this.counts.marks.unmarked += m.unmarked;
+      }
+      p.marks = [];
       if (p.bursts.length > 0) {
         const c = await this.sink.writeDecoded(deviceId, importBatch([], p.bursts), null, this.now);
         this.counts.bursts.stored += c.bursts;
