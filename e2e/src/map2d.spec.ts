@@ -239,7 +239,9 @@ describe.each(cases)('2D map ($locale)', ({ locale, t }) => {
         );
       }
       const cluster = page.locator('.wt-map-cluster-count');
-      await expect.poll(async () => Math.max(0, ...(await cluster.allTextContents()).map(Number)), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+      // At least two together: the stork keeps its calendar (on the Amur in spring and summer, at Poyang in
+      // winter), so which of the five share a cluster depends on the season of the data.
+      await expect.poll(async () => Math.max(0, ...(await cluster.allTextContents()).map(Number)), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
       await screenshot(page, `map2d-${locale}-cluster`);
       // The biggest cluster opened: the map zooms in until its positions part, in smaller clusters or
       // each with its name.

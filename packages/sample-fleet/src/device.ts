@@ -2,6 +2,7 @@
 // bursts, media and the outbox together over shared state; split, each part would reach into the others.
 import {
   type Burst,
+  DeviceType,
   type IngestBatch,
   type InstrSupportName,
   type PendingInstruction,
@@ -88,17 +89,18 @@ export interface DeviceSimulator {
 
 interface FixRec {
   t: number;
-  lon: number;
-  lat: number;
-  alt: number;
+  /** null: an attempt that found too few satellites in time (a real tag logs it without a position). */
+  lon: number | null;
+  lat: number | null;
+  alt: number | null;
   speed: number;
   course: number | null;
   temp: number;
   activity: number;
   voltage: number;
   sats: number;
-  hdop: number;
-  vdop: number;
+  hdop: number | null;
+  vdop: number | null;
   grade: number;
   channel: number;
   tx: number;
@@ -141,6 +143,7 @@ class Device implements DeviceSimulator {
   private fixDue = false;
   private fixCount = 0;
   private nextSlfAt: number;
+  private lastAttemptAt = -Infinity;
   private nextPostAt = 0;
   private vel = { east: 0, north: 0 };
   private activitySum = 0;
@@ -223,7 +226,7 @@ class Device implements DeviceSimulator {
       this.takeFixes(t, 10);
       this.fixDue = false;
       this.nextSlfAt = t + this.schedRng.exponential((s.flightDay ? 2 : 8) * 3_600_000);
-    } else if (this.fixDue && s.skyView) {
+    } else if (this.fixDue && s.skyView && t - this.lastAttemptAt >= s.attemptGapMinutes * MINUTE) {
       this.fixDue = false;
       const phoneIdle = this.profile.motion.kind === 'walker' && !s.tracking && minute % 60 !== 0 && this.fix.mode === 'interval';
       const lowPower = this.profile.power.kind === 'solar' && this.power.voltage < 3.7 && this.fixCount++ % 2 === 1;
@@ -253,11 +256,17 @@ class Device implements DeviceSimulator {
     const g = this.profile.gnss;
     const rng = this.gnssRng;
     if (this.profile.power.kind === 'solar') this.power.use(this.profile.power.perFix * (count > 1 ? 2 : 1));
-    // A fix under canopy or in a den fails now and then: no record, as on a real tag.
-    if (rng.chance(s.canopy * s.canopy * 0.3)) return;
+    this.lastAttemptAt = t;
+    // A fix fails when the receiver tracks fewer than four satellites (canopy, a den), or a diver's antenna
+    // is awash before the snapshot is taken: a tag logs the attempt without a position.
+    const blocked = rng.chance(s.canopy * s.canopy * 0.3) || !rng.chance(s.fixChance);
+    let q: FixQuality | null = blocked ? null : this.badFixes && rng.chance(g.badRate) ? badQuality(rng) : fixQuality(rng, g.sats, g.satsSd, s.canopy);
+    if (q === null) {
+      this.failedAttempt(t);
+      return;
+    }
     const ttf = g.ttf[0] + rng.float() * (g.ttf[1] - g.ttf[0]);
     const start = t + Math.round(ttf * 1000);
-    let q: FixQuality = this.badFixes && rng.chance(g.badRate) ? badQuality(rng) : fixQuality(rng, g.sats, g.satsSd, s.canopy);
     // A second-level fix shares one error (the receiver keeps tracking) and wanders a little per second.
     const bias = { e: rng.normal(0, q.sigmaH / Math.SQRT2), n: rng.normal(0, q.sigmaH / Math.SQRT2), u: rng.normal(0, q.sigmaV) };
     for (let k = 0; k < count; k++) {
@@ -273,30 +282,62 @@ class Device implements DeviceSimulator {
       const speed = noSpeed ? -1 : round(Math.max(0, trueSpeed * 3.6 + rng.normal(0, 0.12 * q.hdop)), 1);
       const course = noSpeed ? null : round(wrap360((trueSpeed > 0.15 ? bearingOf(this.vel.east, this.vel.north) : s.heading) + rng.normal(0, 3)), 1);
       const rec: FixRec = {
+        ...this.tagFields(t),
         t: start + k * 1000,
         lon: round(p.lon, 7),
         lat: round(p.lat, 7),
         alt: round(s.elev + s.agl - s.depth + (count > 1 ? bias.u : 0) + rng.normal(0, count > 1 ? 1 : q.sigmaV), 1),
         speed,
         course,
-        temp: round(this.tagTemperature(t) + rng.normal(0, 0.2), 1),
-        activity: Math.round(clamp((this.activitySum / Math.max(1, this.activityN)) * 100 + rng.normal(0, 1.5), 0, 255)),
-        voltage: this.power.voltage,
         sats: q.sats,
         hdop: q.hdop,
         vdop: q.vdop,
         grade: q.grade,
-        channel: (Math.floor(t / 3_600_000) % 4) + 1,
-        tx: 0,
       };
       if (this.badFixes && count === 1 && rng.chance(this.profile.gnss.invalidRate)) {
         // Deliberately invalid: a firmware altitude sentinel, or a latitude that overflowed.
         if (rng.chance(0.5)) rec.alt = 32767;
-        else rec.lat = round(rec.lat + 100, 7);
+        else rec.lat = round(rec.lat! + 100, 7);
         Object.assign(rec, { sats: rng.int(0, 3), hdop: 99.9, vdop: 99.9, grade: 7, speed: -1, course: null });
       }
       this.pending.fixes.push(rec);
     }
+    this.activitySum = 0;
+    this.activityN = 0;
+  }
+
+  /** What a tag logs with every attempt, fixed or not: its temperature, activity, voltage. */
+  private tagFields(t: number): Pick<FixRec, 'temp' | 'activity' | 'voltage' | 'channel' | 'tx'> {
+    const rng = this.gnssRng;
+    return {
+      temp: round(this.tagTemperature(t) + rng.normal(0, 0.2), 1),
+      activity: Math.round(clamp((this.activitySum / Math.max(1, this.activityN)) * 100 + rng.normal(0, 1.5), 0, 255)),
+      voltage: this.power.voltage,
+      channel: (Math.floor(t / 3_600_000) % 4) + 1,
+      tx: 0,
+    };
+  }
+
+  /**
+   * An attempt that timed out (the fisher data's e-obs tags log 30 % of their attempts so, at the scheduled
+   * time): a record with no position, counted in the tables and never drawn. Phones and stations log nothing.
+   */
+  private failedAttempt(t: number): void {
+    if (this.profile.type !== DeviceType.Tracker) return;
+    const rng = this.gnssRng;
+    this.pending.fixes.push({
+      ...this.tagFields(t),
+      t,
+      lon: null,
+      lat: null,
+      alt: null,
+      speed: -1,
+      course: null,
+      sats: rng.int(0, 3),
+      hdop: null,
+      vdop: null,
+      grade: 7,
+    });
     this.activitySum = 0;
     this.activityN = 0;
   }

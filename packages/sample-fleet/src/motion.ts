@@ -3,7 +3,7 @@
 // the models side by side for comparison.
 import { angleDiff, bearingOf, DAY, distance, enu, HOUR, interpolate, type LonLat, offset, solarHour, terrain, wrap360 } from './geo.js';
 import type { Behaviour, MotionSpec, Site } from './profiles.js';
-import type { Rng } from './rng.js';
+import { Rng } from './rng.js';
 
 /** Where the carrier is and what it does at the end of a step. */
 export interface MotionState {
@@ -29,6 +29,10 @@ export interface MotionState {
   flightDay: boolean;
   /** Diver: blood oxygen saturation 0..1 (for the red/infrared sensor). */
   oxygen: number;
+  /** Chance that a fix attempt now gets a clear sky long enough (a diver's antenna awash: low). */
+  fixChance: number;
+  /** Fewest minutes between fix attempts now (a hauled-out seal's tag saves power: hourly). */
+  attemptGapMinutes: number;
 }
 
 export interface Motion {
@@ -50,6 +54,8 @@ function initialState(pos: LonLat, elev: number): MotionState {
     observing: false,
     flightDay: false,
     oxygen: 0.97,
+    fixChance: 1,
+    attemptGapMinutes: 0,
   };
 }
 
@@ -154,26 +160,51 @@ class HomeRangeMotion implements Motion {
 
 interface Segment {
   kind: 'stay' | 'flight';
-  from: Site;
-  to: Site;
+  /** The stay's site, or the flight's path from one stop to the next (waypoints between). */
+  path: Site[];
+  /** Absolute local days (days since the epoch at the flyway's mean longitude). */
   startDay: number;
   days: number;
 }
 
+const dayOfYearStart = (year: number, doy: number) => Math.round(Date.UTC(year, 0, doy) / DAY);
+
+const pathLength = (path: Site[]) => path.slice(1).reduce((n, p, i) => n + distance(path[i]!, p), 0);
+
+/** The point a fraction f of the way along a path of great-circle pieces, and the ground elevation there. */
+function along(path: Site[], f: number): { pos: LonLat; elev: number } {
+  if (path.length === 1) return { pos: path[0]!, elev: path[0]!.elev };
+  const lens = path.slice(1).map((p, i) => distance(path[i]!, p));
+  let left = Math.min(1, Math.max(0, f)) * lens.reduce((x, y) => x + y, 0);
+  for (let i = 0; i < lens.length; i++) {
+    if (left <= lens[i]! || i === lens.length - 1) {
+      const g = lens[i]! > 0 ? Math.min(1, left / lens[i]!) : 1;
+      const a = path[i]!;
+      const b = path[i + 1]!;
+      return { pos: interpolate(a, b, g), elev: a.elev + (b.elev - a.elev) * g };
+    }
+    left -= lens[i]!;
+  }
+  throw new Error('unreachable');
+}
+
 /**
- * A migrant on a real flyway. The itinerary (stay days at each site, flight days on each leg, there and
- * back) is a cycle fixed by the seed and anchored to absolute days, so a restarted device is on the same
- * leg or at the same stopover as before. Storks soar: they fly by day in thermals, climbing in circles
- * and gliding on, and roost at night, also between flight days of a long leg.
+ * A migrant on a real flyway and the real calendar of its species: on the breeding site from spring to
+ * autumn, south along the route in autumn, on the wintering site all winter, north in spring. Each
+ * year's dates and stopover lengths are drawn from the seed and the year, so a restarted device is on
+ * the same leg or at the same stopover as before, whatever day it is restarted on. Storks soar: they fly
+ * by day in thermals, climbing in circles and gliding on, and roost at night on land or in shallow
+ * wetland, also between the flight days of a long leg.
  */
 class MigrantMotion implements Motion {
   readonly state: MotionState;
-  private readonly segments: Segment[] = [];
-  private readonly cycleDays: number;
-  private readonly dayOffset: number;
   private readonly refLon: number;
+  private readonly yearSeed: number;
+  private readonly years = new Map<number, Segment[]>();
   private readonly walk: RangeWalk;
   private readonly bouts: Bouts;
+  /** Phases (radians) and periods (s) of the lateral wander in flight: smooth, a kilometre or two. */
+  private readonly wander: { amp: number; period: number; phase: number }[];
   private climbing = true;
   private ceiling = 1000;
 
@@ -183,25 +214,68 @@ class MigrantMotion implements Motion {
     itineraryRng: Rng,
   ) {
     const route = spec.route;
-    const visits = [...route, ...route.slice(1, -1).reverse()];
-    let day = 0;
-    for (let i = 0; i < visits.length; i++) {
-      const here = visits[i]!;
-      const next = visits[(i + 1) % visits.length]!;
-      const stay = itineraryRng.int(here.stayDays[0], here.stayDays[1]);
-      this.segments.push({ kind: 'stay', from: here, to: here, startDay: day, days: stay });
-      day += stay;
-      const km = distance(here, next) / 1000;
-      const flight = Math.max(1, Math.ceil(km / itineraryRng.range(spec.dailyKm[0], spec.dailyKm[1])));
-      this.segments.push({ kind: 'flight', from: here, to: next, startDay: day, days: flight });
-      day += flight;
-    }
-    this.cycleDays = day;
-    this.dayOffset = itineraryRng.int(0, day - 1);
+    this.yearSeed = itineraryRng.int(0, 0x7fffffff);
     this.refLon = route.reduce((s, p) => s + p.lon, 0) / route.length;
+    this.wander = [
+      { amp: itineraryRng.range(900, 1500), period: itineraryRng.range(90, 140) * 60, phase: itineraryRng.range(0, 2 * Math.PI) },
+      { amp: itineraryRng.range(300, 700), period: itineraryRng.range(35, 60) * 60, phase: itineraryRng.range(0, 2 * Math.PI) },
+    ];
     this.walk = new RangeWalk(rng, spec.stayRadius);
     this.bouts = new Bouts(rng);
     this.state = initialState(route[0]!, route[0]!.elev);
+  }
+
+  /** One migration: stops in order, leaving on `depart` and arriving on `arrive` (absolute days). */
+  private migration(route: Site[], depart: number, arrive: number, rng: Rng): Segment[] {
+    const stops = route.map((s, i) => ({ s, i })).filter(({ s, i }) => i === 0 || i === route.length - 1 || s.stayDays[1] > 0);
+    const legs = stops.slice(1).map(({ i }, k) => {
+      const path = route.slice(stops[k]!.i, i + 1);
+      const km = path.slice(1).reduce((n, p, j) => n + distance(path[j]!, p) / 1000, 0);
+      return { path, days: Math.max(1, Math.ceil(km / rng.range(this.spec.dailyKm[0], this.spec.dailyKm[1]))) };
+    });
+    // The stopovers share the days the flights leave, in proportion to a length drawn per visit.
+    const inner = stops.slice(1, -1).map(({ s }) => rng.range(s.stayDays[0], s.stayDays[1]));
+    const budget = arrive - depart - legs.reduce((n, l) => n + l.days, 0);
+    const weight = inner.reduce((x, y) => x + y, 0);
+    const stays = inner.map((w) => Math.max(1, Math.round((budget * w) / weight)));
+    const segs: Segment[] = [];
+    let day = depart;
+    legs.forEach((leg, k) => {
+      segs.push({ kind: 'flight', path: leg.path, startDay: day, days: leg.days });
+      day += leg.days;
+      if (k < stays.length) {
+        segs.push({ kind: 'stay', path: [leg.path.at(-1)!], startDay: day, days: stays[k]! });
+        day += stays[k]!;
+      }
+    });
+    return segs;
+  }
+
+  /** The calendar year's segments: winter, spring migration, breeding, autumn migration, winter. */
+  private year(y: number): Segment[] {
+    let segs = this.years.get(y);
+    if (segs) return segs;
+    const rng = new Rng((this.yearSeed ^ Math.imul(y, 0x9e3779b1)) | 0);
+    const c = this.spec.calendar;
+    const on = (r: [number, number]) => dayOfYearStart(y, rng.int(r[0], r[1]));
+    const [sd, sa, ad, aa] = [on(c.springDepart), on(c.springArrive), on(c.autumnDepart), on(c.autumnArrive)];
+    const route = this.spec.route;
+    const breeding = route[0]!;
+    const wintering = route.at(-1)!;
+    const yearStart = dayOfYearStart(y, 1);
+    const spring = this.migration([...route].reverse(), sd, sa, rng);
+    const springEnd = spring.at(-1)!.startDay + spring.at(-1)!.days;
+    const autumn = this.migration(route, ad, aa, rng);
+    const autumnEnd = autumn.at(-1)!.startDay + autumn.at(-1)!.days;
+    segs = [
+      { kind: 'stay', path: [wintering], startDay: yearStart - 1, days: sd - yearStart + 1 },
+      ...spring,
+      { kind: 'stay', path: [breeding], startDay: springEnd, days: ad - springEnd },
+      ...autumn,
+      { kind: 'stay', path: [wintering], startDay: autumnEnd, days: dayOfYearStart(y + 1, 1) - autumnEnd + 1 },
+    ];
+    this.years.set(y, segs);
+    return segs;
   }
 
   /** The itinerary segment of time t and the day index within it. */
@@ -209,10 +283,10 @@ class MigrantMotion implements Motion {
     const local = t + (this.refLon / 15) * HOUR;
     const absDay = Math.floor(local / DAY);
     const hour = (local - absDay * DAY) / HOUR;
-    const cd = (((absDay + this.dayOffset) % this.cycleDays) + this.cycleDays) % this.cycleDays;
-    let seg = this.segments[0]!;
-    for (const s of this.segments) if (s.startDay <= cd) seg = s;
-    return { seg, dayInSeg: cd - seg.startDay, hour };
+    const segs = this.year(new Date(absDay * DAY).getUTCFullYear());
+    let seg = segs[0]!;
+    for (const s of segs) if (s.startDay <= absDay) seg = s;
+    return { seg, dayInSeg: absDay - seg.startDay, hour };
   }
 
   step(t: number, dtMs: number): void {
@@ -223,16 +297,21 @@ class MigrantMotion implements Motion {
     const inWindow = seg.kind === 'flight' && hour >= flightStart && hour < flightStart + flightHours;
     const flown = seg.kind === 'flight' ? Math.min(1, Math.max(0, (hour - flightStart) / flightHours)) : 0;
     const progress = seg.kind === 'flight' ? (dayInSeg + flown) / seg.days : 0;
-    const anchor = seg.kind === 'flight' ? interpolate(seg.from, seg.to, progress) : seg.from;
-    const ground = seg.from.elev + (seg.to.elev - seg.from.elev) * progress;
+    const here = along(seg.path, progress);
+    let anchor = here.pos;
     s.flightDay = seg.kind === 'flight';
 
     if (inWindow) {
-      // Lateral wander around the great circle (an OU process on the offset), thermals and glides.
-      const tau = 90 * 60;
-      const sd = 1200;
-      this.walk.x += (-this.walk.x * dtS) / tau + sd * Math.sqrt((2 * dtS) / tau) * this.rng.normal();
-      this.walk.y += (-this.walk.y * dtS) / tau + sd * Math.sqrt((2 * dtS) / tau) * this.rng.normal();
+      // Off the take-off spot, then a smooth lateral wander of a kilometre or two about the path.
+      const decay = Math.exp(-dtS / 1800);
+      this.walk.x *= decay;
+      this.walk.y *= decay;
+      // The side is square to the path 20 km either way, so that it turns gently at a waypoint.
+      const eps = 20_000 / Math.max(1, pathLength(seg.path));
+      const d = enu(along(seg.path, progress - eps).pos, along(seg.path, progress + eps).pos);
+      const len = Math.hypot(d.east, d.north) || 1;
+      const side = Math.sin(Math.PI * flown) * this.wander.reduce((n, w) => n + w.amp * Math.sin((2 * Math.PI * t) / 1000 / w.period + w.phase), 0);
+      anchor = offset(anchor, (d.north / len) * side, (-d.east / len) * side);
       const into = (hour - flightStart) * 60;
       const left = (flightStart + flightHours - hour) * 60;
       const midday = Math.sin((Math.PI * (hour - flightStart)) / flightHours);
@@ -280,7 +359,7 @@ class MigrantMotion implements Motion {
     }
     const prev = s.pos;
     s.pos = offset(anchor, this.walk.x, this.walk.y);
-    s.elev = terrain(s.pos, ground, seg.kind === 'flight' && progress > 0 && progress < 1 ? 40 : 2);
+    s.elev = terrain(s.pos, here.elev, seg.kind === 'flight' && progress > 0 && progress < 1 ? 40 : 2);
     const d = enu(prev, s.pos);
     if (Math.hypot(d.east, d.north) > 1) s.heading = bearingOf(d.east, d.north);
     s.canopy = 0;
@@ -382,6 +461,11 @@ class DiverMotion implements Motion {
       }
     }
     const under = s.depth > 0.8;
+    // Fastloc needs the antenna clear of the water for its snapshot: on the sand nearly always, at sea only
+    // in a surfacing long enough and between waves (seal tags get a few fixes an hour at best).
+    const surfaceLeft = this.diving ? 0 : (this.surfaceUntil - t) / 1000;
+    s.fixChance = onSand ? 0.9 : 0.55 * Math.min(1, Math.max(0, surfaceLeft - 10) / 80);
+    s.attemptGapMinutes = onSand ? 60 : 0;
     s.oxygen = under ? Math.max(0.55, s.oxygen - 0.0012 * dtS) : Math.min(0.97, s.oxygen + 0.006 * dtS);
     s.skyView = !under;
     s.pos = offset(this.spec.haulout, this.x, this.y);

@@ -24,14 +24,20 @@ export interface Site extends LonLat {
   name: string;
   /** Ground elevation, metres above sea level. */
   elev: number;
-  /** How long the bird stays, days (min, max), drawn per visit. */
+  /** How long the bird stays, days (min, max), drawn per visit; [0, 0] for a waypoint it flies over. */
   stayDays: [number, number];
 }
+
+/** Days of the year (1 = 1 January), earliest and latest. */
+export type DayRange = [number, number];
 
 export type MotionSpec =
   | {
       kind: 'migrant';
+      /** From the breeding site to the wintering site: stopovers, and waypoints that keep the path over land. */
       route: Site[];
+      /** When the bird leaves and reaches its sites (the stopovers share what lies between). */
+      calendar: { autumnDepart: DayRange; autumnArrive: DayRange; springDepart: DayRange; springArrive: DayRange };
       /** Local solar hour the day's flight starts, and its length in hours. */
       flightStart: number;
       flightHours: number;
@@ -98,6 +104,8 @@ export interface Profile {
   secondLevelFix: boolean;
   /** Bounds of fixes per day this profile produces under any schedule it accepts (tests hold it to them). */
   fixesPerDay: [number, number];
+  /** Fastest the carrier moves, km/h: no step between two good fixes is faster. */
+  maxSpeedKmh: number;
   /** Default fix interval and the shortest one an instruction may set, minutes. */
   fixIntervalMinutes: number;
   minFixIntervalMinutes: number;
@@ -133,6 +141,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     instrSupport: ['AccCollectionSwitch', 'AccCollectionFrequency', 'GNSSCollectionAdaptiveHighFrequency', 'GNSSCollectionAdaptiveLowFrequency', 'DataPostbackHours'],
     secondLevelFix: true,
     fixesPerDay: [8, 500],
+    maxSpeedKmh: 75,
     fixIntervalMinutes: 10,
     minFixIntervalMinutes: 5,
     gnss: { sats: 10, satsSd: 2, ttf: [4, 40], badRate: 0.012, invalidRate: 0.002 },
@@ -143,17 +152,29 @@ export const PROFILES: Record<ProfileId, Profile> = {
     power: { kind: 'solar', chargePerHour: 0.26, idlePerHour: 0.007, perFix: 0.0008, perBurst: 0.0003 },
     motion: {
       kind: 'migrant',
-      // Autumn flyway of satellite-tracked Oriental storks: Sanjiang Plain breeding grounds, the Liao
-      // River delta, the Bohai coast, the Yellow River delta, Hongze and Shengjin lakes, Poyang Lake.
+      // Flyway of satellite-tracked Oriental storks: Sanjiang Plain breeding grounds, the Liao River delta,
+      // round the Bohai coast (waypoints inland of it: storks do not cross the sea, nor roost on it), the
+      // Yellow River delta, Hongze and Shengjin lakes, Poyang Lake.
       route: [
-        { name: 'Honghe NNR, Heilongjiang', lon: 133.66, lat: 47.79, elev: 55, stayDays: [4, 6] },
-        { name: 'Shuangtaizihe estuary, Liaoning', lon: 121.8, lat: 40.93, elev: 3, stayDays: [4, 7] },
-        { name: 'Beidagang wetland, Tianjin', lon: 117.43, lat: 38.75, elev: 3, stayDays: [2, 4] },
-        { name: 'Yellow River delta, Shandong', lon: 119.05, lat: 37.77, elev: 4, stayDays: [3, 6] },
-        { name: 'Hongze Lake, Jiangsu', lon: 118.7, lat: 33.3, elev: 13, stayDays: [2, 4] },
-        { name: 'Shengjin Lake, Anhui', lon: 117.05, lat: 30.37, elev: 10, stayDays: [2, 4] },
-        { name: 'Poyang Lake, Jiangxi', lon: 116.02, lat: 29.17, elev: 14, stayDays: [5, 8] },
+        { name: 'Honghe NNR, Heilongjiang', lon: 133.66, lat: 47.79, elev: 55, stayDays: [0, 0] },
+        { name: 'Shuangtaizihe estuary, Liaoning', lon: 121.8, lat: 40.93, elev: 3, stayDays: [6, 14] },
+        { name: 'Jinzhou', lon: 121.13, lat: 41.1, elev: 15, stayDays: [0, 0] },
+        { name: 'Xingcheng', lon: 120.5, lat: 40.75, elev: 40, stayDays: [0, 0] },
+        { name: 'Qinhuangdao', lon: 119.45, lat: 40.0, elev: 30, stayDays: [0, 0] },
+        { name: 'Tangshan', lon: 118.4, lat: 39.6, elev: 20, stayDays: [0, 0] },
+        { name: 'Tianjin', lon: 117.6, lat: 39.25, elev: 3, stayDays: [0, 0] },
+        { name: 'Beidagang wetland, Tianjin', lon: 117.43, lat: 38.75, elev: 3, stayDays: [2, 5] },
+        { name: 'Huanghua', lon: 117.3, lat: 38.35, elev: 4, stayDays: [0, 0] },
+        { name: 'Wudi', lon: 117.6, lat: 37.9, elev: 5, stayDays: [0, 0] },
+        { name: 'Lijin', lon: 118.3, lat: 37.5, elev: 6, stayDays: [0, 0] },
+        { name: 'Yellow River delta, Shandong', lon: 119.05, lat: 37.77, elev: 4, stayDays: [5, 12] },
+        { name: 'Hongze Lake, Jiangsu', lon: 118.7, lat: 33.3, elev: 13, stayDays: [2, 5] },
+        { name: 'Shengjin Lake, Anhui', lon: 117.05, lat: 30.37, elev: 10, stayDays: [2, 5] },
+        { name: 'Poyang Lake, Jiangxi', lon: 116.02, lat: 29.17, elev: 14, stayDays: [0, 0] },
       ],
+      // Autumn: leave the Sanjiang Plain late September to mid October, reach Poyang in November; spring:
+      // leave Poyang in March, back on the breeding grounds in April (one round trip a year).
+      calendar: { autumnDepart: [268, 290], autumnArrive: [306, 330], springDepart: [62, 80], springArrive: [96, 118] },
       flightStart: 8.5,
       flightHours: 8,
       dailyKm: [260, 420],
@@ -177,9 +198,10 @@ export const PROFILES: Record<ProfileId, Profile> = {
     instrSupport: ['AccCollectionSwitch', 'AccCollectionFrequency', 'GNSSCollectionAdaptiveLowFrequency', 'DataPostbackHours'],
     secondLevelFix: false,
     fixesPerDay: [8, 300],
+    maxSpeedKmh: 50,
     fixIntervalMinutes: 30,
     minFixIntervalMinutes: 5,
-    gnss: { sats: 8, satsSd: 2, ttf: [8, 50], badRate: 0.025, invalidRate: 0.002 },
+    gnss: { sats: 7, satsSd: 2, ttf: [8, 50], badRate: 0.025, invalidRate: 0.002 },
     acc: { hz: 10, seconds: 4, intervalMinutes: 10, scale: [0.00266, 0.00273, 0.0027], offset: [2052, 2038, 2049] },
     sensorMinutes: { temperature: 30, magnetism: 10 },
     media: { video: 1 },
@@ -211,9 +233,10 @@ export const PROFILES: Record<ProfileId, Profile> = {
     instrSupport: ['AccCollectionSwitch', 'AccCollectionFrequency', 'DataPostbackHours'],
     secondLevelFix: false,
     fixesPerDay: [8, 200],
+    maxSpeedKmh: 25,
     fixIntervalMinutes: 20,
     minFixIntervalMinutes: 10,
-    gnss: { sats: 7, satsSd: 1.6, ttf: [1, 3], badRate: 0.05, invalidRate: 0.003 },
+    gnss: { sats: 6, satsSd: 1.8, ttf: [1, 3], badRate: 0.05, invalidRate: 0.003 },
     acc: { hz: 25, seconds: 2, intervalMinutes: 5, scale: [0.00272, 0.00269, 0.00271], offset: [2047, 2044, 2058] },
     sensorMinutes: { waterDepth: 1, pressure: 5, temperature: 5, redInfrared: 5 },
     media: {},
@@ -243,6 +266,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     instrSupport: ['AccCollectionSwitch', 'AccCollectionFrequency', 'DataPostbackHours'],
     secondLevelFix: false,
     fixesPerDay: [8, 300],
+    maxSpeedKmh: 35,
     fixIntervalMinutes: 15,
     minFixIntervalMinutes: 5,
     gnss: { sats: 7, satsSd: 2, ttf: [10, 55], badRate: 0.03, invalidRate: 0.002 },
@@ -277,6 +301,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     instrSupport: ['GNSSCollectionAdaptiveLowFrequency', 'DataPostbackHours'],
     secondLevelFix: false,
     fixesPerDay: [8, 48],
+    maxSpeedKmh: 2,
     fixIntervalMinutes: 180,
     minFixIntervalMinutes: 30,
     gnss: { sats: 11, satsSd: 1.5, ttf: [20, 58], badRate: 0.01, invalidRate: 0 },
@@ -302,6 +327,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     instrSupport: ['DataPostbackHours'],
     secondLevelFix: false,
     fixesPerDay: [8, 500],
+    maxSpeedKmh: 20,
     fixIntervalMinutes: 2,
     minFixIntervalMinutes: 1,
     gnss: { sats: 14, satsSd: 3, ttf: [1, 5], badRate: 0.01, invalidRate: 0 },
