@@ -1,4 +1,4 @@
-import { CloseOutlined } from '@ant-design/icons';
+import { CloseOutlined, InfoCircleOutlined } from '@ant-design/icons';
 import type { Fix, FixAnnotations } from '@wildtrack/contract';
 import { Button, Descriptions, Spin, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -28,10 +28,10 @@ export function FixAnnotationList({ annotations }: { annotations: FixAnnotations
     <section className="wt-fix-annotations" data-testid="fix-annotations" data-count={entries.length}>
       <Typography.Title level={5} className="wt-fix-detail-section">
         {t('track.detail.annotations')}
+        <Tooltip title={t('track.detail.annotationsHelp')}>
+          <InfoCircleOutlined className="wt-fix-detail-help" aria-label={t('track.detail.annotationsHelp')} />
+        </Tooltip>
       </Typography.Title>
-      <Typography.Paragraph type="secondary" className="wt-fix-detail-help">
-        {t('track.detail.annotationsHelp')}
-      </Typography.Paragraph>
       <Descriptions
         size="small"
         column={1}
@@ -51,9 +51,9 @@ export function FixAnnotationList({ annotations }: { annotations: FixAnnotations
 }
 
 /**
- * The chosen fix, every value in one column (the table beside is wide), and what only a single fix's
- * detail carries: its annotations. An average's run has no annotations of its own, so an averaged row
- * shows its averaged values without them.
+ * The chosen fix under the map: where it is and whether it is valid (the table beside has its other
+ * values), and what only a single fix's detail carries: its annotations. An average's run has no
+ * annotations of its own, so an averaged row shows none.
  */
 export function FixDetail({ imei, id, row, onClose }: Props) {
   const { t } = useTranslation();
@@ -63,26 +63,17 @@ export function FixDetail({ imei, id, row, onClose }: Props) {
 
   let body: React.ReactNode;
   if (!fix && detail.isError) body = <ErrorState title={t('track.detail.loadError')} error={detail.error} onRetry={() => void detail.refetch()} />;
-  else if (!fix) body = <Spin className="wt-fix-detail-loading" />;
+  else if (!fix) body = <Spin size="small" className="wt-fix-detail-loading" />;
   else {
     body = (
       <>
-        <Descriptions
-          size="small"
-          column={2}
-          items={[
-            { key: 'position', label: t('track.converted.position'), span: 2, children: <span className="wt-mono">{coordinate(fix.Longitude, fix.LongitudeTag)}, {coordinate(fix.Latitude, fix.LatitudeTag)}</span> },
-            { key: 'alt', label: `${t('track.col.altitude')} (m)`, children: num(fix.Altitude, 1) },
-            { key: 'speed', label: `${t('track.col.speed')} (km/h)`, children: num(fix.Speed, 1) },
-            { key: 'course', label: `${t('track.col.course')} (°)`, children: num(fix.Course, 0) },
-            { key: 'temperature', label: `${t('track.col.temperature')} (°C)`, children: num(fix.Temperature, 1) },
-            { key: 'voltage', label: `${t('track.col.voltage')} (V)`, children: num(fix.Voltage, 2) },
-            { key: 'satellites', label: t('track.col.satellites'), children: num(fix.Satellites, 0) },
-            { key: 'hdop', label: 'HDOP', children: num(fix.HDOP, 1) },
-            { key: 'vdop', label: 'VDOP', children: num(fix.VDOP, 1) },
-            { key: 'validity', label: t('track.col.validity'), span: 2, children: <Validity fix={fix} /> },
-          ]}
-        />
+        <div className="wt-fix-detail-summary">
+          <span className="wt-mono">
+            {coordinate(fix.Longitude, fix.LongitudeTag)}, {coordinate(fix.Latitude, fix.LatitudeTag)}
+          </span>
+          {fix.Altitude === null ? null : <span className="wt-mono">{num(fix.Altitude, 1)} m</span>}
+          <Validity fix={fix} />
+        </div>
         {averaged ? null : <FixAnnotationList annotations={detail.data?.Annotations} />}
       </>
     );
