@@ -47,6 +47,32 @@ export const COLUMNS = {
 
 export type Field = keyof typeof COLUMNS;
 
+/**
+ * The reference data's columns ("tag / individual / deployment"), names normalised to snake_case. The
+ * study page's download writes the current names first in each list (tag_local_identifier); the Movebank
+ * Data Repository's older CSV the ones after them (tag-id, animal-id, deploy-on-date). Alternatives in
+ * order of preference: where both are present (gulls, albatrosses), tag_id is Movebank's internal number
+ * and tag_local_identifier the tag's own name.
+ */
+export const REFERENCE_COLUMNS = {
+  tag: ['tag_local_identifier', 'tag_id'],
+  individual: ['individual_local_identifier', 'animal_id'],
+  taxon: ['taxon_canonical_name', 'animal_taxon', 'individual_taxon_canonical_name'],
+  sex: ['sex', 'animal_sex'],
+  lifeStage: ['animal_life_stage', 'life_stage'],
+  mass: ['animal_mass'],
+  deployOn: ['deploy_on_timestamp', 'deploy_on_date'],
+  ringId: ['ring_id', 'animal_ring_id'],
+  nickName: ['nick_name', 'animal_nickname'],
+  studySite: ['study_site'],
+  attachmentType: ['attachment_type'],
+  deploymentId: ['deployment_local_identifier', 'deployment_id'],
+  model: ['manufacturer_name', 'tag_manufacturer_name', 'tag_model', 'model'],
+} as const satisfies Record<string, readonly string[]>;
+
+/** A reference file's header name as REFERENCE_COLUMNS spells it: lower case, hyphens as underscores. */
+export const referenceName = (h: string): string => h.trim().toLowerCase().replace(/-/g, '_');
+
 export const OUTLIER_SUFFIX = '-outlier';
 
 /** Fields that say which animal and tag a row belongs to: they become the device, not row data. */

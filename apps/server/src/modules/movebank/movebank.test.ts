@@ -27,6 +27,7 @@ const FISHERS_LOCATED: Record<string, number> = {
 };
 const ALBATROSSES = ['MB-132-3275-30662', 'MB-134-4266-84831108', 'MB-136-1163-1163', 'MB-153-unbanded-153', 'MB-154-unbanded-154',
   'MB-156-unbanded-156', 'MB-157-2131-2131', 'MB-159-unbanded-159', 'MB-161-4261-2228'];
+const OYSTERCATCHERS = ['MB-5635-5515867', 'MB-5642-5515851', 'MB-5644-5515868'];
 const GULL_FIXES: Record<string, number> = { 'MB-5536-L925752': 70, 'MB-5542-5501123': 60, 'MB-5713-5508292': 59, 'MB-5723-5543133': 60, 'MB-5726-L914275': 70 };
 
 type Expected = Omit<MovebankImportReport, 'file' | 'seconds' | 'fixes' | 'skipped' | 'notices'> & {
@@ -288,6 +289,61 @@ describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
       });
       // re-importing without the reference keeps what the reference gave
       expect(JSON.parse((await device('MB-5542-5501123')).attributes)).toHaveProperty('reference.ring_id', 'EG');
+    });
+  });
+
+  describe('movebank_oystercatchers_o_assen_2018.csv (Movebank Data Repository, colon attribute names) with its older-style reference data', () => {
+    let report: MovebankImportReport;
+    beforeAll(async () => {
+      report = await importMovebank(services, {
+        file: data('movebank_oystercatchers_o_assen_2018.csv'),
+        referenceFile: data('movebank_oystercatchers_o_assen_reference.csv'),
+        orgId,
+        folderId,
+      });
+    }, 120_000);
+
+    it('stores its 14,893 GPS events as fixes of 3 tags, none marked', () => {
+      expectReport(report, {
+        rows: 14893,
+        devices: { created: 3, reused: 0 },
+        fixes: { stored: 14893, withoutPosition: 0, markedInvalid: 0, duplicates: 0 },
+        bursts: { stored: 0, samples: 0, duplicates: 0 },
+        skipped: [],
+      });
+    });
+
+    it('maps gps:satellite-count and gps:dop on every fix', async () => {
+      const rows = await db()
+        .selectFrom('fixes')
+        .innerJoin('devices', 'devices.id', 'fixes.device_id')
+        .select((eb) => ['devices.imei', eb.fn.countAll<number>().as('n'), eb.fn.count<number>('fixes.satellites').as('withSatellites'),
+          eb.fn.sum<number>('fixes.satellites').as('satellites'), eb.fn.sum<number>('fixes.hdop').as('dop')])
+        .where('devices.imei', 'in', OYSTERCATCHERS)
+        .groupBy('devices.imei')
+        .orderBy('devices.imei')
+        .execute();
+      // counted with Python's csv module: rows, and the sums of gps:satellite-count and gps:dop per tag
+      expect(rows.map((r) => [r.imei, Number(r.n), Number(r.withSatellites), Number(r.satellites)])).toEqual([
+        ['MB-5635-5515867', 8163, 8163, 50501],
+        ['MB-5642-5515851', 5880, 5880, 37375],
+        ['MB-5644-5515868', 850, 850, 5330],
+      ]);
+      expect(rows.map((r) => Number(r.dop))).toEqual([expect.closeTo(25480.8, 6), expect.closeTo(17699.8, 6), expect.closeTo(2572.5, 6)]);
+    });
+
+    it("maps a fix's values, keeps the rest under their names, and takes the mount info from tag-id / animal-id / deploy-on-date", async () => {
+      const d = await device('MB-5635-5515867');
+      const f = await db().selectFrom('fixes').selectAll().where('device_id', '=', d.id).orderBy('pick_time').executeTakeFirstOrThrow();
+      expect(f).toMatchObject({ pick_time: Date.UTC(2018, 4, 4, 9, 43, 15), lon: 6.5937841, lat: 53.0005947, alt: 24, satellites: 5, hdop: 3.4, temperature: 47.3, course: 111.360529034484, valid: 1, invalid_by: null });
+      expect(f.speed).toBeCloseTo(0.246506065894232 * 3.6, 9);
+      expect(JSON.parse(f.extra!)).toEqual({ 'event-id': '20432407112', 'gps-time-to-fix': '24.1', 'location-error-numerical': '26.0', 'vertical-error-numerical': '45.3' });
+      expect(JSON.parse((await services.tags.mountInfo(d.id))!)).toMatchObject({
+        AnimalInfo: { Species: 'Haematopus ostralegus', Sex: 0, Age: 3, Weight: 550 },
+        WorkInfo: { MountTime: Date.UTC(2018, 4, 4, 9, 30) },
+        AdditionalInfo: expect.arrayContaining([{ Name: 'RingId', Value: 'RG-CHYZ' }, { Name: 'AttachmentType', Value: 'harness' }, { Name: 'DeploymentId', Value: '15652' }]),
+      });
+      expect(d).toMatchObject({ model: 'UvA-BiTS', species_type: SpeciesType.Bird, caption: '5515867' });
     });
   });
 

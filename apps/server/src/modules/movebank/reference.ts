@@ -3,6 +3,7 @@ import { parse } from 'csv-parse';
 import { Age, Sex } from '@wildtrack/contract';
 import { isEmpty, parseTimestamp, toNumber } from './values.js';
 import { MovebankFormatError } from './errors.js';
+import { REFERENCE_COLUMNS as R, referenceName } from './columns.js';
 
 export type ReferenceRow = Record<string, string>;
 
@@ -11,7 +12,7 @@ export type ReferenceRow = Record<string, string>;
  * download writes snake_case names (tag_local_identifier); the older CSV writes hyphens
  * (tag-id, animal-id). Names are normalised to snake_case; the values are kept as written.
  */
-function pick(row: ReferenceRow, ...names: string[]): string | undefined {
+function pick(row: ReferenceRow, names: readonly string[]): string | undefined {
   for (const n of names) {
     const v = row[n];
     if (!isEmpty(v)) return v;
@@ -34,23 +35,23 @@ export async function readReference(file: string): Promise<Reference> {
     else out.set(key, [row]);
   };
   const parser = fs.createReadStream(file).pipe(
-    parse({ columns: (h: string[]) => h.map((c) => c.trim().toLowerCase().replace(/-/g, '_')), bom: true, skip_empty_lines: true, relax_column_count: true }),
+    parse({ columns: (h: string[]) => h.map(referenceName), bom: true, skip_empty_lines: true, relax_column_count: true }),
   );
   let checked = false;
   for await (const raw of parser as AsyncIterable<Record<string, string>>) {
     if (!checked) {
       checked = true;
       const names = Object.keys(raw);
-      const hasTag = names.includes('tag_local_identifier') || names.includes('tag_id');
-      const hasAnimal = names.includes('individual_local_identifier') || names.includes('animal_id');
+      const hasTag = R.tag.some((n) => names.includes(n));
+      const hasAnimal = R.individual.some((n) => names.includes(n));
       if (!hasTag && !hasAnimal) {
         throw new MovebankFormatError(`${file}: not Movebank reference data: no tag_local_identifier or individual_local_identifier column`);
       }
     }
     const row: ReferenceRow = {};
     for (const [k, v] of Object.entries(raw)) if (!isEmpty(v)) row[k] = v;
-    const tag = pick(row, 'tag_local_identifier', 'tag_id') ?? '';
-    const individual = pick(row, 'individual_local_identifier', 'animal_id') ?? '';
+    const tag = pick(row, R.tag) ?? '';
+    const individual = pick(row, R.individual) ?? '';
     add(`p\u0000${tag}\u0000${individual}`, row);
     if (individual) add(`i\u0000${individual}`, row);
     if (tag) add(`t\u0000${tag}`, row);
@@ -99,20 +100,20 @@ export interface MountInfoDoc {
 export function mountInfoOf(rows: ReferenceRow[], taxon: string | undefined): MountInfoDoc | null {
   const r = rows[0];
   if (!r) return null;
-  const scientific = pick(r, 'taxon_canonical_name', 'animal_taxon', 'individual_taxon_canonical_name') ?? taxon ?? null;
-  const sexText = pick(r, 'sex', 'animal_sex')?.trim().toLowerCase();
-  const stage = pick(r, 'animal_life_stage', 'life_stage')?.trim().toLowerCase();
-  const mass = pick(r, 'animal_mass');
-  const deployOn = pick(r, 'deploy_on_timestamp', 'deploy_on_date');
+  const scientific = pick(r, R.taxon) ?? taxon ?? null;
+  const sexText = pick(r, R.sex)?.trim().toLowerCase();
+  const stage = pick(r, R.lifeStage)?.trim().toLowerCase();
+  const mass = pick(r, R.mass);
+  const deployOn = pick(r, R.deployOn);
   const additional: Record<string, string> = {};
   for (const [label, names] of [
-    ['RingId', ['ring_id', 'animal_ring_id']],
-    ['NickName', ['nick_name', 'animal_nickname']],
-    ['StudySite', ['study_site']],
-    ['AttachmentType', ['attachment_type']],
-    ['DeploymentId', ['deployment_local_identifier', 'deployment_id']],
+    ['RingId', R.ringId],
+    ['NickName', R.nickName],
+    ['StudySite', R.studySite],
+    ['AttachmentType', R.attachmentType],
+    ['DeploymentId', R.deploymentId],
   ] as const) {
-    const v = pick(r, ...names);
+    const v = pick(r, names);
     if (v !== undefined) additional[label] = v;
   }
   const doc: MountInfoDoc = {
@@ -131,5 +132,5 @@ export function mountInfoOf(rows: ReferenceRow[], taxon: string | undefined): Mo
 
 export function modelOf(rows: ReferenceRow[] | undefined): string | undefined {
   const r = rows?.[0];
-  return r && pick(r, 'manufacturer_name', 'tag_manufacturer_name', 'tag_model', 'model');
+  return r && pick(r, R.model);
 }
