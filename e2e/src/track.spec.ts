@@ -1,14 +1,18 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { formatTime } from '@wildtrack/contract';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { animationsSettled, newContext, screenshot, serverAndBrowser, signIn } from './harness';
+import { animationsSettled, newContext, type RunningServer, screenshot, serverAndBrowser, signIn } from './harness';
 
 /**
  * /track in the browser (issue 5), in both languages, with no network but the local server: a device
  * chosen in the tree, the last 7 days, the fixes table and the track on the map, the precision filter
  * 'AB', a fix marked invalid (the confirmation says it can't be undone) and found in the list of
- * converted-invalid fixes with its operator.
+ * converted-invalid fixes with its operator. Then a Movebank export with Env-DATA annotation columns,
+ * imported by the operator command, and a fix's annotations in its detail under the file's names.
  */
 
 const setup = serverAndBrowser({ serverPerTest: true });
@@ -68,6 +72,53 @@ function seed(file: string, imei: string, admin: string): Seeded {
   }
 }
 
+/** Env-DATA annotation columns as Movebank names them, and an e-obs column: none is a field of a fix. */
+const WIND = 'ECMWF Interim Full Daily SFC Wind (10 m above Ground U Component)';
+const CHLOROPHYLL = 'MODIS Ocean Aqua OceanColor 4km 8d Chlorophyll A (OCI)';
+const EOBS = 'eobs:horizontal-accuracy-estimate';
+
+interface Annotated {
+  imei: string;
+  /** Pick times (ms), oldest first; the last fix's annotation cells are empty. */
+  times: number[];
+  /** The annotations of the first fix, as the file writes them. */
+  first: Record<string, string>;
+}
+
+/**
+ * A small Movebank export of one albatross (three GPS fixes over the last hours, whole minutes) with
+ * annotation columns, imported into the admin's organisation by `wildtrack import-movebank`; the
+ * device is found by its folder, whatever IMEI the import gives it.
+ */
+async function importAnnotated(server: RunningServer, folder: string): Promise<Annotated> {
+  const dir = mkdtempSync(join(tmpdir(), 'wildtrack-annotated-'));
+  try {
+    const now = Math.floor(Date.now() / 60_000) * 60_000;
+    const times = [now - 3 * HOUR, now - 2 * HOUR, now - HOUR];
+    const stamp = (t: number) => new Date(t).toISOString().replace('T', ' ').replace('Z', '');
+    const header = ['event-id', 'visible', 'timestamp', 'location-long', 'location-lat', 'gps:satellite-count', 'height-above-msl', 'sensor-type', 'individual-taxon-canonical-name', 'tag-local-identifier', 'individual-local-identifier', 'study-name', WIND, CHLOROPHYLL, EOBS];
+    const values = [
+      ['-3.2145', '0.318', '3.84'],
+      ['1.07', '0.297', '5.12'],
+      ['', '', ''],
+    ];
+    const rows = times.map((t, i) => [String(1000 + i), 'true', stamp(t), String(-89.62 + i * 0.01), String(-1.38 + i * 0.01), '7', '12', 'gps', 'Phoebastria irrorata', `T-${folder}`, `Albatross ${folder}`, 'Annotated albatrosses', ...values[i]!]);
+    const quote = (c: string) => (/[",]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c);
+    const file = join(dir, 'annotated.csv');
+    writeFileSync(file, [header, ...rows].map((r) => r.map(quote).join(',')).join('\n') + '\n');
+    await server.cli('import-movebank', '--org', 'Wildtrack', '--folder', folder, '--file', file);
+    const db = new Database(server.databaseFile, { readonly: true });
+    try {
+      const { imei } = db.prepare('SELECT d.imei FROM devices d JOIN folders f ON f.id = d.folder_id WHERE f.name = ?').get(folder) as { imei: string };
+      return { imei, times, first: { 'event-id': '1000', [WIND]: values[0]![0]!, [CHLOROPHYLL]: values[0]![1]!, [EOBS]: values[0]![2]! } };
+    } finally {
+      db.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Only the local server answers: every other host is refused. */
 async function offline(context: BrowserContext, baseUrl: string): Promise<void> {
   await context.route('**/*', (route) => (route.request().url().startsWith(baseUrl) ? route.continue() : route.abort('blockedbyclient')));
@@ -78,13 +129,13 @@ const cases = [
     locale: 'zh-CN' as const,
     tag: 'zh',
     imei: '861000000005101',
-    t: { menu: '位置', threeDays: '3 天', sevenDays: '7 天', undo: '此操作不可撤销', marked: '已将 1 条定位标记为无效', average: '10 条平均' },
+    t: { menu: '位置', threeDays: '3 天', sevenDays: '7 天', undo: '此操作不可撤销', marked: '已将 1 条定位标记为无效', average: '10 条平均', detail: '定位详情', annotations: '附加数据' },
   },
   {
     locale: 'en-US' as const,
     tag: 'en',
     imei: '861000000005202',
-    t: { menu: 'Location', threeDays: '3 days', sevenDays: '7 days', undo: "This can't be undone", marked: '1 fix marked invalid', average: 'average of 10' },
+    t: { menu: 'Location', threeDays: '3 days', sevenDays: '7 days', undo: "This can't be undone", marked: '1 fix marked invalid', average: 'average of 10', detail: 'Fix details', annotations: 'Annotations' },
   },
 ];
 
@@ -111,6 +162,19 @@ async function pickSpan(page: Page, label: string): Promise<void> {
   }
 }
 
+/** Signs the admin in, goes to /track by the menu and chooses the device in the tree; answers the tree. */
+async function openTrack(page: Page, server: RunningServer, menu: string, imei: string): Promise<Locator> {
+  await signIn(page, server.baseUrl, server.admin);
+  await page.waitForURL(`${server.baseUrl}/device`);
+  await page.locator('.wt-top-menu').getByRole('link', { name: menu, exact: true }).click();
+  await page.waitForURL(`${server.baseUrl}/track`);
+  const tree = page.getByTestId('device-tree');
+  await page.getByTestId('tree-search').locator('input').fill(imei.slice(-6));
+  await tree.getByTestId(`tree-device-${imei}`).click();
+  await page.locator(`[data-testid="track-page"][data-imei="${imei}"]`).waitFor();
+  return tree;
+}
+
 /** Waits until the table shows this total (the rows of the range and filters, read from the server). */
 async function tableTotal(page: Page, total: number): Promise<void> {
   await page.waitForFunction(
@@ -132,16 +196,8 @@ describe.each(cases)('/track ($locale)', ({ locale, tag, imei, t }) => {
     await offline(context, setup.server.baseUrl);
     const page = await context.newPage();
     try {
-      await signIn(page, setup.server.baseUrl, setup.server.admin);
-      await page.waitForURL(`${setup.server.baseUrl}/device`);
-      await page.locator('.wt-top-menu').getByRole('link', { name: t.menu, exact: true }).click();
-      await page.waitForURL(`${setup.server.baseUrl}/track`);
-
       // ---- a device from the tree (no checkboxes on /track) ----
-      const tree = page.getByTestId('device-tree');
-      await page.getByTestId('tree-search').locator('input').fill(imei.slice(-6));
-      await tree.getByTestId(`tree-device-${imei}`).click();
-      await page.locator(`[data-testid="track-page"][data-imei="${imei}"]`).waitFor();
+      const tree = await openTrack(page, setup.server, t.menu, imei);
       expect(await tree.locator('.ant-tree-checkbox').count()).toBe(0);
 
       // ---- the last 7 days: 48 fixes and the second-level run as one average ----
@@ -226,6 +282,49 @@ describe.each(cases)('/track ($locale)', ({ locale, tag, imei, t }) => {
       await screenshot(page, `track-${locale}-converted-invalid`);
     } catch (e) {
       await screenshot(page, `debug-track-${locale}-failure`);
+      throw e;
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  it("an imported Movebank fix's annotations in its detail, under the file's names", async () => {
+    const annotated = await importAnnotated(setup.server, `Albatross-${tag}`);
+    const context = await newContext(setup.browser, locale);
+    await offline(context, setup.server.baseUrl);
+    const page = await context.newPage();
+    try {
+      await openTrack(page, setup.server, t.menu, annotated.imei);
+      // the last 7 days (the default span) hold the three fixes
+      await tableTotal(page, 3);
+      const table = page.getByTestId('fix-table');
+
+      // ---- the first fix: its detail with the annotations, names and values as the file has them ----
+      await table.locator(`tr[data-row-key="${annotated.times[0]}"] td`).nth(3).click();
+      const detail = page.locator(`[data-testid="fix-detail"][data-id="${annotated.times[0]}"]`);
+      await detail.waitFor();
+      expect(await detail.locator('.wt-fix-detail-head').textContent()).toContain(t.detail);
+      const section = detail.getByTestId('fix-annotations');
+      await section.waitFor();
+      expect(await section.locator('h5').textContent()).toBe(t.annotations);
+      const shown = await section.locator('.ant-descriptions-row').evaluateAll((rows) =>
+        Object.fromEntries(rows.map((r) => [r.querySelector('[data-annotation]')?.getAttribute('data-annotation') ?? '', r.querySelector('td')?.textContent ?? ''])),
+      );
+      expect(shown).toMatchObject(annotated.first);
+      // what a fix's own fields hold is not repeated
+      for (const mapped of ['timestamp', 'location-long', 'gps:satellite-count', 'height-above-msl']) expect(shown).not.toHaveProperty(mapped);
+      await section.scrollIntoViewIfNeeded();
+      await animationsSettled(page);
+      await screenshot(page, `track-${locale}-fix-annotations`);
+
+      // ---- the last fix's annotation cells are empty: only its event-id is left ----
+      await table.locator(`tr[data-row-key="${annotated.times[2]}"] td`).nth(3).click();
+      const last = page.locator(`[data-testid="fix-detail"][data-id="${annotated.times[2]}"][data-state="ready"]`);
+      await last.waitFor();
+      const names = await last.locator('[data-annotation]').evaluateAll((els) => els.map((e) => e.getAttribute('data-annotation')));
+      expect(names).toEqual(['event-id']);
+    } catch (e) {
+      await screenshot(page, `debug-track-${locale}-annotations-failure`);
       throw e;
     } finally {
       await context.close();
