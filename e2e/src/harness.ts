@@ -255,10 +255,13 @@ export async function chooseUserMenuItem(page: Page, item: string | RegExp, open
     await page.getByRole('menuitem', { name: item }).click();
     try {
       await opens.waitFor({ timeout: 5_000 });
-      return;
+      break;
     } catch (e) {
       if (attempt >= 3) throw e;
       await page.keyboard.press('Escape');
     }
   }
+  // What opened may still be zooming in: a click on it now can land where a control is not yet (a
+  // settings switch clicked mid-animation stayed off, seen once on a busy machine).
+  await animationsSettled(page);
 }

@@ -130,6 +130,7 @@ describe.concurrent('the settings dialog', () => {
         expect(await appSwitch.getAttribute('aria-checked')).toBe('true');
         expect(await emailSwitch.getAttribute('aria-checked')).toBe('false');
         await emailSwitch.click();
+        await expect.poll(() => emailSwitch.getAttribute('aria-checked')).toBe('true');
 
         // ---- a key Tianditu refuses (403): the key-invalid message, nothing saved ----
         const key = form.getByLabel(t.key);
