@@ -77,6 +77,10 @@ describe.each(DIALECTS)('Movebank marks on %s', (dialect) => {
     const range = { imei, startTime: '2024-06-01 00:00:00', endTime: '2024-06-02 00:00:00', timeZone: '+00:00' };
     const valid = await t.call(calls.GetFixListByPage.path, { ...range, validOnly: true }, { token });
     expect((valid.body.Data as Page).List.map((f) => Number(f.Id)).sort()).toEqual([at(1), at(4), at(5)]);
+    // the table names the mark's maker too (without the reason, which only the converted list reads)
+    const all = (await t.call(calls.GetFixListByPage.path, range, { token })).body.Data as Page;
+    const second = all.List.find((f) => f.Id === String(at(2)))!;
+    expect([second.ValidValue, second.Validity, second.ConvertedInvalid?.Operator]).toEqual([FixValidValue.Marked, 0, 'Marked in Movebank']);
   });
 
   it("applies marks changed in Movebank both ways on a re-import, never lifting a user's mark, and says what changed", async () => {
@@ -113,6 +117,15 @@ describe.each(DIALECTS)('Movebank marks on %s', (dialect) => {
     // the first organisation's device and marks are as they were
     expect((await fixes()).map((f) => f[2])).toEqual([INVALID_BY_SOURCE, null, INVALID_BY_SOURCE, userId, userId]);
     expect(importOutcome(r, false)).toEqual({ code: 0, message: null });
+  });
+
+  it('reads a file a spreadsheet re-saved with semicolons and decimal commas, and says so', async () => {
+    const f = path.join(t.dataDir, 'semicolons.csv');
+    fs.writeFileSync(f, `${HEADER.replace(/,/g, ';')}\r\n8;true;${stamp(8)};8,125;47,5;;T8;Semi\r\n`);
+    const r = await importMovebank(services, { file: f, orgId, folderId });
+    expect([r.delimiter, r.fixes.stored, r.skipped]).toEqual([';', 1, []]);
+    const fix = await t.database.db.selectFrom('fixes').innerJoin('devices', 'devices.id', 'fixes.device_id').select(['lon', 'lat']).where('devices.imei', '=', movebankImei('T8', 'Semi')).executeTakeFirstOrThrow();
+    expect(fix).toEqual({ lon: 8.125, lat: 47.5 });
   });
 
   it('tells the CLI to fail when nothing was imported, or when rows were skipped unless that is accepted', async () => {
