@@ -86,7 +86,7 @@ export async function importMovebank(services: MovebankServices, opts: MovebankI
         skipped.add(d.refused, { line: row.line, ...(row.eventId ? { eventId: row.eventId } : {}) });
         continue;
       }
-      mapper ??= new RecordMapper(reader.layout!, writer, skipped, reader.notices);
+      mapper ??= new RecordMapper(reader.layout!, writer, skipped, reader.notices, (id) => resolver.isNew(id));
       await mapper.row(row, d);
     }
     await writer.flush();

@@ -38,6 +38,8 @@ export class RecordMapper {
     private readonly writer: ChunkWriter,
     private readonly skipped: Skips,
     private readonly notices: Skips,
+    /** Whether the import created the device: its fixes have no marks from before to lift. */
+    private readonly isNew: (deviceId: number) => boolean = () => false,
   ) {
     this.hasMarks = L.visible >= 0 || L.outliers.length > 0;
   }
@@ -140,7 +142,7 @@ export class RecordMapper {
       this.counts.outOfRange += 1;
       this.notices.add('position out of range (longitude -180..180, latitude -90..90, altitude within 10 km): stored as invalid', exampleOf(source, `${lon} ${lat}${alt === null ? '' : ` ${alt}`}`));
     }
-    const mark = this.hasMarks ? { reason: marks ? marks.join(', ') : null, valid: valid as 0 | 1 } : null;
+    const mark = this.hasMarks && (marks || !this.isNew(d.id)) ? { reason: marks ? marks.join(', ') : null, valid: valid as 0 | 1 } : null;
     await this.writer.fix(d.id, {
       pick_time: t,
       lon,

@@ -45,12 +45,18 @@ export class DeviceResolver {
   readonly counts = { created: 0, reused: 0 };
   private readonly known = new Map<string, Resolution>();
   private readonly devices: ResolvedDevice[] = [];
+  private readonly createdIds = new Set<number>();
 
   constructor(
     private readonly registry: Pick<DeviceRegistry, 'register'>,
     private readonly store: MovebankDeviceStore,
     private readonly opts: ResolverOptions,
   ) {}
+
+  /** Whether this import created the device (so it has no fixes from before). */
+  isNew(id: number): boolean {
+    return this.createdIds.has(id);
+  }
 
   /** The devices resolved so far, in the order the file named them. */
   get resolved(): readonly ResolvedDevice[] {
@@ -124,6 +130,7 @@ export class DeviceResolver {
         return { refused: `device ${imei} not created: ${err.message}` };
       }
       this.counts.created += 1;
+      this.createdIds.add(id);
     }
     const info = refRows && mountInfoOf(refRows, taxon || undefined);
     if (info) {
