@@ -7,7 +7,7 @@ import { newContext, screenshot, serverAndBrowser, signIn } from './harness';
 /**
  * The 3D globe (issue 5) in both languages, with no network beyond the local server: CesiumJS draws the
  * bundled Natural Earth II imagery and never asks Cesium's ion service for anything; a stork's spring
- * migration (four flight days up to ~2.8 km, Sanjiang Plain to the Bohai coast) is drawn at its altitudes,
+ * migration (three flight days up to ~2.3 km, the Bohai coast to the Sanjiang Plain) is drawn at its altitudes,
  * the replay moves its marker, and the globe stops rendering while the page is hidden.
  */
 
@@ -15,10 +15,10 @@ const STORK = '864512049990011';
 const CAPTION = 'Stork 3D';
 /** Fixed days of the simulated stork (seed below) that hold a migration: the data is the same every run. */
 const SEED = 3_141_592;
-const FROM = Date.parse('2025-03-06T00:00:00+08:00');
-const TO = Date.parse('2025-03-12T00:00:00+08:00');
+const FROM = Date.parse('2025-04-24T00:00:00+08:00');
+const TO = Date.parse('2025-04-30T00:00:00+08:00');
 /** The same days as the console's range (the user's zone is +08:00 here). */
-const RANGE = { span: null, start: '2025-03-06 00:00:00', end: '2025-03-11 23:59:59' };
+const RANGE = { span: null, start: '2025-04-24 00:00:00', end: '2025-04-29 23:59:59' };
 
 const setup = serverAndBrowser();
 
@@ -139,7 +139,7 @@ async function legendRow(page: Page): Promise<{ index: number; count: number; al
 
 const TILE = testTile();
 
-/** Noon of the four flight days (7-10 March) as fractions of the replay's span (6-11 March). */
+/** Noon of the flight days (25-27 April, spring migration's last leg) and the next as fractions of the replay's span (24-29 April). */
 const FLIGHT_NOONS = [0.25, 0.417, 0.583, 0.75];
 
 /** Clicks the replay slider's rail at a fraction of its length. */
