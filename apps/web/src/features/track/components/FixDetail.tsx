@@ -36,6 +36,8 @@ export function FixAnnotationList({ annotations }: { annotations: FixAnnotations
         size="small"
         column={1}
         bordered
+        // the names are long (Env-DATA's), the values mostly short numbers: the names get the room
+        styles={{ label: { width: '62%' } }}
         items={entries.map(([name, value]) => ({
           key: name,
           label: (
