@@ -26,7 +26,7 @@ const layerZones = [
   // repository is the module's private access to its tables.
   ...serverModules.map((name) => ({
     target: at('apps/server/src/modules', name),
-    from: [at('apps/server/src/modules/*/**/repository*'), at('apps/server/src/modules/*/**/repository*/**')],
+    from: [at('apps/server/src/modules/*/**/*repository*'), at('apps/server/src/modules/*/**/*repository*/**')],
     except: [at('apps/server/src/modules', name, '**')],
     message: 'A module may not read another module\'s repository: call that module\'s service (shared/CONVENTIONS.md 14).',
   })),

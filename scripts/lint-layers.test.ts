@@ -52,6 +52,14 @@ describe('server: a module never imports another module\'s repository', () => {
     expect(found).toHaveLength(1);
   });
 
+  it('fails on a repository by another name (device/console-repository.ts)', async () => {
+    const named = 'apps/server/src/modules/device/console-repository.ts';
+    expect(existsSync(at(named)), named).toBe(true);
+    const planted = 'apps/server/src/modules/fix/planted.ts';
+    const found = await complaints(planted, `import '${spec(planted, named)}';\n`);
+    expect(found).toEqual([expect.stringMatching(/another module's repository/)]);
+  });
+
   it('passes a module reading its own repository and another module\'s service', async () => {
     const planted = `apps/server/src/modules/${owner}/planted.ts`;
     const service = modules
