@@ -1,3 +1,5 @@
+// Over 400 lines: every test of the /track screen in one place (precision filter, validity, table, and the
+// page with its fix detail), sharing the signed-in set-up, the fixtures and the wrapper above.
 import { Code, encodeTrackSet, FixValidValue, TrackFlag, type Fix } from '@wildtrack/contract';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
