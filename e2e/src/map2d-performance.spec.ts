@@ -89,21 +89,32 @@ describe('2D map performance', () => {
         await page.getByTestId('time-span').click();
         await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: new RegExp(`^${label}$`) }).click();
       };
-      const drawn = (count: number) =>
-        page.waitForFunction((expected) => document.querySelector('[data-testid="map"]')?.getAttribute('data-tracks') === expected, `${IMEI}:${count}`, { timeout: 120_000 });
+      const drawn = (count: number, timeout = 120_000) =>
+        page.waitForFunction((expected) => document.querySelector('[data-testid="map"]')?.getAttribute('data-tracks') === expected, `${IMEI}:${count}`, { timeout });
       const picker = page.getByTestId('device-picker');
+      // An option clicked while the dropdown is still opening can choose nothing (seen with both cores
+      // busy): the device is chosen when the picker shows its tag, else it is picked again.
       const choose = async () => {
-        await picker.click();
-        await picker.locator('input').fill(IMEI);
-        await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: IMEI }).click();
-        await page.keyboard.press('Escape');
+        for (let attempt = 1; ; attempt++) {
+          await picker.click();
+          await picker.locator('input').fill(IMEI);
+          await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: IMEI }).click();
+          await page.keyboard.press('Escape');
+          try {
+            await picker.locator('.ant-select-selection-item').filter({ hasText: 'Stork 1M' }).waitFor({ timeout: 10_000 });
+            return;
+          } catch (e) {
+            if (attempt >= 3) throw e;
+          }
+        }
       };
       // The fixes were written straight into the database, so the server has no day segments yet: a
       // first look over three years builds them (the server's own work, seconds of CPU on the same two
       // cores), then the device is put aside and the measured step asks for two years afresh.
       await span('3 years');
       await choose();
-      await drawn(POINTS);
+      // Not measured: a minute or more when both cores are busy with other work.
+      await drawn(POINTS, 300_000);
       await picker.locator('.ant-select-selection-item-remove').first().click();
       await page.waitForFunction(() => !document.querySelector('[data-testid="map"]')?.getAttribute('data-tracks'));
       // Two years: the track spans 694 days.
@@ -182,5 +193,5 @@ describe('2D map performance', () => {
     } finally {
       await context.close();
     }
-  }, 300_000);
+  }, 600_000);
 });
