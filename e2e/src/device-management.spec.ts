@@ -139,6 +139,26 @@ async function moveTo(page: Page, title: RegExp, target: string, moveHere: strin
   return d;
 }
 
+/**
+ * Types a date and time into an antd picker and confirms it with the panel's OK. An OK clicked while the
+ * panel was still opening chose nothing once with both cores busy (the typed time was then dropped on
+ * blur): the picker is done when its panel has closed on the typed value, else it is filled again.
+ */
+async function fillDateTime(page: Page, selector: string, value: string): Promise<void> {
+  const input = page.locator(selector);
+  const panel = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)');
+  for (let attempt = 1; ; attempt++) {
+    await input.click();
+    await panel.waitFor();
+    await animationsSettled(page);
+    await input.fill(value);
+    await panel.locator('.ant-picker-ok button').click();
+    const closed = await panel.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
+    if (closed && (await input.inputValue()) === value) return;
+    if (attempt >= 3) throw new Error(`the picker ${selector} did not take ${value} (it shows '${await input.inputValue()}')`);
+  }
+}
+
 async function count(page: Page, name: string): Promise<string> {
   return (await row(page, name).getByTestId('folder-count').textContent()) ?? '';
 }
@@ -296,9 +316,7 @@ describe.each(cases)('device management ($locale)', ({ locale, tag, imei, t }) =
       await page.locator('#Measurements_WingLength').fill('61.5');
       await page.locator('#ReleaseLon').fill('132.51');
       await page.locator('#ReleaseLat').fill('47.25');
-      await page.locator('#CaptureTime').click();
-      await page.locator('#CaptureTime').fill('2026-05-01 06:30:00');
-      await page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-ok button').click();
+      await fillDateTime(page, '#CaptureTime', '2026-05-01 06:30:00');
       await page.getByTestId('add-custom-field').click();
       await page.locator('#AdditionalInfo_0_Name').fill('Ring');
       await page.locator('#AdditionalInfo_0_Value').fill('C-0421');
