@@ -222,7 +222,7 @@ export const GetConvertedInvalidCount = defineCall({
   auth: 'session',
   body: convertedQuery,
   data: z.object({ Count: z.number().int() }),
-  summary: 'How many fixes of a device users have marked invalid (by pick time within the range when given).',
+  summary: 'How many fixes of a device are marked invalid, by users or by Movebank\'s outlier marks (by pick time within the range when given).',
 });
 
 export const GetConvertedInvalidListPage = defineCall({
@@ -230,5 +230,5 @@ export const GetConvertedInvalidListPage = defineCall({
   auth: 'session',
   body: convertedQuery.extend(PageSchema),
   data: z.object({ List: z.array(FixSchema), Total: z.number().int() }),
-  summary: 'The fixes users marked invalid, newest mark first, with operator and time.',
+  summary: 'The fixes marked invalid (by users, or by Movebank\'s outlier marks on import), newest mark first, with operator and time.',
 });

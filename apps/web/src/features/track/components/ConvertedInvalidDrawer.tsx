@@ -14,8 +14,8 @@ interface Props {
 }
 
 /**
- * The fixes users marked invalid on this device (§4: for good), newest mark first, with who marked each
- * and when, a page at a time.
+ * The fixes marked invalid on this device, by users (§4: for good) or by Movebank's outlier marks,
+ * newest mark first, with who marked each and when, a page at a time.
  */
 export function ConvertedInvalidDrawer({ imei, name, open, onClose }: Props) {
   const { t } = useTranslation();
