@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { IMEI_MAX, IMEI_OTHER_CHARS } from '@wildtrack/contract';
 
 /** Movebank writes nothing for a missing value; R's exporters (move2) write NA. */
 export function isEmpty(v: string | undefined): v is undefined | '' | 'NA' {
@@ -36,9 +37,6 @@ export function parseTimestamp(v: string): number | undefined {
   return base + frac;
 }
 
-const IMEI_CHARS = /[^A-Za-z0-9_.:-]/g;
-const IMEI_MAX = 40;
-
 /**
  * The device id for one tag on one individual: MB-<tag>-<individual> when that is already a valid id;
  * otherwise its sanitised, shortened form with a hash of the original pair, so that two pairs that
@@ -48,7 +46,7 @@ const IMEI_MAX = 40;
  */
 export function movebankImei(tag: string, individual: string, hashed = false, orgId?: number): string {
   const plain = `MB-${tag}-${individual}`;
-  const clean = plain.replace(IMEI_CHARS, '_');
+  const clean = plain.replace(IMEI_OTHER_CHARS, '_');
   if (!hashed && orgId === undefined && clean === plain && plain.length <= IMEI_MAX) return plain;
   const key = orgId === undefined ? `${tag}\u0000${individual}` : `${tag}\u0000${individual}\u0000${orgId}`;
   const hash = createHash('sha256').update(key).digest('hex').slice(0, 8);
