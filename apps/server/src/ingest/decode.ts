@@ -38,7 +38,8 @@ export interface DecodedBatch {
   lastVoltage: number | null;
 }
 
-function checkTime(t: number, where: string, now: number): void {
+/** A record's time: epoch milliseconds, at most INGEST_MAX_FUTURE_MS ahead (batches and media alike). */
+export function checkTime(t: number, where: string, now: number): void {
   if (!Number.isSafeInteger(t) || t < 0) throw new BatchRefused('bad_time', `${where}: time must be epoch milliseconds`);
   if (t > now + INGEST_MAX_FUTURE_MS) {
     throw new BatchRefused('future_time', `${where}: ${new Date(t).toISOString()} is more than a day in the future`);

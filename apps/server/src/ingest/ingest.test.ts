@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceType, INGEST_BASE, ingestHeaders, IngestHeader, packSamples, type IngestBatch } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
@@ -83,10 +84,14 @@ describe.each(DIALECTS)('device ingest on %s', (dialect) => {
   it('refuses an unknown IMEI, a bad signature and a stale timestamp, storing nothing', async () => {
     const b = JSON.stringify({ fixes: { t: [T0 + 240_000], lon: [1], lat: [1] } });
     const unknown = await send({ ...dev, imei: '999' }, '/batch', b);
-    expect(unknown.res.statusCode).toBe(401);
-    expect(unknown.body).toEqual({ ok: false, error: 'unknown_device', reason: 'no device with IMEI 999' });
     const wrongSecret = await send({ ...dev, secret: 'not-the-secret' }, '/batch', b);
+    // The same answer for both, so that answers do not tell which IMEIs exist.
+    expect(unknown.res.statusCode).toBe(401);
+    expect(wrongSecret.res.statusCode).toBe(401);
+    expect(unknown.body).toEqual(wrongSecret.body);
     expect(wrongSecret.body.error).toBe('bad_signature');
+    const staleUnknown = ingestHeaders({ imei: '999', secret: 'x', path: `${INGEST_BASE}/batch`, body: b, now: Date.now() - 16 * 60_000 });
+    expect((await send(dev, '/batch', b, { replayOf: staleUnknown })).body.error).toBe('stale_timestamp');
     const signed = ingestHeaders({ imei: dev.imei, secret: dev.secret, path: `${INGEST_BASE}/batch`, body: b });
     const tampered = await send(dev, '/batch', b.replace('[1]', '[2]'), { replayOf: signed });
     expect(tampered.body.error).toBe('bad_signature');
@@ -144,6 +149,81 @@ describe.each(DIALECTS)('device ingest on %s', (dialect) => {
     expect(again.body).toMatchObject({ accepted: { media: 0 }, duplicates: 1 });
     const bad = await send(dev, `/media?kind=smell&t=${T0}`, jpeg, { contentType: 'image/jpeg' });
     expect(bad.body.error).toBe('bad_media');
+  });
+
+  /** A body made as it is read, counting what the server pulled; `stall` stops after the first chunk. */
+  const lazyBody = (size: number, opts: { stall?: boolean } = {}) => {
+    const chunk = Buffer.alloc(64 * 1024, 0xab);
+    let sent = 0;
+    const stream = new Readable({
+      read() {
+        if (opts.stall && sent > 0) return;
+        if (sent >= size) return void this.push(null);
+        sent += chunk.length;
+        this.push(chunk);
+      },
+    });
+    return { stream, read: () => sent };
+  };
+  const mediaPath = (d: Dev, p: string) => ingestHeaders({ imei: d.imei, secret: d.secret, path: INGEST_BASE + p, body: '' });
+
+  it('refuses an unknown IMEI before reading the body, answering as for a bad signature', async () => {
+    const p = `/media?kind=image&t=${T0}`;
+    const body = lazyBody(32 * 1024 * 1024);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: INGEST_BASE + p,
+      headers: { 'content-type': 'image/jpeg', 'content-length': String(32 * 1024 * 1024), ...mediaPath({ ...dev, imei: '869999999999999' }, p) },
+      payload: body.stream,
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ ok: false, error: 'bad_signature' });
+    expect(body.read()).toBeLessThan(1024 * 1024);
+    body.stream.destroy();
+  });
+
+  it('answers 503 busy when the bodies in flight would pass the bound, and takes uploads again once they end', async () => {
+    const p = `/media?kind=image&t=${T0 + 1}`;
+    const size = 32 * 1024 * 1024;
+    const start = () => {
+      const body = lazyBody(size, { stall: true });
+      const done = t.app.inject({
+        method: 'POST',
+        url: INGEST_BASE + p,
+        headers: { 'content-type': 'image/jpeg', 'content-length': String(size), ...mediaPath(dev, p) },
+        payload: body.stream,
+      });
+      return { body, done };
+    };
+    const a = start();
+    const b = start();
+    await expect.poll(() => a.body.read() > 0 && b.body.read() > 0).toBe(true);
+    const c = start();
+    const refused = await c.done;
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(refused.json()).toMatchObject({ ok: false, error: 'busy' });
+    expect(c.body.read()).toBeLessThan(1024 * 1024);
+    c.body.stream.destroy();
+    a.body.stream.destroy(new Error('client gone'));
+    b.body.stream.destroy(new Error('client gone'));
+    expect((await a.done).statusCode).toBeGreaterThanOrEqual(400);
+    expect((await b.done).statusCode).toBeGreaterThanOrEqual(400);
+    const small = await batch(dev, { fixes: { t: [T0 + 590_000], lon: [121], lat: [31] } });
+    expect(small.res.statusCode).toBe(200);
+  });
+
+  it('refuses a media file dated more than a day ahead, keeping the device last-work time and voltage', async () => {
+    const before = await t.database.db.selectFrom('devices').select(['last_work_time', 'last_voltage']).where('id', '=', dev.id).executeTakeFirstOrThrow();
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9]);
+    const future = Date.UTC(2286, 0, 1);
+    const res = await send(dev, `/media?kind=image&t=${future}`, jpeg, { contentType: 'image/jpeg' });
+    expect(res.res.statusCode).toBe(400);
+    expect(res.body.error).toBe('future_time');
+    expect(res.body.reason).toMatch(/^media\.t: 2286-01-01T00:00:00\.000Z/);
+    const after = await t.database.db.selectFrom('devices').select(['last_work_time', 'last_voltage']).where('id', '=', dev.id).executeTakeFirstOrThrow();
+    expect(after).toEqual(before);
+    expect(await t.database.db.selectFrom('media_records').select('file').where('device_id', '=', dev.id).where('pick_time', '=', future).execute()).toEqual([]);
   });
 
   it('hands out pending instructions with every answer and takes the device acknowledgement', async () => {

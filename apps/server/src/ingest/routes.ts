@@ -12,7 +12,7 @@ import {
   MediaQuerySchema,
 } from '@wildtrack/contract';
 import type { z } from 'zod';
-import { BatchRefused } from './decode.js';
+import { BatchRefused, checkTime } from './decode.js';
 import { Replayed } from './errors.js';
 import type { IngestService } from './service.js';
 
@@ -31,6 +31,30 @@ interface DeviceAuth {
   deviceId: number;
   nonce: string;
 }
+
+/** What the headers alone tell, checked before the body is read. */
+interface Announced {
+  deviceId: number;
+  secret: string;
+  ts: string;
+  nonce: string;
+  signature: string;
+}
+
+/**
+ * Bytes of request bodies the ingest routes may hold at once in this process (each upload counted at its
+ * declared length, or the route's limit when it declares none). Beyond it the device is told to come back
+ * later (503 busy) before anything is read, so a crowd of uploads cannot grow the server's memory unbounded.
+ */
+export const INGEST_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
+
+/** Seconds a device is told to wait (Retry-After) when the server is busy. */
+export const INGEST_RETRY_AFTER_S = 30;
+
+/**
+ * One answer for an unknown IMEI and a wrong signature, so that answers do not tell which IMEIs exist.
+ */
+const notRecognised = () => new IngestRefusal(401, 'bad_signature', 'the signature does not match a registered device and the body, path, timestamp and nonce');
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const v = request.headers[name];
@@ -70,29 +94,67 @@ export function ingestRoutes(app: FastifyInstance, service: IngestService): void
         return reply.status(500).send({ ok: false, error: 'server_error', reason: `request id ${request.id}` });
       });
 
-      const authenticate = async (request: FastifyRequest): Promise<DeviceAuth> => {
+      const announced = new WeakMap<FastifyRequest, Announced>();
+      const inFlight = new WeakMap<FastifyRequest, number>();
+      let bytesInFlight = 0;
+      const release = (request: FastifyRequest) => {
+        const n = inFlight.get(request);
+        if (n === undefined) return;
+        inFlight.delete(request);
+        bytesInFlight -= n;
+      };
+
+      // Headers first: the device, the time, the nonce and room for the body are checked before a byte of
+      // the body is read (the signature over the body is checked once it is in, in verify()).
+      scope.addHook('onRequest', async (request, reply) => {
         const imei = header(request, IngestHeader.imei);
         const ts = header(request, IngestHeader.timestamp);
         const nonce = header(request, IngestHeader.nonce);
         const signature = header(request, IngestHeader.signature);
+        // A refused request's body is never read: close the connection rather than drain it.
+        reply.header('connection', 'close');
         if (!imei || !ts || !nonce || !signature) {
           throw new IngestRefusal(401, 'unsigned', `headers ${Object.values(IngestHeader).join(', ')} are required`);
         }
-        const device = await service.findDevice(imei);
-        if (!device) throw new IngestRefusal(401, 'unknown_device', `no device with IMEI ${imei.slice(0, 40)}`);
         const t = Number(ts);
         if (!Number.isSafeInteger(t) || Math.abs(Date.now() - t) > INGEST_WINDOW_MS) {
           throw new IngestRefusal(401, 'stale_timestamp', `the timestamp is more than ${INGEST_WINDOW_MS / 60_000} minutes from the server clock`);
         }
         if (nonce.length < 8 || nonce.length > 128) throw new IngestRefusal(401, 'bad_nonce', 'the nonce must be 8-128 characters');
-        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const canonical = canonicalString(request.method, request.url, ts, nonce, createHash('sha256').update(body).digest('hex'));
-        const expected = createHmac('sha256', device.secret).update(canonical).digest();
-        const given = Buffer.from(signature, 'hex');
-        if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-          throw new IngestRefusal(401, 'bad_signature', 'the signature does not match the body, path, timestamp and nonce');
+        if (imei.length > 128) throw notRecognised();
+        const device = await service.findDevice(imei);
+        if (!device) throw notRecognised();
+        const media = request.url.startsWith(`${INGEST_BASE}/media`);
+        if (media) {
+          const q = MediaQuerySchema.safeParse(request.query);
+          if (!q.success) throw new IngestRefusal(400, 'bad_media', firstIssue(q.error));
+          checkTime(q.data.t, 'media.t', Date.now());
         }
-        return { deviceId: Number(device.id), nonce };
+        const limit = media ? INGEST_MAX_MEDIA_BYTES : INGEST_MAX_BATCH_BYTES;
+        const declared = Number(request.headers['content-length']);
+        const size = Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, limit + 1) : limit;
+        if (size > limit) throw new IngestRefusal(413, 'too_large', `a batch may hold ${INGEST_MAX_BATCH_BYTES} bytes, a media file ${INGEST_MAX_MEDIA_BYTES}`);
+        if (size > 0 && bytesInFlight + size > INGEST_IN_FLIGHT_BYTES) {
+          reply.header('retry-after', String(INGEST_RETRY_AFTER_S));
+          throw new IngestRefusal(503, 'busy', `the server is taking other uploads: send again in ${INGEST_RETRY_AFTER_S} s`);
+        }
+        bytesInFlight += size;
+        inFlight.set(request, size);
+        announced.set(request, { deviceId: Number(device.id), secret: device.secret, ts, nonce, signature });
+        reply.removeHeader('connection');
+      });
+      scope.addHook('onResponse', async (request) => release(request));
+      scope.addHook('onRequestAbort', async (request) => release(request));
+
+      const authenticate = (request: FastifyRequest): DeviceAuth => {
+        const a = announced.get(request);
+        if (!a) throw notRecognised();
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const canonical = canonicalString(request.method, request.url, a.ts, a.nonce, createHash('sha256').update(body).digest('hex'));
+        const expected = createHmac('sha256', a.secret).update(canonical).digest();
+        const given = Buffer.from(a.signature, 'hex');
+        if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw notRecognised();
+        return { deviceId: a.deviceId, nonce: a.nonce };
       };
 
       const json = (request: FastifyRequest): unknown => {
@@ -107,7 +169,7 @@ export function ingestRoutes(app: FastifyInstance, service: IngestService): void
       };
 
       scope.post('/batch', async (request) => {
-        const auth = await authenticate(request);
+        const auth = authenticate(request);
         const parsed = IngestBatchSchema.safeParse(json(request), { reportInput: true });
         if (!parsed.success) throw new IngestRefusal(400, 'bad_batch', firstIssue(parsed.error));
         const counts = await service.writeBatch(auth.deviceId, parsed.data, auth.nonce);
@@ -115,7 +177,7 @@ export function ingestRoutes(app: FastifyInstance, service: IngestService): void
       });
 
       scope.post('/media', async (request) => {
-        const auth = await authenticate(request);
+        const auth = authenticate(request);
         const q = MediaQuerySchema.safeParse(request.query);
         if (!q.success) throw new IngestRefusal(400, 'bad_media', firstIssue(q.error));
         const mime = (request.headers['content-type'] ?? 'application/octet-stream').split(';')[0]!.trim();
@@ -124,7 +186,7 @@ export function ingestRoutes(app: FastifyInstance, service: IngestService): void
       });
 
       scope.post('/ack', async (request) => {
-        const auth = await authenticate(request);
+        const auth = authenticate(request);
         const parsed = AckSchema.safeParse(json(request));
         if (!parsed.success) throw new IngestRefusal(400, 'bad_ack', firstIssue(parsed.error));
         const done = await service.acknowledge(auth.deviceId, parsed.data, auth.nonce);

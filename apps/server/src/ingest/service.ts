@@ -10,7 +10,7 @@ import {
 } from '@wildtrack/contract';
 import type { Db } from '../db/connect.js';
 import { BatchRepository, type WriteCounts } from './batch-repository.js';
-import { BatchRefused, decodeBatch, type DecodedBatch } from './decode.js';
+import { BatchRefused, checkTime, decodeBatch, type DecodedBatch } from './decode.js';
 import { Replayed } from './errors.js';
 import { InstructionRepository } from './instruction-repository.js';
 import { MediaRepository } from './media-repository.js';
@@ -92,6 +92,8 @@ export class IngestService {
    * then the record; a duplicate record keeps the file it already has.
    */
   async storeMedia(deviceId: number, q: MediaQuery, body: Buffer, mime: string, nonce: string | null, now = Date.now()): Promise<boolean> {
+    // The same time rule as a batch's records: a file dated far ahead would hold the device's last-work time.
+    checkTime(q.t, 'media.t', now);
     if (body.length === 0) throw new BatchRefused('empty_media', 'the body holds no file');
     const ext = EXT[mime] ?? (q.kind === 'audio' ? 'pdm' : 'bin');
     const rel = path.join(MEDIA_DIR, String(deviceId), `${q.kind}-${q.t}.${ext}`);
