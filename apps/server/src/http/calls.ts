@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { API_BASE, type CallAccess, type CallDef, Code, envelope, envelopeSchema, Header, type Lang, message } from '@wildtrack/contract';
+import { type Access, accessRules, API_BASE, type CallAccess, type CallDef, Code, envelope, envelopeSchema, Header, isAccessRule, type Lang, message } from '@wildtrack/contract';
 import type { z } from 'zod';
 import { type Caller, callerOf, type PublicCaller, type SignedIn } from './caller.js';
 import { AppError } from './errors.js';
@@ -14,8 +14,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     call?: CallDef;
-    /** Who may make the call, as registered: a guard or a test walking app routes reads it here. */
-    access?: CallAccess;
+    /** Who may make the call (the contract's access rule), as registered: a test walking app routes reads it here. */
+    access?: Access;
   }
 }
 
@@ -43,11 +43,21 @@ async function signedInBy(request: FastifyRequest, hooks: CallHooks): Promise<Si
   return request.session;
 }
 
+/** A call's declared access, checked: a call without one (or with a rule the contract doesn't know) is never served. */
+function declaredAccess(def: CallDef): Access {
+  const rules = def.access === undefined ? [] : accessRules(def.access);
+  if (rules.length === 0 || !rules.every(isAccessRule) || (def.auth === 'public') !== (rules[0] === 'public') || (rules.includes('public') && rules.length > 1)) {
+    throw new Error(`${def.path}: a call declares its access rule in the contract (public for a public call, session rules otherwise); got ${JSON.stringify(def.access)}`);
+  }
+  return def.access!;
+}
+
 /**
  * Registers one contract call: POST /prod-api + path, the body checked by the contract's schema, and the
  * handler's result wrapped in the envelope. Security runs before validation: signature, then session,
  * then sealed fields are opened. The handler gets the caller, built here once from the session and the
- * body's `timeZone`.
+ * body's `timeZone`. The call's access rule (device, folder, rights) is recorded in the route's config and
+ * checked by its service; the transport enforces its session part.
  */
 export function registerCall<B extends z.ZodType, D extends z.ZodType, A extends CallAccess>(
   app: FastifyInstance,
@@ -60,7 +70,7 @@ export function registerCall<B extends z.ZodType, D extends z.ZodType, A extends
   app.route({
     method: get ? 'GET' : 'POST',
     url: API_BASE + def.path,
-    config: { call: def as CallDef, access },
+    config: { call: def as CallDef, access: declaredAccess(def as CallDef) },
     schema: {
       summary: def.summary,
       tags: [def.path.split('/')[2] ?? 'api'],

@@ -62,6 +62,7 @@ export const PublicKeyDataSchema = z.object({
 export const GetPublicKey = defineCall({
   path: '/api/Auth/GetPublicKey',
   auth: 'public',
+  access: 'public',
   body: EmptyBody,
   data: PublicKeyDataSchema,
   summary: 'The server public key that passwords in bodies are sealed to.',
@@ -87,6 +88,7 @@ export type LoginResult = z.infer<typeof LoginResultSchema>;
 export const PasswordLogin = defineCall({
   path: '/api/Auth/PasswordLogin',
   auth: 'public',
+  access: 'public',
   body: PasswordLoginBody,
   data: LoginResultSchema,
   sealed: ['pwd'],
@@ -96,6 +98,7 @@ export const PasswordLogin = defineCall({
 export const GetAccountSafeSetting = defineCall({
   path: '/api/Auth/GetAccountSafeSetting',
   auth: 'session',
+  access: 'session',
   body: EmptyBody,
   data: SafeSettingSchema,
   summary: 'The e-mail and phone that secure the account (empty strings when none).',
@@ -104,6 +107,7 @@ export const GetAccountSafeSetting = defineCall({
 export const Heartbeat = defineCall({
   path: '/api/Auth/Heartbeat',
   auth: 'session',
+  access: 'session',
   body: EmptyBody,
   data: z.object({ ServerTime: z.number().int() }),
   summary: 'An authenticated no-op: keeps the session alive and tells whether it still is.',

@@ -96,6 +96,7 @@ export type TreeData = z.infer<typeof TreeDataSchema>;
 export const GetTree = defineCall({
   path: '/api/Device/GetTree',
   auth: 'session',
+  access: 'session',
   body: z.object({ timeZone: TimeZoneField }).nullish(),
   data: TreeDataSchema,
   summary: 'The folder tree with every device the caller may see, counts per folder and per sensor.',
@@ -115,6 +116,7 @@ export interface FolderOnly {
 export const GetFolderTree = defineCall({
   path: '/api/Folder/GetTree',
   auth: 'session',
+  access: 'session',
   body: EmptyBody,
   data: z.object({ Folders: z.array(FolderOnlySchema) }),
   summary: "The organisation's folders (the move-to picker): the root '-1' and everything below it.",
@@ -123,6 +125,7 @@ export const GetFolderTree = defineCall({
 export const CreateFolder = defineCall({
   path: '/api/Folder/Create',
   auth: 'session',
+  access: 'folder edit',
   body: z.object({ name: FolderNameSchema, parentId: folderId }),
   data: z.object({ IdStr: z.string() }),
   summary: "Creates a folder under parentId ('-1' = the root).",
@@ -131,6 +134,7 @@ export const CreateFolder = defineCall({
 export const UpdateFolderName = defineCall({
   path: '/api/Folder/UpdateName',
   auth: 'session',
+  access: 'folder edit',
   body: z.object({ id: folderId, name: FolderNameSchema }),
   data: z.null(),
   summary: 'Renames a folder.',
@@ -139,6 +143,7 @@ export const UpdateFolderName = defineCall({
 export const DeleteFolder = defineCall({
   path: '/api/Folder/Delete',
   auth: 'session',
+  access: 'folder edit',
   body: z.object({ id: folderId }),
   data: z.null(),
   summary: 'Deletes an empty folder (one that holds devices, also below it, is refused with a warning).',
@@ -147,6 +152,7 @@ export const DeleteFolder = defineCall({
 export const MoveFolder = defineCall({
   path: '/api/Folder/Move',
   auth: 'session',
+  access: 'folder edit',
   body: z.object({ id: folderId, parentId: folderId }),
   data: z.null(),
   summary: 'Moves a folder under another (never under itself or its own descendants).',
@@ -155,6 +161,7 @@ export const MoveFolder = defineCall({
 export const MoveDevice = defineCall({
   path: '/api/Device/Move',
   auth: 'session',
+  access: ['device own', 'folder edit'],
   body: z.object({ imei, folderId }),
   data: z.null(),
   summary: 'Moves a device of the organisation into a folder.',
@@ -163,6 +170,7 @@ export const MoveDevice = defineCall({
 export const UpdateRemarkName = defineCall({
   path: '/api/Device/UpdateRemarkName',
   auth: 'session',
+  access: 'device read',
   body: z.object({ imei, remarkName: RemarkNameSchema }),
   data: z.null(),
   summary: "The caller's own name for a device (every visible device, examples included).",
@@ -171,6 +179,7 @@ export const UpdateRemarkName = defineCall({
 export const SetSecondLevelFixEnable = defineCall({
   path: '/api/Device/SetSecondLevelFixEnable',
   auth: 'session',
+  access: 'device right EditDevice',
   body: z.object({ imei, enabled: ZeroOne }),
   data: z.null(),
   summary: 'Turns second-level fixes (10 fixes at 1 s) on or off; needs EditDevice, never for phones.',
@@ -179,6 +188,7 @@ export const SetSecondLevelFixEnable = defineCall({
 export const UpdateProperty = defineCall({
   path: '/api/Device/UpdateProperty',
   auth: 'session',
+  access: 'device right EditDevice',
   body: z.object({
     imei,
     caption: z.string().trim().min(1, required).max(40, { error: 'validation.tooLong' }).optional(),
@@ -233,6 +243,7 @@ export const GetDetailByIMEI = defineCall({
   path: '/api/Device/GetDetailByIMEI',
   method: 'GET',
   auth: 'session',
+  access: 'device read',
   body: z.object({ imei, timeZone: TimeZoneField }),
   data: DeviceDetailSchema,
   summary: 'GET with query imei and timeZone: the details of one device.',
@@ -243,6 +254,7 @@ export const DEVICE_SORT_FIELDS = ['Caption', 'IMEI', 'Status', 'Voltage', 'Last
 export const GetDetailByFolder = defineCall({
   path: '/api/Device/GetDetailByFolder',
   auth: 'session',
+  access: 'folder read',
   body: z.object({
     folderId,
     ...PageSchema,
@@ -259,6 +271,7 @@ export const GetDetailByFolder = defineCall({
 export const GetCountByFolder = defineCall({
   path: '/api/Device/GetCountByFolder',
   auth: 'session',
+  access: 'folder read',
   body: z.object({ folderId, recursive: z.boolean().default(true) }),
   data: z.object({ Count: z.number().int() }),
   summary: 'How many devices a folder holds.',
@@ -267,6 +280,7 @@ export const GetCountByFolder = defineCall({
 export const GetHandheldList = defineCall({
   path: '/api/Device/GetHandheldList',
   auth: 'session',
+  access: 'session',
   body: EmptyBody,
   data: z.array(z.object({ IMEI: z.string(), Caption: z.string(), RemarkName: z.string() })),
   summary: 'The handheld devices (phones) the caller may see.',
@@ -275,6 +289,7 @@ export const GetHandheldList = defineCall({
 export const SetExperienceFuncEnable = defineCall({
   path: '/api/User/SetExperienceFuncEnable',
   auth: 'session',
+  access: 'session',
   body: z.object({ enabled: ZeroOne }),
   data: z.null(),
   summary: 'Shows (1) or hides (0) the experience devices for the caller.',

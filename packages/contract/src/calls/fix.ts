@@ -131,6 +131,7 @@ const oneDevice = z.object({ imei, ...range, ...PositionFilterSchema.shape });
 export const GetFixCount = defineCall({
   path: '/api/Fix/GetCount',
   auth: 'session',
+  access: 'device read',
   body: oneDevice.extend({ secondLevel: SecondLevelModeSchema }),
   data: z.object({ Count: z.number().int() }),
   summary: "How many fixes of a device fall in the range and pass the filters (second-level runs counted once when averaged).",
@@ -139,6 +140,7 @@ export const GetFixCount = defineCall({
 export const GetFixListByPage = defineCall({
   path: '/api/Fix/GetListByPage',
   auth: 'session',
+  access: 'device read',
   body: oneDevice.extend({
     ...PageSchema,
     sortField: z.enum(FIX_SORT_FIELDS).optional(),
@@ -152,6 +154,7 @@ export const GetFixListByPage = defineCall({
 export const GetFix = defineCall({
   path: '/api/Fix/Get',
   auth: 'session',
+  access: 'device read',
   body: z.object({ imei, id: z.string(required).regex(/^\d{1,16}$/, { error: 'validation.invalidValue' }), timeZone: TimeZoneField }),
   data: FixSchema,
   summary: 'One fix by its Id, with its Annotations (the columns an import kept that no field maps) when it has any.',
@@ -163,6 +166,7 @@ const TrackSetBase64 = z.string();
 export const GetFixList = defineCall({
   path: '/api/Fix/GetList',
   auth: 'session',
+  access: 'device read',
   body: oneDevice.extend({ secondLevel: SecondLevelModeSchema }),
   data: TrackSetBase64,
   summary: 'The track of one device over the range (positions only), as base64 protobuf TrackSet.',
@@ -173,6 +177,7 @@ const manyDevices = z.object({ imeis, ...range, ...PositionFilterSchema.shape })
 export const GetFixListByImeis = defineCall({
   path: '/api/Fix/GetListByImeis',
   auth: 'session',
+  access: 'device read',
   body: manyDevices,
   data: TrackSetBase64,
   summary: 'Every fix with a position of several devices over the range, as base64 protobuf TrackSet.',
@@ -181,6 +186,7 @@ export const GetFixListByImeis = defineCall({
 export const GetAvgListByImeisAndTime = defineCall({
   path: '/api/Fix/GetAvgListByImeisAndTime',
   auth: 'session',
+  access: 'device read',
   body: manyDevices,
   data: TrackSetBase64,
   summary: 'Tracks of several devices with each run of second-level (1 s) fixes as its average, as base64 protobuf TrackSet.',
@@ -189,6 +195,7 @@ export const GetAvgListByImeisAndTime = defineCall({
 export const GetLastFixList = defineCall({
   path: '/api/Fix/GetLastList',
   auth: 'session',
+  access: 'device read',
   body: z.object({ imeis, timeZone: TimeZoneField }),
   data: z.array(FixSchema),
   summary: 'The latest valid fix of each device that has one.',
@@ -197,6 +204,7 @@ export const GetLastFixList = defineCall({
 export const GetLastFixByImei = defineCall({
   path: '/api/Fix/GetLastByImei',
   auth: 'session',
+  access: 'device read',
   body: z.object({ imei, timeZone: TimeZoneField }),
   data: FixSchema.nullable(),
   summary: "A device's latest valid fix, null when it has none.",
@@ -207,6 +215,7 @@ export const MAX_FIXES_PER_MARK = 10_000;
 export const ConvertFixInvalid = defineCall({
   path: '/api/Fix/ConvertInvalid',
   auth: 'session',
+  access: 'device right EditFix',
   body: z.object({
     imei,
     ids: z.array(z.string().regex(/^\d{1,16}$/, { error: 'validation.invalidValue' }), required).min(1, required).max(MAX_FIXES_PER_MARK, { error: 'validation.tooBig' }),
@@ -220,6 +229,7 @@ const convertedQuery = z.object({ imei, startTime: TimeTextSchema.optional(), en
 export const GetConvertedInvalidCount = defineCall({
   path: '/api/Fix/GetConvertedInvalidCount',
   auth: 'session',
+  access: 'device read',
   body: convertedQuery,
   data: z.object({ Count: z.number().int() }),
   summary: 'How many fixes of a device are marked invalid, by users or by Movebank\'s outlier marks (by pick time within the range when given).',
@@ -228,6 +238,7 @@ export const GetConvertedInvalidCount = defineCall({
 export const GetConvertedInvalidListPage = defineCall({
   path: '/api/Fix/GetConvertedInvalidListPage',
   auth: 'session',
+  access: 'device read',
   body: convertedQuery.extend(PageSchema),
   data: z.object({ List: z.array(FixSchema), Total: z.number().int() }),
   summary: 'The fixes marked invalid (by users, or by Movebank\'s outlier marks on import), newest mark first, with operator and time.',

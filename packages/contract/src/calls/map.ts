@@ -53,6 +53,7 @@ export const DEFAULT_TILE_LAYERS: TileLayers = {
 export const GetTileLayers = defineCall({
   path: '/api/Map/GetTileLayers',
   auth: 'session',
+  access: 'session',
   body: EmptyBody,
   data: TileLayersSchema,
   summary: 'URL templates of the global map tile layers (satellite, street, terrain), as this server is configured.',

@@ -86,12 +86,12 @@ export type MountInfo = Omit<z.infer<typeof OtherSpeciesInfoSchema>, 'Measuremen
 
 const byImei = z.object({ imei, timeZone: TimeZoneField });
 
-export const GetBirdInfo = defineCall({ path: '/api/MountInfo/GetBirdInfo', auth: 'session', body: byImei, data: BirdInfoSchema, summary: 'Animal info of a bird.' });
-export const GetBeastInfo = defineCall({ path: '/api/MountInfo/GetBeastInfo', auth: 'session', body: byImei, data: BeastInfoSchema, summary: 'Animal info of a beast.' });
-export const GetOtherSpeciesInfo = defineCall({ path: '/api/MountInfo/GetOtherSpeciesInfo', auth: 'session', body: byImei, data: OtherSpeciesInfoSchema, summary: 'Animal info of another species.' });
-export const SaveBirdInfo = defineCall({ path: '/api/MountInfo/SaveBirdInfo', auth: 'session', body: BirdInfoSchema.extend({ timeZone: TimeZoneField }), data: z.null(), summary: 'Saves the animal info of a bird; needs EditDevice.' });
-export const SaveBeastInfo = defineCall({ path: '/api/MountInfo/SaveBeastInfo', auth: 'session', body: BeastInfoSchema.extend({ timeZone: TimeZoneField }), data: z.null(), summary: 'Saves the animal info of a beast; needs EditDevice.' });
-export const SaveOtherSpeciesInfo = defineCall({ path: '/api/MountInfo/SaveOtherSpeciesInfo', auth: 'session', body: OtherSpeciesInfoSchema.extend({ timeZone: TimeZoneField }), data: z.null(), summary: 'Saves the animal info of another species; needs EditDevice.' });
+export const GetBirdInfo = defineCall({ path: '/api/MountInfo/GetBirdInfo', auth: 'session', access: 'device read', body: byImei, data: BirdInfoSchema, summary: 'Animal info of a bird.' });
+export const GetBeastInfo = defineCall({ path: '/api/MountInfo/GetBeastInfo', auth: 'session', access: 'device read', body: byImei, data: BeastInfoSchema, summary: 'Animal info of a beast.' });
+export const GetOtherSpeciesInfo = defineCall({ path: '/api/MountInfo/GetOtherSpeciesInfo', auth: 'session', access: 'device read', body: byImei, data: OtherSpeciesInfoSchema, summary: 'Animal info of another species.' });
+export const SaveBirdInfo = defineCall({ path: '/api/MountInfo/SaveBirdInfo', auth: 'session', access: 'device right EditDevice', body: BirdInfoSchema.extend({ timeZone: TimeZoneField }), data: z.null(), summary: 'Saves the animal info of a bird; needs EditDevice.' });
+export const SaveBeastInfo = defineCall({ path: '/api/MountInfo/SaveBeastInfo', auth: 'session', access: 'device right EditDevice', body: BeastInfoSchema.extend({ timeZone: TimeZoneField }), data: z.null(), summary: 'Saves the animal info of a beast; needs EditDevice.' });
+export const SaveOtherSpeciesInfo = defineCall({ path: '/api/MountInfo/SaveOtherSpeciesInfo', auth: 'session', access: 'device right EditDevice', body: OtherSpeciesInfoSchema.extend({ timeZone: TimeZoneField }), data: z.null(), summary: 'Saves the animal info of another species; needs EditDevice.' });
 
 export const GNSSCollectionMode = { NORMAL: 0, ADAPTIVE_HIGH: 128, ADAPTIVE_LOW: 129 } as const;
 
@@ -120,10 +120,11 @@ export const WorkStatusSchema = z.object({
 });
 export type WorkStatus = z.infer<typeof WorkStatusSchema>;
 
-export const GetWorkStatus = defineCall({ path: '/api/DeviceWorkStatus/Get', auth: 'session', body: byImei, data: WorkStatusSchema, summary: 'How a device collects and sends data.' });
+export const GetWorkStatus = defineCall({ path: '/api/DeviceWorkStatus/Get', auth: 'session', access: 'device read', body: byImei, data: WorkStatusSchema, summary: 'How a device collects and sends data.' });
 export const GetWorkStatusList = defineCall({
   path: '/api/DeviceWorkStatus/GetList',
   auth: 'session',
+  access: 'device read',
   body: z.object({ imeis: z.array(imei).min(1, required).max(500), timeZone: TimeZoneField }),
   data: z.array(WorkStatusSchema),
   summary: 'Work status of several devices (each must be visible to the caller).',

@@ -9,6 +9,7 @@ import { IMAGE_UPLOAD_PATH } from '../constants.js';
 export const ImageUpload = defineCall({
   path: IMAGE_UPLOAD_PATH,
   auth: 'session',
+  access: 'session',
   body: EmptyBody,
   data: z.object({ Url: z.string() }),
   summary: 'Uploads one picture (jpg, jpeg or png, at most 20 MB) as multipart file + description; answers its URL.',

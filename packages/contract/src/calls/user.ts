@@ -7,6 +7,7 @@ import { UserSchema } from './auth.js';
 export const Exit = defineCall({
   path: '/api/User/Exit',
   auth: 'session',
+  access: 'session',
   body: EmptyBody,
   data: z.null(),
   summary: 'Sign out: the session ends on the server.',
@@ -15,6 +16,7 @@ export const Exit = defineCall({
 export const ModifyLcid = defineCall({
   path: '/api/User/ModifyLcid',
   auth: 'session',
+  access: 'session',
   body: z.object({
     lcid: z.union([z.literal(2052), z.literal(1033)], { error: 'validation.lcid' }),
   }),
@@ -32,6 +34,7 @@ export type AccountSetting = z.infer<typeof AccountSettingSchema>;
 export const GetAccountSetting = defineCall({
   path: '/api/User/GetAccountSetting',
   auth: 'session',
+  access: 'session',
   body: EmptyBody,
   data: AccountSettingSchema,
   summary: 'Notification switches, the map-service key and the time zone.',
@@ -55,6 +58,7 @@ export type AccountSettingInput = z.output<typeof SetAccountSettingBody>;
 export const SetAccountSetting = defineCall({
   path: '/api/User/SetAccountSetting',
   auth: 'session',
+  access: 'session',
   body: SetAccountSettingBody,
   data: z.null(),
   summary: 'Saves the notification switches, the map-service key and (optionally) the time zone.',
@@ -63,6 +67,7 @@ export const SetAccountSetting = defineCall({
 export const GetUserInfo = defineCall({
   path: '/api/User/GetInfo',
   auth: 'session',
+  access: 'session',
   body: EmptyBody,
   data: UserSchema,
   summary: 'The signed-in user, as the shell shows it.',
