@@ -14,6 +14,7 @@ import { installErrorHandling } from './http/error-handler.js';
 import { requestLang } from './http/lang.js';
 import { ReplayGuard } from './http/replay.js';
 import { verifySignature } from './http/signature.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { serveWebClient } from './http/static.js';
 import { validatorCompiler } from './http/validation.js';
 import { serverJobs, startJobs } from './jobs/index.js';
@@ -106,6 +107,7 @@ async function createServer(config: Config): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   await app.register(compress, { threshold: 1024 });
+  await registerSecurityHeaders(app, config.tileLayers);
   installErrorHandling(app, config.bodyLimit);
   return app;
 }

@@ -45,6 +45,8 @@ export async function serveWebClient(app: FastifyInstance, webDist: string): Pro
     } catch {
       // a malformed escape: not a file, so the page
     }
+    // No file name holds a NUL (the file system refuses one with an exception): such a path names nothing.
+    if (file.includes('\0')) return notFound(request, reply, url);
     if (url !== '/' && file.startsWith(webDist + path.sep) && fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
       return reply.sendFile(path.relative(webDist, file));
     }
