@@ -86,6 +86,7 @@ async function createServer(config: Config): Promise<FastifyInstance> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
+  app.decorateRequest('signer', undefined);
     request.rawBody = text;
     if (text.length === 0) return done(null, undefined);
     try {
@@ -129,8 +130,9 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
   };
   const replay = new ReplayGuard();
   const hooks: CallHooks = {
-    verify: (request) => verifySignature(request, replay),
-    resolveSession: (token) => services.auth.resolveSession(token),
+    verify: (request) => verifySignature(request, replay, (id) => services.auth.signer(id)),
+    resolveSession: (signer) => services.auth.resolveSession(signer),
+    resolveImageCookie: (value) => services.auth.resolveImageCookie(value),
     openSealed: (field, value, code) => services.auth.openSealed(field, value, code),
   };
 

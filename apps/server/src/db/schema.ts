@@ -43,8 +43,13 @@ export interface UserSettingTable {
 
 export interface SessionTable {
   id: Generated<number>;
-  /** SHA-256 of the token; the token itself is never stored. */
-  token_hash: string;
+  /** The session's id on the wire (x-session): random, not secret. */
+  public_id: string;
+  /**
+   * The request-signing key, hex: HMAC-SHA256(token, "wildtrack-request-signing-v1"). The token itself
+   * is never stored; this key is what checking a signature needs (docs/api.md).
+   */
+  signing_key: string;
   user_id: number;
   created_at: number;
   last_seen_at: number;
