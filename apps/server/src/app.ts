@@ -36,6 +36,10 @@ import { FixRepository } from './modules/fix/repository.js';
 import { fixRoutes } from './modules/fix/routes.js';
 import { FixService } from './modules/fix/service.js';
 import { mapRoutes } from './modules/map/routes.js';
+import { ImportJobRepository } from './modules/movebank/jobs-repository.js';
+import { MovebankImportService } from './modules/movebank/jobs.js';
+import { SourceMarkRepository } from './modules/movebank/repository.js';
+import { movebankRoutes } from './modules/movebank/routes.js';
 import { ingestRoutes } from './ingest/routes.js';
 import { createIngestService, type IngestService } from './ingest/service.js';
 
@@ -46,6 +50,8 @@ export interface Services {
   devices: DeviceRegistry;
   ingest: IngestService;
   fixes: FixService;
+  /** Movebank imports started from the console, run in the background. */
+  imports: MovebankImportService;
 }
 
 export interface BuiltApp {
@@ -121,12 +127,21 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
   const users = new UserService(userRepo);
   const deviceRepo = new DeviceRepository(database.db);
   const deviceConsole = new DeviceConsole(new DeviceConsoleRepository(database.db, database.sqlite));
+  const registry = new DeviceRegistry(deviceRepo);
+  const ingest = createIngestService(database, config.dataDir);
   const services: Services = {
     auth: new AuthService(new AuthRepository(database.db, database.sqlite), users, config.sessionIdleMs),
     users,
-    devices: new DeviceRegistry(deviceRepo),
-    ingest: createIngestService(database, config.dataDir),
+    devices: registry,
+    ingest,
     fixes: new FixService(deviceConsole, new FixRepository(database.db, database.sqlite)),
+    imports: new MovebankImportService(
+      new ImportJobRepository(database.db),
+      { devices: registry, ingest, marks: new SourceMarkRepository(database.db), tags: deviceRepo },
+      deviceConsole,
+      config.dataDir,
+      app.log,
+    ),
   };
   const replay = new ReplayGuard();
   const hooks: CallHooks = {
@@ -143,6 +158,7 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
   fixRoutes(app, hooks, services.fixes);
   uploadRoutes(app, hooks, new UploadService(config.dataDir, (caller, url) => deviceConsole.canSeeImage(caller, url)));
   mapRoutes(app, hooks, config.tileLayers);
+  movebankRoutes(app, hooks, services.imports);
   app.get(`${API_BASE}/docs`, { schema: { hide: true } }, async () => app.swagger());
 
   await serveWebClient(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));

@@ -242,6 +242,37 @@ export interface DeviceShareTable {
   created_at: number;
 }
 
+/** A Movebank import started from the console (modules/movebank/jobs.ts): its files, progress and report. */
+export interface MovebankImportTable {
+  id: Generated<number>;
+  org_id: number;
+  user_id: number | null;
+  /** null: the organisation's root. */
+  folder_id: number | null;
+  file_name: string;
+  reference_name: string | null;
+  /** Where the upload was streamed to (under the data directory); deleted when the import ends. */
+  data_path: string;
+  reference_path: string | null;
+  size: number;
+  /** queued | running | done | failed | cancelled | interrupted (MOVEBANK_IMPORT_STATUSES). */
+  status: string;
+  cancel_requested: Generated<number>;
+  bytes_read: Generated<number>;
+  rows: Generated<number>;
+  stored: Generated<number>;
+  seconds: Generated<number>;
+  /** JSON of the pipeline's MovebankImportReport once it ended. */
+  report: string | null;
+  /** JSON {key, params} of a message when it failed or was interrupted. */
+  error: string | null;
+  created_at: number;
+  started_at: number | null;
+  /** The running import's heartbeat. */
+  updated_at: number;
+  finished_at: number | null;
+}
+
 export interface Database {
   device_remarks: DeviceRemarkTable;
   device_shares: DeviceShareTable;
@@ -263,6 +294,7 @@ export interface Database {
   sessions: SessionTable;
   sign_in_failures: SignInFailureTable;
   server_keys: ServerKeyTable;
+  movebank_imports: MovebankImportTable;
 }
 
 export type UserRow = Selectable<UserTable>;
