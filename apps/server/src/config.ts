@@ -21,6 +21,12 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('wildtrack:'),
+  SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a plain lower-case PostgreSQL schema name').optional(),
   SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).default(7 * 24 * 3600),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
@@ -48,6 +54,15 @@ export interface Config {
   databaseUrl: string | undefined;
   /** PostgreSQL schema (search_path) to keep Wildtrack's tables in; default the server's default. */
   databaseSchema: string | undefined;
+  /**
+   * Redis for what server processes share beyond the database (used request codes, sign-in counters);
+   * undefined: those live in the database.
+   */
+  redisUrl: string | undefined;
+  /** Prefix of every Redis key, so that several installations can share one Redis. */
+  redisKeyPrefix: string;
+  /** Public calls (signing in) one client address may make per minute; 0: no limit. */
+  signInRateLimit: number;
   sessionIdleMs: number;
   bodyLimit: number;
   tls: { cert: string; key: string } | undefined;
@@ -85,6 +100,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.WILDTRACK_DATA),
     databaseUrl: e.DATABASE_URL,
     databaseSchema: e.DATABASE_SCHEMA,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    signInRateLimit: e.SIGN_IN_RATE_LIMIT,
     sessionIdleMs: e.SESSION_IDLE_SECONDS * 1000,
     bodyLimit: e.BODY_LIMIT_BYTES,
     tls: e.TLS_CERT && e.TLS_KEY ? { cert: e.TLS_CERT, key: e.TLS_KEY } : undefined,

@@ -16,6 +16,8 @@ export const Code = {
   VerificationFailed: 1007,
   SignInFailed: 1010,
   AccountLocked: 1011,
+  /** Too many sign-in calls from one client address in a minute. */
+  TooManyRequests: 1012,
   BadSignature: 1020,
   Replayed: 1021,
   StaleTimestamp: 1022,

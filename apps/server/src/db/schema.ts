@@ -43,13 +43,8 @@ export interface UserSettingTable {
 
 export interface SessionTable {
   id: Generated<number>;
-  /** The session's id on the wire (x-session): random, not secret. */
-  public_id: string;
-  /**
-   * The request-signing key, hex: HMAC-SHA256(token, "wildtrack-request-signing-v1"). The token itself
-   * is never stored; this key is what checking a signature needs (docs/api.md).
-   */
-  signing_key: string;
+  /** SHA-256 of the token; the token itself is never stored. */
+  token_hash: string;
   user_id: number;
   created_at: number;
   last_seen_at: number;
@@ -58,7 +53,7 @@ export interface SessionTable {
 }
 
 export interface SignInFailureTable {
-  /** Lower-cased account as typed, so that unknown accounts lock the same way known ones do. */
+  /** `user:<id>` for an account (whichever name was typed), `name:<lower-cased name>` for a name that is none, so that unknown names lock the same way. */
   account_key: string;
   window_start: number;
   failures: number;
@@ -242,35 +237,17 @@ export interface DeviceShareTable {
   created_at: number;
 }
 
-/** A Movebank import started from the console (modules/movebank/jobs.ts): its files, progress and report. */
-export interface MovebankImportTable {
-  id: Generated<number>;
-  org_id: number;
-  user_id: number | null;
-  /** null: the organisation's root. */
-  folder_id: number | null;
-  file_name: string;
-  reference_name: string | null;
-  /** Where the upload was streamed to (under the data directory); deleted when the import ends. */
-  data_path: string;
-  reference_path: string | null;
-  size: number;
-  /** queued | running | done | failed | cancelled | interrupted (MOVEBANK_IMPORT_STATUSES). */
-  status: string;
-  cancel_requested: Generated<number>;
-  bytes_read: Generated<number>;
-  rows: Generated<number>;
-  stored: Generated<number>;
-  seconds: Generated<number>;
-  /** JSON of the pipeline's MovebankImportReport once it ended. */
-  report: string | null;
-  /** JSON {key, params} of a message when it failed or was interrupted. */
-  error: string | null;
-  created_at: number;
-  started_at: number | null;
-  /** The running import's heartbeat. */
-  updated_at: number;
-  finished_at: number | null;
+/** A used request code of a signed console call, until it can no longer be replayed (http/replay.ts). */
+export interface RequestCodeTable {
+  code: string;
+  expires_at: number;
+}
+
+/** A fixed-window counter (sign-in attempts per client address); the window is part of the key. */
+export interface RateCounterTable {
+  counter_key: string;
+  hits: number;
+  expires_at: number;
 }
 
 export interface Database {
@@ -294,7 +271,8 @@ export interface Database {
   sessions: SessionTable;
   sign_in_failures: SignInFailureTable;
   server_keys: ServerKeyTable;
-  movebank_imports: MovebankImportTable;
+  request_codes: RequestCodeTable;
+  rate_counters: RateCounterTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -1,0 +1,43 @@
+import type { Db } from '../db/connect.js';
+import { DatabaseSharedState } from './database.js';
+import { RedisSharedState } from './redis.js';
+
+/**
+ * What every server process must share and what must outlive a restart, beyond the database's own
+ * tables: used request codes (replay protection) and fixed-window counters (rate limits). Kept in the
+ * database by default, in Redis when REDIS_URL is set (faster, and it expires keys by itself).
+ */
+export interface SharedState {
+  readonly kind: 'database' | 'redis';
+  /**
+   * Claims `code` until `expiresAt` (epoch ms): true the first time, false when any process claimed it
+   * before and it has not expired yet. One atomic step (a unique insert; SET NX), so two processes
+   * racing on one code never both win.
+   */
+  claimCode(code: string, now: number, expiresAt: number): Promise<boolean>;
+  /**
+   * Counts one hit on `key` in the fixed window of `windowMs` that `now` falls in, and returns the hits
+   * so far in that window and when it ends.
+   */
+  hit(key: string, now: number, windowMs: number): Promise<{ hits: number; resetAt: number }>;
+  /** Forgets what has expired (the database's job; Redis expires keys itself). Returns rows deleted. */
+  sweep(now: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface SharedStateOptions {
+  redisUrl?: string | undefined;
+  /** Keys in Redis are prefixed, so that several installations (or test runs) can share one Redis. */
+  redisPrefix?: string;
+}
+
+export async function openSharedState(database: Db, opts: SharedStateOptions = {}): Promise<SharedState> {
+  if (opts.redisUrl) return RedisSharedState.connect(opts.redisUrl, opts.redisPrefix ?? 'wildtrack:');
+  return new DatabaseSharedState(database);
+}
+
+/** The window a time falls in: windows start at multiples of their length, so every process agrees. */
+export function windowOf(now: number, windowMs: number): { index: number; resetAt: number } {
+  const index = Math.floor(now / windowMs);
+  return { index, resetAt: (index + 1) * windowMs };
+}
