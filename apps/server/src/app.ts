@@ -36,6 +36,10 @@ import { FixRepository } from './modules/fix/repository.js';
 import { fixRoutes } from './modules/fix/routes.js';
 import { FixService } from './modules/fix/service.js';
 import { mapRoutes } from './modules/map/routes.js';
+import { ImportJobRepository } from './modules/movebank/jobs-repository.js';
+import { MovebankImportService } from './modules/movebank/jobs.js';
+import { SourceMarkRepository } from './modules/movebank/repository.js';
+import { movebankRoutes } from './modules/movebank/routes.js';
 import { signInRateLimit } from './modules/auth/rate-limit.js';
 import { ingestRoutes } from './ingest/routes.js';
 import { openSharedState } from './shared-state/index.js';
@@ -48,6 +52,8 @@ export interface Services {
   devices: DeviceRegistry;
   ingest: IngestService;
   fixes: FixService;
+  /** Movebank imports started from the console, run in the background. */
+  imports: MovebankImportService;
 }
 
 export interface BuiltApp {
@@ -88,6 +94,7 @@ async function createServer(config: Config): Promise<FastifyInstance> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
+  app.decorateRequest('signer', undefined);
     request.rawBody = text;
     if (text.length === 0) return done(null, undefined);
     try {
@@ -122,12 +129,21 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
   const users = new UserService(userRepo);
   const deviceRepo = new DeviceRepository(database.db);
   const deviceConsole = new DeviceConsole(new DeviceConsoleRepository(database.db, database.sqlite));
+  const registry = new DeviceRegistry(deviceRepo);
+  const ingest = createIngestService(database, config.dataDir);
   const services: Services = {
     auth: new AuthService(new AuthRepository(database.db, database.sqlite), users, config.sessionIdleMs),
     users,
-    devices: new DeviceRegistry(deviceRepo),
-    ingest: createIngestService(database, config.dataDir),
+    devices: registry,
+    ingest,
     fixes: new FixService(deviceConsole, new FixRepository(database.db, database.sqlite)),
+    imports: new MovebankImportService(
+      new ImportJobRepository(database.db),
+      { devices: registry, ingest, marks: new SourceMarkRepository(database.db), tags: deviceRepo },
+      deviceConsole,
+      config.dataDir,
+      app.log,
+    ),
   };
   // Request codes and sign-in counters: in the database, or Redis with REDIS_URL; shared by every process.
   const shared = await openSharedState(database, { redisUrl: config.redisUrl, redisPrefix: config.redisKeyPrefix });
@@ -135,8 +151,9 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
   app.addHook('onRequest', signInRateLimit(shared, config.signInRateLimit));
   const replay = new ReplayGuard(shared);
   const hooks: CallHooks = {
-    verify: (request) => verifySignature(request, replay),
-    resolveSession: (token) => services.auth.resolveSession(token),
+    verify: (request) => verifySignature(request, replay, (id) => services.auth.signer(id)),
+    resolveSession: (signer) => services.auth.resolveSession(signer),
+    resolveImageCookie: (value) => services.auth.resolveImageCookie(value),
     openSealed: (field, value, code) => services.auth.openSealed(field, value, code),
   };
 
@@ -147,6 +164,7 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
   fixRoutes(app, hooks, services.fixes);
   uploadRoutes(app, hooks, new UploadService(config.dataDir, (caller, url) => deviceConsole.canSeeImage(caller, url)));
   mapRoutes(app, hooks, config.tileLayers);
+  movebankRoutes(app, hooks, services.imports);
   app.get(`${API_BASE}/docs`, { schema: { hide: true } }, async () => app.swagger());
 
   await serveWebClient(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));

@@ -16,6 +16,7 @@ export * from './calls/mount.js';
 export * from './calls/upload.js';
 export * from './calls/map.js';
 export * from './calls/fix.js';
+export * from './calls/movebank.js';
 export * from './track-codec.js';
 export * as calls from './calls/index.js';
 export * from './device.js';

@@ -5,13 +5,25 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 
 /**
- * The password-sealing scheme of docs/api.md (request signing is in wire.ts). A module of its own, also
- * exported as @wildtrack/contract/seal: the web client loads it, and its X25519 and XChaCha20 code, only
- * when a call carries a sealed field, so the sign-in page's first load goes without it.
+ * The sealing scheme of docs/api.md (request signing is in wire.ts): passwords and codes sealed to the
+ * server's key, and the session token of a sign-in answer sealed to a key the client made for that one
+ * request. A module of its own, also exported as @wildtrack/contract/seal: the web client loads it, and
+ * its X25519 and XChaCha20 code, only when a call carries a sealed field, so the sign-in page's first
+ * load goes without it.
  */
 
 export const SEAL_PREFIX = 'wt1.';
-const SEAL_INFO = utf8ToBytes('wildtrack-password-seal-v1');
+
+/**
+ * What a sealed value is for, mixed into its key (HKDF info) so a value sealed for one use can't be
+ * opened as another: `field` for a body field sealed to the server, `token` for an answer's token
+ * sealed to the client's key.
+ */
+export type SealPurpose = 'field' | 'token';
+const SEAL_INFO: Record<SealPurpose, Uint8Array> = {
+  field: utf8ToBytes('wildtrack-password-seal-v1'),
+  token: utf8ToBytes('wildtrack-token-seal-v1'),
+};
 
 export function toBase64(bytes: Uint8Array): string {
   let s = '';
@@ -26,11 +38,11 @@ export function fromBase64(text: string): Uint8Array {
   return out;
 }
 
-function sealKey(shared: Uint8Array, ephemeralPublic: Uint8Array, serverPublic: Uint8Array): Uint8Array {
+function sealKey(shared: Uint8Array, ephemeralPublic: Uint8Array, recipientPublic: Uint8Array, purpose: SealPurpose): Uint8Array {
   const salt = new Uint8Array(64);
   salt.set(ephemeralPublic, 0);
-  salt.set(serverPublic, 32);
-  return hkdf(sha256, shared, salt, SEAL_INFO, 32);
+  salt.set(recipientPublic, 32);
+  return hkdf(sha256, shared, salt, SEAL_INFO[purpose], 32);
 }
 
 export function generateSealKeyPair(): { secretKey: Uint8Array; publicKey: Uint8Array } {
@@ -39,14 +51,15 @@ export function generateSealKeyPair(): { secretKey: Uint8Array; publicKey: Uint8
 }
 
 /**
- * Seals a secret (a password) to the server's X25519 public key: ephemeral ECDH, HKDF-SHA256, then
- * XChaCha20-Poly1305 with the request code as associated data, so a sealed value is good for exactly
- * the one request that carries it (request codes are single-use).
+ * Seals a secret to an X25519 public key (a password to the server's, a token to the client's):
+ * ephemeral ECDH, HKDF-SHA256, then XChaCha20-Poly1305 with the request code as associated data, so a
+ * sealed value is good for exactly the one request that carries it (request codes are single-use).
  */
-export function sealSecret(serverPublicKeyB64: string, secret: string, requestCode: string): string {
-  const serverPublic = fromBase64(serverPublicKeyB64);
+export function sealSecret(recipientPublicKeyB64: string, secret: string, requestCode: string, purpose: SealPurpose = 'field'): string {
+  const recipientPublic = fromBase64(recipientPublicKeyB64);
+  if (recipientPublic.length !== 32) throw new Error('not an X25519 public key');
   const eph = generateSealKeyPair();
-  const key = sealKey(x25519.getSharedSecret(eph.secretKey, serverPublic), eph.publicKey, serverPublic);
+  const key = sealKey(x25519.getSharedSecret(eph.secretKey, recipientPublic), eph.publicKey, recipientPublic, purpose);
   const nonce = randomBytes(24);
   const ct = xchacha20poly1305(key, nonce, utf8ToBytes(requestCode)).encrypt(utf8ToBytes(secret));
   const packed = new Uint8Array(32 + 24 + ct.length);
@@ -56,15 +69,15 @@ export function sealSecret(serverPublicKeyB64: string, secret: string, requestCo
   return SEAL_PREFIX + toBase64(packed);
 }
 
-/** Opens a sealed secret; throws when it was not sealed to this key or for this request code. */
-export function openSecret(secretKey: Uint8Array, sealed: string, requestCode: string): string {
+/** Opens a sealed secret; throws when it was not sealed to this key, for this request code and purpose. */
+export function openSecret(secretKey: Uint8Array, sealed: string, requestCode: string, purpose: SealPurpose = 'field'): string {
   if (!sealed.startsWith(SEAL_PREFIX)) throw new Error('not a sealed value');
   const packed = fromBase64(sealed.slice(SEAL_PREFIX.length));
   if (packed.length < 32 + 24 + 16) throw new Error('sealed value too short');
   const ephemeralPublic = packed.subarray(0, 32);
   const nonce = packed.subarray(32, 56);
-  const serverPublic = x25519.getPublicKey(secretKey);
-  const key = sealKey(x25519.getSharedSecret(secretKey, ephemeralPublic), ephemeralPublic, serverPublic);
+  const recipientPublic = x25519.getPublicKey(secretKey);
+  const key = sealKey(x25519.getSharedSecret(secretKey, ephemeralPublic), ephemeralPublic, recipientPublic, purpose);
   const plain = xchacha20poly1305(key, nonce, utf8ToBytes(requestCode)).decrypt(packed.subarray(56));
   return new TextDecoder().decode(plain);
 }

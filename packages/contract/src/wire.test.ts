@@ -4,7 +4,8 @@ import { batteryPercent } from './constants.js';
 import { defaultLang, langFromId } from './lang.js';
 import { message, MESSAGES, messageResources } from './messages.js';
 import { generateSealKeyPair, openSecret, sealSecret, toBase64 } from './seal.js';
-import { signedHeaders, signingKey, signRequest } from './wire.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { imageKey, parseCredential, sessionCredential, signedHeaders, signingKey, signRequest } from './wire.js';
 
 describe('request signing', () => {
   it('changes with every signed part', () => {
@@ -18,9 +19,16 @@ describe('request signing', () => {
     expect(signRequest(signingKey('token-2'), base)).not.toBe(sig);
   });
 
-  it('makes the headers the server expects', () => {
-    const h = signedHeaders({ token: 't', path: '/api/x', body: '{}', lcid: 1033, now: 5, requestCode: 'r'.repeat(32) });
-    expect(h).toMatchObject({ 'x-timestamp': '5', 'x-request-code': 'r'.repeat(32), 'x-token': 't', 'x-lang': '1033' });
+  it('makes the headers the server expects: the session id, never the token', () => {
+    const credential = sessionCredential('sid-1', 'secret-token');
+    const h = signedHeaders({ token: credential, path: '/api/x', body: '{}', lcid: 1033, now: 5, requestCode: 'r'.repeat(32) });
+    expect(h).toMatchObject({ 'x-timestamp': '5', 'x-request-code': 'r'.repeat(32), 'x-session': 'sid-1', 'x-lang': '1033' });
+    expect(h['x-token']).toBeUndefined();
+    expect(JSON.stringify(h)).not.toContain('secret-token');
+    expect(h['x-signature']).toBe(signRequest(signingKey('secret-token'), { method: 'POST', path: '/api/x', timestamp: 5, requestCode: 'r'.repeat(32), body: '{}' }));
+    expect(parseCredential(credential)).toEqual({ id: 'sid-1', token: 'secret-token' });
+    expect(imageKey(signingKey('secret-token'))).toMatch(/^[0-9a-f]{64}$/);
+    expect(imageKey(signingKey('secret-token'))).not.toBe(bytesToHex(signingKey('secret-token')));
   });
 });
 
@@ -33,6 +41,14 @@ describe('password sealing', () => {
     expect(() => openSecret(server.secretKey, sealed, 'code-2')).toThrow();
     expect(() => openSecret(generateSealKeyPair().secretKey, sealed, 'code-1')).toThrow();
     expect(sealSecret(toBase64(server.publicKey), 'Secret-Pass-1', 'code-1')).not.toBe(sealed);
+  });
+
+  it('seals a token to a client key for one purpose: a field sealed value does not open as a token', () => {
+    const client = generateSealKeyPair();
+    const sealed = sealSecret(toBase64(client.publicKey), 'the-token', 'code-1', 'token');
+    expect(openSecret(client.secretKey, sealed, 'code-1', 'token')).toBe('the-token');
+    expect(() => openSecret(client.secretKey, sealed, 'code-1', 'field')).toThrow();
+    expect(() => sealSecret(toBase64(new Uint8Array(31)), 'x', 'code-1')).toThrow();
   });
 });
 

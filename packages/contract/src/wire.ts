@@ -6,9 +6,16 @@ import { bytesToHex, randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
  * The request-signing scheme of docs/api.md, written once for the web client, the server, the tests and
  * the benchmarks (password sealing, its other half, is in seal.ts). Pure JS (noble) because WebCrypto is
  * missing on plain-HTTP origins such as a field-station LAN.
+ *
+ * The session token never travels after sign-in: a request names its session by `x-session` (the
+ * non-secret SessionId of the sign-in answer) and proves it holds the token by the HMAC, keyed from it.
+ * Clients keep the two together as one credential text, `<SessionId>.<Token>` (sessionCredential).
  */
 
 export const Header = {
+  /** The session id (not secret) of a signed-in request; the server looks the signing key up by it. */
+  session: 'x-session',
+  /** The clear token header of the old transport: a request carrying it is refused (1020). */
   token: 'x-token',
   signature: 'x-signature',
   timestamp: 'x-timestamp',
@@ -24,9 +31,40 @@ export const SIGNATURE_WINDOW_MS = 5 * 60_000;
 
 const SIGNING_CONTEXT = utf8ToBytes('wildtrack-request-signing-v1');
 
-/** The per-session signing key: HMAC-SHA256(token, context). An empty token is used before sign-in. */
+/**
+ * The per-session signing key: HMAC-SHA256(token, context). An empty token is used before sign-in.
+ * The server stores this key (not the token) with the session, so it can check the HMAC.
+ */
 export function signingKey(token: string | undefined): Uint8Array {
   return hmac(sha256, utf8ToBytes(token ?? ''), SIGNING_CONTEXT);
+}
+
+const IMAGE_CONTEXT = utf8ToBytes('wildtrack-image-cookie-v1');
+
+/**
+ * The image key of a session: HMAC-SHA256(signing key, context), hex. An <img> can't sign, so the
+ * browser keeps `<SessionId>.<image key>` in the session cookie for the uploads route; it opens
+ * pictures only, and the token can't be worked back from it.
+ */
+export function imageKey(signingKeyBytes: Uint8Array): string {
+  return bytesToHex(hmac(sha256, signingKeyBytes, IMAGE_CONTEXT));
+}
+
+/** A session as a client keeps it: the id it names in `x-session` and the token it signs with. */
+export interface SessionCredential {
+  id: string;
+  token: string;
+}
+
+/** `<SessionId>.<Token>`: how a client keeps (and the §2.2 URL hash hands over) a session. */
+export function sessionCredential(id: string, token: string): string {
+  return `${id}.${token}`;
+}
+
+/** Splits a credential text; a text without a dot is all token (no session id: the server answers 1004). */
+export function parseCredential(text: string): SessionCredential {
+  const dot = text.indexOf('.');
+  return dot < 0 ? { id: '', token: text } : { id: text.slice(0, dot), token: text.slice(dot + 1) };
 }
 
 export function bodyHash(body: string | Uint8Array | undefined): string {
@@ -68,7 +106,11 @@ export function safeEqualHex(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/** Headers for one signed call, as the web client, tests and benchmarks send them. */
+/**
+ * Headers for one signed call, as the web client, tests and benchmarks send them. `token` is the
+ * session credential (`<SessionId>.<Token>`, see sessionCredential): its id goes in `x-session`, its
+ * token only into the key. `key` spares deriving the key on every call.
+ */
 export function signedHeaders(opts: {
   token?: string | undefined;
   key?: Uint8Array;
@@ -81,14 +123,15 @@ export function signedHeaders(opts: {
 }): Record<string, string> {
   const timestamp = opts.now ?? Date.now();
   const requestCode = opts.requestCode ?? newRequestCode();
-  const key = opts.key ?? signingKey(opts.token);
+  const credential = opts.token ? parseCredential(opts.token) : undefined;
+  const key = opts.key ?? signingKey(credential?.token);
   const headers: Record<string, string> = {
     [Header.timestamp]: String(timestamp),
     [Header.requestCode]: requestCode,
     [Header.signature]: signRequest(key, { method: opts.method ?? 'POST', path: opts.path, timestamp, requestCode, body: opts.body }),
     [Header.dataFormat]: 'json',
   };
-  if (opts.token) headers[Header.token] = opts.token;
+  if (credential?.id) headers[Header.session] = credential.id;
   if (opts.lcid !== undefined) headers[Header.lang] = String(opts.lcid);
   return headers;
 }

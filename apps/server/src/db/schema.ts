@@ -43,8 +43,13 @@ export interface UserSettingTable {
 
 export interface SessionTable {
   id: Generated<number>;
-  /** SHA-256 of the token; the token itself is never stored. */
-  token_hash: string;
+  /** The session's id on the wire (x-session): random, not secret. */
+  public_id: string;
+  /**
+   * The request-signing key, hex: HMAC-SHA256(token, "wildtrack-request-signing-v1"). The token itself
+   * is never stored; this key is what checking a signature needs (docs/api.md).
+   */
+  signing_key: string;
   user_id: number;
   created_at: number;
   last_seen_at: number;
@@ -237,6 +242,37 @@ export interface DeviceShareTable {
   created_at: number;
 }
 
+/** A Movebank import started from the console (modules/movebank/jobs.ts): its files, progress and report. */
+export interface MovebankImportTable {
+  id: Generated<number>;
+  org_id: number;
+  user_id: number | null;
+  /** null: the organisation's root. */
+  folder_id: number | null;
+  file_name: string;
+  reference_name: string | null;
+  /** Where the upload was streamed to (under the data directory); deleted when the import ends. */
+  data_path: string;
+  reference_path: string | null;
+  size: number;
+  /** queued | running | done | failed | cancelled | interrupted (MOVEBANK_IMPORT_STATUSES). */
+  status: string;
+  cancel_requested: Generated<number>;
+  bytes_read: Generated<number>;
+  rows: Generated<number>;
+  stored: Generated<number>;
+  seconds: Generated<number>;
+  /** JSON of the pipeline's MovebankImportReport once it ended. */
+  report: string | null;
+  /** JSON {key, params} of a message when it failed or was interrupted. */
+  error: string | null;
+  created_at: number;
+  started_at: number | null;
+  /** The running import's heartbeat. */
+  updated_at: number;
+  finished_at: number | null;
+}
+
 /** A used request code of a signed console call, until it can no longer be replayed (http/replay.ts). */
 export interface RequestCodeTable {
   code: string;
@@ -273,6 +309,7 @@ export interface Database {
   server_keys: ServerKeyTable;
   request_codes: RequestCodeTable;
   rate_counters: RateCounterTable;
+  movebank_imports: MovebankImportTable;
 }
 
 export type UserRow = Selectable<UserTable>;

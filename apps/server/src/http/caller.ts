@@ -14,6 +14,16 @@ export interface SignedIn extends SessionInfo {
   orgName: string;
 }
 
+/**
+ * The session a signed request names (`x-session`), as the signature check found it: its signing key,
+ * when it was last seen, and what the caller is built from. Idleness is checked after the signature.
+ */
+export interface Signer extends SignedIn {
+  /** HMAC-SHA256(token, "wildtrack-request-signing-v1"): the key the session's requests are signed with. */
+  key: Buffer;
+  lastSeenAt: number;
+}
+
 /** Who is calling a `public` call: only the language of the answer is known. */
 export interface PublicCaller {
   lang: Lang;

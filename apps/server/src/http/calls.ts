@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Access, accessRules, API_BASE, type CallAccess, type CallDef, Code, envelope, envelopeSchema, Header, isAccessRule, type Lang, message } from '@wildtrack/contract';
 import type { z } from 'zod';
-import { type Caller, callerOf, type PublicCaller, type SignedIn } from './caller.js';
+import { type Caller, callerOf, type PublicCaller, type SignedIn, type Signer } from './caller.js';
 import { AppError } from './errors.js';
 
 declare module 'fastify' {
@@ -28,18 +28,19 @@ export interface CallContext<B, A extends CallAccess = CallAccess> {
 }
 
 export interface CallHooks {
-  /** Signature, timestamp and replay check (http/signature.ts). */
+  /** Signature, timestamp and replay check (http/signature.ts); leaves the session it was keyed with on request.signer. */
   verify(request: FastifyRequest): Promise<void>;
-  /** The live session of a token with its user's zone and organisation; 1004 otherwise. */
-  resolveSession(token: string | undefined): Promise<SignedIn>;
+  /** The live session of a checked signature with its user's zone and organisation; 1004 otherwise. */
+  resolveSession(signer: Signer | undefined): Promise<SignedIn>;
+  /** The live session of the image cookie (`<SessionId>.<image key>`, wire.ts imageKey); 1004 otherwise. */
+  resolveImageCookie(value: string | undefined): Promise<SignedIn>;
   /** Opens a field sealed to the server key; throws 1023 naming the field. */
   openSealed(field: string, value: string, requestCode: string): Promise<string>;
 }
 
-/** The session of a signed request: the token header checked by hooks.resolveSession. */
+/** The session of a signed request: the one its signature was keyed with, checked by hooks.resolveSession. */
 async function signedInBy(request: FastifyRequest, hooks: CallHooks): Promise<SignedIn> {
-  const token = request.headers[Header.token];
-  request.session = await hooks.resolveSession(typeof token === 'string' ? token : undefined);
+  request.session = await hooks.resolveSession(request.signer);
   return request.session;
 }
 

@@ -2,6 +2,7 @@ import { INGEST_WINDOW_MS } from '@wildtrack/contract';
 import type { AuthService } from '../modules/auth/service.js';
 import type { FixService } from '../modules/fix/service.js';
 import type { IngestService } from '../ingest/service.js';
+import type { MovebankImportService } from '../modules/movebank/jobs.js';
 import type { Job } from './runner.js';
 
 export { startJobs } from './runner.js';
@@ -37,6 +38,14 @@ function trackSegments(fixes: FixService): Job {
 }
 
 /**
+ * Movebank imports uploaded from the console: queued ones claimed and run (one at a time per server; the
+ * upload also starts the queue at once), running ones whose server stopped marked interrupted.
+ */
+function movebankImports(imports: MovebankImportService): Job {
+  return { name: 'movebank import', everyMs: 2_000, run: () => imports.tick() };
+}
+
+/**
  * Used request codes and rate counters past their expiry (twice the signature window; the end of a
  * counter's window) are deleted from the database. Any process may run it: a delete of expired rows
  * twice does no harm. Redis expires its keys itself (its sweep does nothing).
@@ -46,6 +55,6 @@ export function sharedStateSweep(shared: { sweep(now: number): Promise<number> }
 }
 
 /** The server's background work. */
-export function serverJobs(services: { auth: AuthService; ingest: IngestService; fixes: FixService }): Job[] {
-  return [...sweep(services.auth, services.ingest), trackSegments(services.fixes)];
+export function serverJobs(services: { auth: AuthService; ingest: IngestService; fixes: FixService; imports: MovebankImportService }): Job[] {
+  return [...sweep(services.auth, services.ingest), trackSegments(services.fixes), movebankImports(services.imports)];
 }

@@ -5,7 +5,21 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { API_BASE, calls, LanguageId, newRequestCode, sealSecret, signedHeaders } from '@wildtrack/contract';
+import {
+  API_BASE,
+  calls,
+  generateSealKeyPair,
+  imageKey,
+  LanguageId,
+  newRequestCode,
+  openSecret,
+  parseCredential,
+  sealSecret,
+  sessionCredential,
+  signedHeaders,
+  signingKey,
+  toBase64,
+} from '@wildtrack/contract';
 import { buildApp, type Services } from '../app.js';
 import { loadConfig } from '../config.js';
 import { connect, type Db, migrateToLatest } from '../db/connect.js';
@@ -20,6 +34,12 @@ export const SHARED_DATA = process.env.WILDTRACK_SHARED_DATA ?? fileURLToPath(ne
 /** SQLite always; PostgreSQL too when DATABASE_URL is set (each test app gets a schema of its own). */
 export const DIALECTS: DialectName[] = process.env.DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
+/** The image cookie's value for a session credential, as the web client sets it: `<SessionId>.<image key>`. */
+export function imageCookie(credential: string): string {
+  const { id, token } = parseCredential(credential);
+  return `${id}.${imageKey(signingKey(token))}`;
+}
+
 export interface Envelope {
   Code: number;
   Msg: string;
@@ -33,13 +53,19 @@ export interface TestApp {
   dataDir: string;
   /** A signed POST of a contract call, as the web client sends it. */
   call(pathUnderApi: string, body?: unknown, opts?: CallOptions): Promise<{ res: LightMyRequestResponse; body: Envelope }>;
-  login(account: string, password: string, lang?: 'zh' | 'en'): Promise<{ res: LightMyRequestResponse; body: Envelope }>;
-  /** Creates a user in a fresh organisation (or the named one) and signs them in. */
+  /**
+   * Signs in as the web client does: the password sealed to the server's key, a fresh client key in the
+   * body; `credential` is `<SessionId>.<Token>` with the token opened from the answer (undefined when
+   * the sign-in was refused), what `CallOptions.token` takes.
+   */
+  login(account: string, password: string, lang?: 'zh' | 'en'): Promise<{ res: LightMyRequestResponse; body: Envelope; credential: string | undefined }>;
+  /** Creates a user in a fresh organisation (or the named one) and signs them in; `token` is the session credential. */
   userWithToken(opts?: { org?: string; email?: string }): Promise<{ token: string; userName: string; password: string }>;
   close(): Promise<void>;
 }
 
 export interface CallOptions {
+  /** The session credential `<SessionId>.<Token>` (login's `credential`): x-session and the signing key. */
   token?: string;
   lang?: 'zh' | 'en';
   /** Replace or drop (undefined) headers after signing, to forge requests. */
@@ -101,11 +127,16 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
     const key = await call(calls.GetPublicKey.path, {});
     const publicKey = (key.body.Data as { PublicKey: string }).PublicKey;
     const requestCode = newRequestCode();
-    return call(
+    const clientKey = generateSealKeyPair();
+    const r = await call(
       calls.PasswordLogin.path,
-      { account, pwd: sealSecret(publicKey, password, requestCode), timeZone: '+08:00' },
+      { account, pwd: sealSecret(publicKey, password, requestCode), timeZone: '+08:00', clientKey: toBase64(clientKey.publicKey) },
       { requestCode, lang },
     );
+    const data = r.body.Data as { Token?: string; SessionId?: string } | null;
+    const credential =
+      data?.Token && data.SessionId ? sessionCredential(data.SessionId, openSecret(clientKey.secretKey, data.Token, requestCode, 'token')) : undefined;
+    return { ...r, credential };
   };
 
   let counter = 0;
@@ -115,7 +146,7 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
     const password = 'Field-Station-1';
     await services.users.createUser({ orgName: opts.org ?? `Org ${userName}`, userName, password, email: opts.email });
     const r = await login(userName, password);
-    const token = (r.body.Data as { Token?: string } | null)?.Token;
+    const token = r.credential;
     if (!token) throw new Error(`login failed: ${JSON.stringify(r.body)}`);
     return { token, userName, password };
   };

@@ -68,14 +68,27 @@ export const GetPublicKey = defineCall({
   summary: 'The server public key that passwords in bodies are sealed to.',
 });
 
+/** Base64 of 32 bytes (an X25519 public key): 43 characters, the last holding 4 bits, then `=`. */
+const PUBLIC_KEY_BASE64 = /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/;
+
+/**
+ * The X25519 public key (base64, 32 bytes) the client made for this one call: a token in the answer is
+ * sealed to it (docs/api.md, "Sealed tokens"). Every call whose Data carries a Token has this field.
+ */
+export const ClientKeySchema = z.string(required).regex(PUBLIC_KEY_BASE64, { error: 'validation.clientKey' });
+
 export const PasswordLoginBody = z.object({
   account: z.string(required).trim().min(1, required).max(64, { error: 'validation.tooLong' }),
   pwd: z.string(required).min(1, required).max(1024, { error: 'validation.tooLong' }),
   timeZone: TimeZoneSchema,
+  clientKey: ClientKeySchema,
 });
 
 export const LoginResultSchema = z.object({
+  /** The session token sealed to the body's clientKey for this request code (`wt1.…`); never in clear. */
   Token: z.string(),
+  /** The session's id: not secret, sent as `x-session` on every signed-in request. */
+  SessionId: z.string(),
   UserName: z.string(),
   ExperienceFunc: ZeroOne,
   Permissions: PermissionSetSchema,
@@ -92,7 +105,7 @@ export const PasswordLogin = defineCall({
   body: PasswordLoginBody,
   data: LoginResultSchema,
   sealed: ['pwd'],
-  summary: 'Sign in with user name or e-mail and a sealed password.',
+  summary: 'Sign in with user name or e-mail and a sealed password; the token comes back sealed to clientKey.',
 });
 
 export const GetAccountSafeSetting = defineCall({

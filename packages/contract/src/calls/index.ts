@@ -14,3 +14,4 @@ export {
   GetFixCount, GetFixListByPage, GetFix, GetFixList, GetFixListByImeis, GetAvgListByImeisAndTime, GetLastFixList, GetLastFixByImei,
   ConvertFixInvalid, GetConvertedInvalidCount, GetConvertedInvalidListPage,
 } from './fix.js';
+export { MovebankImport, GetMovebankImportList, GetMovebankImport, CancelMovebankImport } from './movebank.js';

@@ -5,6 +5,8 @@ import * as sharing from './2026-11-22T02-00-00_sharing.js';
 import * as trackSegments from './2026-11-22T03-00-00_track_segments.js';
 import * as sourceMarks from './2026-11-24T00-00-00_source_marks.js';
 import * as sharedState from './2026-11-24T06-10-00_shared_state.js';
+import * as movebankImports from './2026-11-24T06-00-00_movebank_imports.js';
+import * as sessionKeys from './2026-11-24T06-30-00_session_keys.js';
 
 /**
  * Every migration, by its frozen name. Listed here rather than read from disk so that the bundled
@@ -17,4 +19,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T03-00-00_track_segments': trackSegments,
   '2026-11-24T00-00-00_source_marks': sourceMarks,
   '2026-11-24T06-10-00_shared_state': sharedState,
+  '2026-11-24T06-00-00_movebank_imports': movebankImports,
+  '2026-11-24T06-30-00_session_keys': sessionKeys,
 };

@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calls, Code, LoginResultSchema, newRequestCode, sealSecret, SafeSettingSchema } from '@wildtrack/contract';
+import { createHash } from 'node:crypto';
+import {
+  calls,
+  Code,
+  LoginResultSchema,
+  newRequestCode,
+  parseCredential,
+  sealSecret,
+  SafeSettingSchema,
+  sessionCredential,
+  signingKey,
+} from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 
 describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
@@ -24,7 +35,8 @@ describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
       expect(body.Code, account).toBe(Code.Success);
       const data = LoginResultSchema.parse(body.Data);
       expect(data.UserName).toBe('plover01');
-      expect(data.Token.length).toBeGreaterThan(30);
+      expect(data.Token).toMatch(/^wt1\./); // sealed to the client key (session-transport.test.ts)
+      expect(data.SessionId).toMatch(/^[A-Za-z0-9_-]{22}$/);
       expect(data.User.CustomerName).toBe('Plover Lab');
       expect(data.User.TimeZone).toBe('+08:00');
       expect(data.WeakPassword).toBe(false);
@@ -74,8 +86,7 @@ describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
   });
 
   it('keeps a session alive with its token and ends it on Exit', async () => {
-    const { body } = await t.login('plover01', password);
-    const token = (body.Data as { Token: string }).Token;
+    const { credential: token } = await t.login('plover01', password);
     expect((await t.call(calls.Heartbeat.path, {}, { token })).body.Code).toBe(Code.Success);
     const safe = await t.call(calls.GetAccountSafeSetting.path, undefined, { token });
     expect(SafeSettingSchema.parse(safe.body.Data)).toEqual({ CountryCode: '86', Phone: '', Email: 'Ringer@Example.org', PasswordOnly: false });
@@ -84,17 +95,19 @@ describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
     expect(after.body).toEqual({ Code: Code.SessionExpired, Msg: 'Your session has expired, please sign in again', Data: null });
   });
 
-  it('answers 1004 without a token and for an unknown token', async () => {
+  it('answers 1004 without a session and for an unknown or malformed session id', async () => {
     expect((await t.call(calls.Heartbeat.path, {})).body.Code).toBe(Code.SessionExpired);
-    expect((await t.call(calls.Heartbeat.path, {}, { token: 'not-a-real-token-at-all' })).body.Code).toBe(Code.SessionExpired);
+    expect((await t.call(calls.Heartbeat.path, {}, { token: sessionCredential('A'.repeat(22), 'not-a-real-token') })).body.Code).toBe(Code.SessionExpired);
+    expect((await t.call(calls.Heartbeat.path, {}, { token: sessionCredential('short', 'not-a-real-token') })).body.Code).toBe(Code.SessionExpired);
   });
 
-  it('stores only a hash of the token', async () => {
-    const { body } = await t.login('plover01', password);
-    const token = (body.Data as { Token: string }).Token;
-    const rows = await t.database.db.selectFrom('sessions').select('token_hash').execute();
-    expect(rows.some((r) => r.token_hash === token)).toBe(false);
-    expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.token_hash))).toBe(true);
+  it('stores neither the token nor its hash: the session id and the signing key derived from the token', async () => {
+    const { credential } = await t.login('plover01', password);
+    const { id, token } = parseCredential(credential!);
+    const row = await t.database.db.selectFrom('sessions').selectAll().where('public_id', '=', id).executeTakeFirstOrThrow();
+    expect(row.signing_key).toBe(Buffer.from(signingKey(token)).toString('hex'));
+    expect(JSON.stringify(row)).not.toContain(token);
+    expect(JSON.stringify(row)).not.toContain(createHash('sha256').update(token).digest('hex'));
   });
 });
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { calls } from '@wildtrack/contract';
+import { calls, Header } from '@wildtrack/contract';
 import { type CallHooks, registerCall } from '../../http/calls.js';
 import type { AuthService } from './service.js';
 
@@ -11,8 +11,9 @@ export function authRoutes(app: FastifyInstance, hooks: CallHooks, auth: AuthSer
   }));
   registerCall(app, hooks, calls.PasswordLogin, async ({ body, request }) =>
     auth.login(
-      { account: body.account, password: body.pwd, timeZone: body.timeZone },
-      { ip: request.ip, userAgent: String(request.headers['user-agent'] ?? '') },
+      { account: body.account, password: body.pwd, timeZone: body.timeZone, clientKey: body.clientKey },
+      // The request code is the sealed token's associated data: the answer opens for this request only.
+      { ip: request.ip, userAgent: String(request.headers['user-agent'] ?? ''), requestCode: String(request.headers[Header.requestCode]) },
     ),
   );
   registerCall(app, hooks, calls.Heartbeat, async () => ({ ServerTime: Date.now() }));

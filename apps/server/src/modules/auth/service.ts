@@ -1,15 +1,18 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   Code,
   fromBase64,
   generateSealKeyPair,
+  imageKey,
   isSimplePassword,
   type LoginResult,
   openSecret,
+  sealSecret,
+  signingKey,
   toBase64,
 } from '@wildtrack/contract';
 import argon2 from 'argon2';
-import type { SignedIn } from '../../http/caller.js';
+import type { SignedIn, Signer } from '../../http/caller.js';
 import { AppError, sessionExpired } from '../../http/errors.js';
 import { hashPassword, type UserService } from '../user/service.js';
 import type { AuthRepository } from './repository.js';
@@ -18,8 +21,9 @@ export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const SIGN_IN_FAILURE_LIMIT = 5;
 export const SIGN_IN_LOCK_MS = 15 * 60_000;
 
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+/** A new session's id: 16 random bytes, base64url (22 characters). Not secret: it names the session on the wire. */
+function newSessionId(): string {
+  return randomBytes(16).toString('base64url');
 }
 
 export class AuthService {
@@ -62,9 +66,13 @@ export class AuthService {
     }
   }
 
+  /**
+   * Signs in. The token is made here, sealed to the client's key for this request code and forgotten:
+   * the session keeps only its signing key (docs/api.md, "Sessions and signing").
+   */
   async login(
-    input: { account: string; password: string; timeZone: string },
-    meta: { ip: string; userAgent: string },
+    input: { account: string; password: string; timeZone: string; clientKey: string },
+    meta: { ip: string; userAgent: string; requestCode: string },
   ): Promise<LoginResult> {
     const now = Date.now();
     const accountKey = input.account.trim().toLowerCase();
@@ -86,12 +94,15 @@ export class AuthService {
     }
     await this.auth.clearFailures(lockKey);
     const token = randomBytes(32).toString('base64url');
-    await this.auth.createSession({ token_hash: hashToken(token), user_id: user.userId, now, ip: meta.ip, user_agent: meta.userAgent.slice(0, 300) });
+    const sessionId = newSessionId();
+    const key = Buffer.from(signingKey(token)).toString('hex');
+    await this.auth.createSession({ public_id: sessionId, signing_key: key, user_id: user.userId, now, ip: meta.ip, user_agent: meta.userAgent.slice(0, 300) });
     await this.users.setTimeZone(user.userId, input.timeZone);
     const profile = await this.users.getUser(user.userId);
     const allRights = { EditDevice: true, EditFix: true, RemoteInstr: true, ShareDevice: true, DownloadData: true };
     return {
-      Token: token,
+      Token: sealSecret(input.clientKey, token, meta.requestCode, 'token'),
+      SessionId: sessionId,
       UserName: profile.UserName,
       ExperienceFunc: profile.ExperienceFunc,
       Permissions: { IsPrimary: profile.IsPrimary, OwnDevices: allRights },
@@ -100,18 +111,50 @@ export class AuthService {
     };
   }
 
-  /** The live session of a token with its user's zone and organisation, or 1004 when it is unknown or idle past the limit. */
-  async resolveSession(token: string | undefined): Promise<SignedIn> {
-    if (!token || token.length > 200) throw sessionExpired();
+  /** The session a request names by its id (x-session), with its signing key; nothing is written. */
+  async signer(publicId: string): Promise<Signer | undefined> {
+    const row = await this.auth.findSession(publicId);
+    if (!row) return undefined;
+    return {
+      sessionId: Number(row.id),
+      userId: Number(row.user_id),
+      orgId: Number(row.org_id),
+      timeZone: row.time_zone,
+      orgName: row.org_name,
+      key: Buffer.from(row.signing_key, 'hex'),
+      lastSeenAt: Number(row.last_seen_at),
+    };
+  }
+
+  /**
+   * The live session of a request whose signature checked out with its key, or 1004 when there is none
+   * or it was idle past the limit (then it is deleted). Use moves last_seen_at forward.
+   */
+  async resolveSession(signer: Signer | undefined): Promise<SignedIn> {
+    if (!signer) throw sessionExpired();
     const now = Date.now();
-    const row = await this.auth.findSession(hashToken(token));
-    if (!row) throw sessionExpired();
-    if (now - row.last_seen_at > this.sessionIdleMs) {
-      await this.auth.deleteSession(Number(row.id));
+    if (now - signer.lastSeenAt > this.sessionIdleMs) {
+      await this.auth.deleteSession(signer.sessionId);
       throw sessionExpired();
     }
-    if (now - row.last_seen_at > this.touchIntervalMs) await this.auth.touchSession(Number(row.id), now);
-    return { sessionId: Number(row.id), userId: Number(row.user_id), orgId: Number(row.org_id), timeZone: row.time_zone, orgName: row.org_name };
+    if (now - signer.lastSeenAt > this.touchIntervalMs) await this.auth.touchSession(signer.sessionId, now);
+    const { sessionId, userId, orgId, timeZone, orgName } = signer;
+    return { sessionId, userId, orgId, timeZone, orgName };
+  }
+
+  /**
+   * The session of an image cookie, `<SessionId>.<image key>` (wire.ts imageKey): an <img> can't sign,
+   * so the browser proves the session with a key derived from its signing key, good for pictures only.
+   */
+  async resolveImageCookie(value: string | undefined): Promise<SignedIn> {
+    const dot = value?.indexOf('.') ?? -1;
+    if (!value || dot < 0 || value.length > 200) throw sessionExpired();
+    const signer = await this.signer(value.slice(0, dot));
+    const given = Buffer.from(value.slice(dot + 1), 'hex');
+    if (!signer) throw sessionExpired();
+    const expected = Buffer.from(imageKey(signer.key), 'hex');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw sessionExpired();
+    return this.resolveSession(signer);
   }
 
   async exit(sessionId: number): Promise<void> {

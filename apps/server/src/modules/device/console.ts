@@ -69,8 +69,11 @@ export class DeviceConsole {
 
   // ---- folders ----------------------------------------------------------------------------------
 
-  /** A folder of the caller's organisation (or the root); anything else is "no such folder". */
-  private async ownFolder(caller: Caller, idStr: string): Promise<number | null> {
+  /**
+   * A folder of the caller's organisation (or the root: null); anything else is "no such folder", the
+   * experience and shared folders are read-only. The Movebank import checks its target folder here.
+   */
+  async ownFolder(caller: Caller, idStr: string): Promise<number | null> {
     const ref = parseFolderRef(idStr);
     refuseReadOnlyFolder(ref);
     if (ref.kind === 'root') return null;

@@ -22,8 +22,28 @@ export interface MovebankImportOptions {
   /** Movebank reference data (tag / individual / deployment) for the same study. */
   referenceFile?: string | undefined;
   onProgress?: ((line: string) => void) | undefined;
+  /**
+   * Called every PROGRESS_ROWS rows (and once at the end of reading) with what was read and stored so
+   * far; awaited, so a caller may write it down. The console's import job feeds its progress bar from it.
+   */
+  onRead?: ((p: ImportProgress) => Promise<void> | void) | undefined;
+  /** Aborting stops the import after the row being read: what was read is stored, the report says `cancelled`. */
+  signal?: AbortSignal | undefined;
   /** Import time: the time of the invalid marks the source made. */
   now?: number;
+}
+
+/** Rows between two onRead calls. */
+export const PROGRESS_ROWS = 500;
+
+export interface ImportProgress {
+  rows: number;
+  /** Bytes of the file read so far, and the file's size. */
+  bytes: number;
+  size: number;
+  /** Fixes and bursts stored so far. */
+  stored: number;
+  seconds: number;
 }
 
 /**
@@ -55,6 +75,8 @@ export interface MovebankImportReport {
   /** Rows stored with something to know (position out of range, a field too many), likewise. */
   notices: ReportLine[];
   seconds: number;
+  /** Stopped by its signal: the rows read before are stored, the rest of the file (and staged samples) is not. */
+  cancelled?: true;
 }
 
 export interface ReportLine {
@@ -79,8 +101,22 @@ export async function importMovebank(services: MovebankServices, opts: MovebankI
   const resolver = new DeviceResolver(services.devices, services.tags, { orgId: opts.orgId, folderId: opts.folderId, reference, now });
   const writer = new ChunkWriter(services.ingest, now, undefined, undefined, services.marks);
   let mapper: RecordMapper | undefined;
+  let cancelled = false;
+  const progress = async () => {
+    const { fixes, bursts } = writer.counts;
+    await opts.onRead?.({ rows: reader.rows, bytes: reader.bytesRead, size: reader.size, stored: fixes.stored + bursts.stored, seconds: (performance.now() - started) / 1000 });
+  };
   try {
+    let nextProgress = PROGRESS_ROWS;
     for await (const row of reader.read()) {
+      if (reader.rows >= nextProgress) {
+        nextProgress = reader.rows + PROGRESS_ROWS;
+        await progress();
+      }
+      if (opts.signal?.aborted) {
+        cancelled = true;
+        break;
+      }
       const d = await resolver.resolve(row.tag, row.individual, row.study, row.taxon, row.kind === 'acceleration' ? 'Acceleration' : 'GNSS');
       if ('refused' in d) {
         skipped.add(d.refused, { line: row.line, ...(row.eventId ? { eventId: row.eventId } : {}) });
@@ -90,10 +126,11 @@ export async function importMovebank(services: MovebankServices, opts: MovebankI
       await mapper.row(row, d);
     }
     await writer.flush();
-    if (mapper) {
+    if (mapper && !cancelled) {
       await mapper.stagedBursts(resolver.resolved);
       await writer.flush();
     }
+    await progress();
     for (const [id, mask] of writer.sensors()) await services.tags.addSensors(id, mask);
   } finally {
     mapper?.close();
@@ -112,6 +149,7 @@ export async function importMovebank(services: MovebankServices, opts: MovebankI
     skipped: skipped.list(),
     notices: reader.notices.list(),
     seconds: (performance.now() - started) / 1000,
+    ...(cancelled ? { cancelled: true as const } : {}),
   };
 }
 

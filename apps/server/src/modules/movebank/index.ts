@@ -1,4 +1,4 @@
-export { importMovebank, importOutcome, type MovebankImportOptions, type MovebankImportReport, type MovebankServices } from './import.js';
+export { importMovebank, importOutcome, type ImportProgress, type MovebankImportOptions, type MovebankImportReport, type MovebankServices } from './import.js';
 export { checkMovebankFile } from './reader.js';
 export { CHUNK } from './writer.js';
 export { MovebankFormatError } from './errors.js';

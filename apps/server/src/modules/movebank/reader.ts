@@ -116,7 +116,8 @@ export class MovebankReader {
   readonly notices = new Skips();
   /** The file's delimiter (a semicolon when a spreadsheet re-saved it). */
   readonly delimiter: ',' | ';' | '\t';
-  private readonly size: number;
+  /** The file's size in bytes. */
+  readonly size: number;
   private parser: Parser | undefined;
   private input: fs.ReadStream | undefined;
 
@@ -130,6 +131,11 @@ export class MovebankReader {
     if (missing) throw missing;
     this.size = fs.statSync(file).size;
     this.delimiter = sniffDelimiter(file);
+  }
+
+  /** Bytes of the file the parser has read so far. */
+  get bytesRead(): number {
+    return this.parser?.info.bytes ?? 0;
   }
 
   /** One progress line: rows read, share of the file, rows per second. */

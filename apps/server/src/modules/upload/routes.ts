@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { AVATAR_MAX_BYTES, calls, Code, Header, TOKEN_COOKIE, UPLOADS_URL } from '@wildtrack/contract';
+import { AVATAR_MAX_BYTES, calls, Code, TOKEN_COOKIE, UPLOADS_URL } from '@wildtrack/contract';
 import { callerOf } from '../../http/caller.js';
 import { type CallHooks, registerCall } from '../../http/calls.js';
 import { AppError } from '../../http/errors.js';
@@ -39,9 +39,8 @@ export function uploadRoutes(app: FastifyInstance, hooks: CallHooks, uploads: Up
   app.get(`${UPLOADS_URL}/:org/:name`, { schema: { hide: true } }, async (request, reply) => {
     const { org, name } = request.params as { org: string; name: string };
     assertImageName(org, name);
-    const header = request.headers[Header.token];
-    const token = typeof header === 'string' ? header : cookieValue(request.headers.cookie, TOKEN_COOKIE);
-    const caller = callerOf(await hooks.resolveSession(token), request.lang);
+    // The cookie holds the session id and its image key, never the token (docs/api.md, "Pictures").
+    const caller = callerOf(await hooks.resolveImageCookie(cookieValue(request.headers.cookie, TOKEN_COOKIE)), request.lang);
     const image = await uploads.imageFile(caller, org, name);
     return reply.header('cache-control', 'private, max-age=31536000, immutable').type(image.type).send(fs.createReadStream(image.file));
   });

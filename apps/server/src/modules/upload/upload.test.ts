@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE, calls, Code, DeviceType, Header, IMAGE_UPLOAD_PATH, LanguageId, SpeciesType, signedHeaders } from '@wildtrack/contract';
-import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { API_BASE, calls, Code, DeviceType, Header, IMAGE_UPLOAD_PATH, LanguageId, SpeciesType, signedHeaders, TOKEN_COOKIE } from '@wildtrack/contract';
+import { createTestApp, DIALECTS, imageCookie, type TestApp } from '../../test/helper.js';
 
 describe.each(DIALECTS)('image upload on %s', (dialect) => {
   let t: TestApp;
@@ -46,9 +46,10 @@ describe.each(DIALECTS)('image upload on %s', (dialect) => {
     };
     const ok = await upload('crane.png', png, alice);
     expect(ok.Code).toBe(Code.Success);
-    const get = (url: string, token?: string, cookie = false) =>
-      t.app.inject({ method: 'GET', url, headers: token ? (cookie ? { cookie: `wildtrack_token=${encodeURIComponent(token)}` } : { [Header.token]: token }) : {} });
-    const served = await get(ok.Data!.Url, alice, true);
+    // An <img> sends the session cookie: the session id and its image key, never the token (docs/api.md).
+    const get = (url: string, token?: string) =>
+      t.app.inject({ method: 'GET', url, headers: token ? { cookie: `${TOKEN_COOKIE}=${encodeURIComponent(imageCookie(token))}` } : {} });
+    const served = await get(ok.Data!.Url, alice);
     expect(served.rawPayload.equals(png)).toBe(true);
     expect((await get(ok.Data!.Url)).json().Code).toBe(Code.SessionExpired);
     expect((await get(ok.Data!.Url, bob)).statusCode).toBe(404);
