@@ -64,6 +64,9 @@ export const MESSAGES = {
   'validation.longitude': { zh: '经度范围为 -180 至 180', en: 'longitude must be between -180 and 180' },
   'validation.latitude': { zh: '纬度范围为 -90 至 90', en: 'latitude must be between -90 and 90' },
   'validation.imeis.empty': { zh: '请至少选择一台设备', en: 'choose at least one device' },
+  'validation.hiddenChars': { zh: '不能包含控制字符、不可见字符或改变文字方向的字符', en: 'must not hold control, invisible or text-direction characters' },
+  'validation.imageUrl': { zh: '只能是本系统上传的图片地址', en: 'must be the address of a picture uploaded here' },
+  'validation.imageForeign': { zh: '只能使用本单位上传的图片', en: 'may only hold pictures uploaded by your organisation' },
   'validation.timeRange': { zh: '结束时间不能早于开始时间', en: 'the end time must not be before the start time' },
   'validation.timeSpan': { zh: '查询跨度不能超过 {days} 天', en: 'the range may span at most {days} days' },
   'validation.time': { zh: '时间格式应为 YYYY-MM-DD HH:mm:ss', en: 'time must look like YYYY-MM-DD HH:mm:ss' },
@@ -179,6 +182,10 @@ export const MESSAGES = {
   'field.CaptureTime': { zh: '捕获时间', en: 'capture time' },
   'field.MountTime': { zh: '佩戴时间', en: 'mount time' },
   'field.ReleaseTime': { zh: '释放时间', en: 'release time' },
+  'field.Species': { zh: '物种', en: 'species' },
+  'field.ScientificName': { zh: '学名', en: 'scientific name' },
+  'field.ReleaseSite': { zh: '释放地点', en: 'release site' },
+  'field.Images': { zh: '照片', en: 'photos' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from './constants.js';
+import { TimeZoneSchema } from './timezone.js';
 
 /** The paging fields of every server-paged list call: the page (from 1) and one of the offered sizes. */
 export const PageSchema = {
@@ -11,5 +12,24 @@ export const PageSchema = {
 export const SortOrderSchema = z.enum(['ascend', 'descend']);
 export type SortOrder = z.infer<typeof SortOrderSchema>;
 
-/** The time zone a call's times are written in ('+08:00'); absent means the caller's own setting. */
-export const TimeZoneField = z.string().optional();
+/**
+ * The time zone a call's times are written in ('+08:00'); absent means the caller's own setting. A zone that
+ * is given must be one of the offered ones (601 naming timeZone), never silently replaced by the setting.
+ */
+export const TimeZoneField = TimeZoneSchema.optional();
+
+/** A time text ('YYYY-MM-DD HH:mm[:ss]', 'T' or space) as a key that sorts like the time it writes. */
+function timeKey(text: string): string {
+  const t = text.trim().replace('T', ' ');
+  return t.length === 16 ? `${t}:00` : t;
+}
+
+/**
+ * The one rule of a range given as two time texts in the same zone: the end is not before the start
+ * (601 naming endTime). Add it with .superRefine(orderedRange) after the body's last .extend().
+ */
+export function orderedRange(body: { startTime?: string | undefined; endTime?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (body.startTime && body.endTime && timeKey(body.endTime) < timeKey(body.startTime)) {
+    ctx.addIssue({ code: 'custom', message: 'validation.timeRange', path: ['endTime'], input: body.endTime });
+  }
+}

@@ -131,3 +131,92 @@ describe('date presets (§9)', () => {
     expect(spanRange(1, '-12:00', now).startTime).toBe('2026-03-30 00:00:00');
   });
 });
+
+describe('input rules of issue 11 (low findings)', () => {
+  // Imported lazily so that this block reads as one unit: the calls and helpers the rules live in.
+  const load = async () => {
+    const [calls, v] = await Promise.all([import('./calls/index.js'), import('./validation.js')]);
+    return { calls, v };
+  };
+
+  it('refuses an invalid timeZone in every call that takes one, naming the field', async () => {
+    const { calls } = await load();
+    let seen = 0;
+    for (const def of Object.values(calls)) {
+      const body = def.body as unknown as { shape?: Record<string, unknown>; safeParse: (v: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } };
+      const shape = body.shape ?? (body as { unwrap?: () => { shape?: Record<string, unknown> } }).unwrap?.()?.shape;
+      if (!shape || !('timeZone' in shape)) continue;
+      seen += 1;
+      for (const zone of ['Mars/Olympus', '+25:00', '+08:30', '8', '']) {
+        const r = body.safeParse({ timeZone: zone });
+        expect(r.success, `${def.path} ${zone}`).toBe(false);
+        expect(r.error!.issues.some((i) => i.path.join('.') === 'timeZone' && i.message === 'validation.timeZone'), `${def.path} ${zone}`).toBe(true);
+      }
+      const ok = body.safeParse({ timeZone: '+08:00' });
+      if (!ok.success) expect(ok.error!.issues.some((i) => i.path.join('.') === 'timeZone'), def.path).toBe(false);
+    }
+    expect(seen).toBeGreaterThanOrEqual(20);
+  });
+
+  it('refuses NUL, bidi overrides and invisible characters in names and animal info texts', async () => {
+    const { calls, v } = await load();
+    const bad = ['a\u0000b', 'gpj\u202Eexe', 'x\u2066y\u2069', 'two\u200Bwords', '\uFEFFbom', 'soft\u00ADhyphen', 'tag\u{E0041}', 'new\nline', 'bell\u0007'];
+    for (const text of bad) expect(v.isPlainText(text), JSON.stringify(text)).toBe(false);
+    for (const text of ['东方白鹳 №3', 'Storch-07 (adult)', '👩‍🔬 lab', 'Ciconia boyciana']) expect(v.isPlainText(text), text).toBe(true);
+    expect(v.isPlainText('line one\nline two\ttab', { lines: true })).toBe(true);
+    expect(v.isPlainText('rtl\u202Eover', { lines: true })).toBe(false);
+
+    const hidden = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
+      r.success ? [] : r.error!.issues.filter((i) => i.message === 'validation.hiddenChars').map((i) => i.path.join('.'));
+    expect(hidden(calls.CreateFolder.body.safeParse({ name: 'Storks\u202E', parentId: '-1' }))).toEqual(['name']);
+    expect(hidden(calls.UpdateFolderName.body.safeParse({ id: '5', name: 'a\u0000' }))).toEqual(['name']);
+    expect(hidden(calls.UpdateRemarkName.body.safeParse({ imei: '860000000000001', remarkName: 'x\u200By' }))).toEqual(['remarkName']);
+    expect(hidden(calls.UpdateProperty.body.safeParse({ imei: '860000000000001', caption: 'x\u2067' }))).toEqual(['caption']);
+    expect(hidden(calls.UpdateProperty.body.safeParse({ imei: '860000000000001', description: 'two\nlines' }))).toEqual([]);
+    expect(hidden(calls.UpdateProperty.body.safeParse({ imei: '860000000000001', description: 'x\u202D' }))).toEqual(['description']);
+    expect(v.NicknameSchema.safeParse('Ann\u202E').success).toBe(false);
+    const info = {
+      IMEI: '860000000000001',
+      AnimalInfo: { Species: 'Stork\u0000', ScientificName: 'Ciconia\u200B', Sex: 0, Age: 0, Weight: null },
+      WorkInfo: { CaptureTime: '', MountTime: '', ReleaseTime: '', ReleaseLon: null, ReleaseLat: null, ReleaseSite: 'Zha\u202Elong', Images: [] },
+      AdditionalInfo: [{ Name: 'ri\uFEFFng', Value: 'A\u2066' }],
+      Measurements: {},
+    };
+    expect(hidden(calls.SaveBirdInfo.body.safeParse(info)).sort()).toEqual(
+      ['AdditionalInfo.0.Name', 'AdditionalInfo.0.Value', 'AnimalInfo.ScientificName', 'AnimalInfo.Species', 'WorkInfo.ReleaseSite'].sort(),
+    );
+  });
+
+  it('takes only this server\'s upload addresses in image fields', async () => {
+    const { v } = await load();
+    const own = '/prod-api/files/uploads/12/0123456789abcdef0123456789abcdef.jpg';
+    expect(v.ImageUrlSchema.safeParse(own).success).toBe(true);
+    expect(v.parseUploadUrl(own)).toEqual({ org: '12', name: '0123456789abcdef0123456789abcdef.jpg' });
+    for (const url of [
+      'https://evil.example/x.jpg',
+      '//evil.example/prod-api/files/uploads/12/0123456789abcdef0123456789abcdef.jpg',
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)//prod-api/files/uploads/12/0123456789abcdef0123456789abcdef.jpg',
+      'data:image/png;base64,AAAA',
+      '/prod-api/files/uploads/12/../../etc/passwd',
+      '/prod-api/files/uploads/12/0123456789abcdef0123456789abcdef.svg',
+      `${own}?x=1`,
+      `http://localhost${own}`,
+    ]) {
+      const r = v.ImageUrlSchema.safeParse(url);
+      expect(r.success, url).toBe(false);
+      expect(r.error!.issues[0]!.message, url).toBe('validation.imageUrl');
+    }
+  });
+
+  it('refuses a reversed range in the calls whose range is optional, naming endTime', async () => {
+    const { calls } = await load();
+    for (const def of [calls.GetConvertedInvalidCount, calls.GetConvertedInvalidListPage]) {
+      const r = def.body.safeParse({ imei: '860000000000001', startTime: '2025-05-02 00:00:00', endTime: '2025-05-01 23:59:59' });
+      expect(r.success, def.path).toBe(false);
+      expect(r.error!.issues.map((i) => [i.path.join('.'), i.message]), def.path).toEqual([['endTime', 'validation.timeRange']]);
+      expect(def.body.safeParse({ imei: '860000000000001', startTime: '2025-05-01 00:00', endTime: '2025-05-01T00:00:00' }).success, def.path).toBe(true);
+      expect(def.body.safeParse({ imei: '860000000000001', startTime: '2025-05-01 00:00:00' }).success, def.path).toBe(true);
+    }
+  });
+});

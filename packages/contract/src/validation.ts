@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODE_LENGTH, EMAIL_MAX, IMEI_MAX, IMEI_MIN, NICKNAME_DISPLAY_WIDTH, PASSWORD_MAX, PASSWORD_MIN, TDT_KEY_MAX } from './constants.js';
+import { CODE_LENGTH, EMAIL_MAX, IMEI_MAX, IMEI_MIN, NICKNAME_DISPLAY_WIDTH, PASSWORD_MAX, PASSWORD_MIN, TDT_KEY_MAX, UPLOADS_URL } from './constants.js';
 
 /**
  * The validation rules of §5, written once. Error texts are message keys (see messages.ts) that the
@@ -68,11 +68,66 @@ export const VerificationCodeSchema = z
   .min(1, required)
   .regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), { error: 'validation.code.invalid' });
 
+/**
+ * Characters a name or a text people read must not hold: C0 and C1 controls (a text of several lines may
+ * keep tab and line breaks); the bidirectional embeddings, overrides, isolates and marks that reorder what
+ * is shown (U+202A-202E, U+2066-2069, U+200E-200F, U+061C: "gpj.exe" shown as "exe.jpg"); and characters
+ * that show nothing (zero-width space, word joiner and invisible operators, byte-order mark, soft hyphen,
+ * Mongolian vowel separator, Hangul fillers, line and paragraph separators, interlinear annotation marks,
+ * tag characters) so that two names that look the same are the same. Zero-width (non-)joiners stay: emoji
+ * sequences and some scripts need them.
+ */
+const HIDDEN_CHARS: readonly (readonly [number, number])[] = [
+  [0x00, 0x08], [0x0b, 0x0c], [0x0e, 0x1f], [0x7f, 0x9f], // controls (tab, line feed, carriage return apart)
+  [0xad, 0xad], [0x34f, 0x34f], [0x115f, 0x1160], [0x180e, 0x180e], [0x200b, 0x200b], [0x2060, 0x2064],
+  [0x3164, 0x3164], [0xfeff, 0xfeff], [0xffa0, 0xffa0], [0xfff9, 0xfffb], [0xe0000, 0xe007f], // show nothing
+  [0x61c, 0x61c], [0x200e, 0x200f], [0x202a, 0x202e], [0x2066, 0x2069], // text direction
+  [0x2028, 0x2029], // line and paragraph separators
+];
+/** Tab, line feed and carriage return: allowed only in a text of several lines. */
+const LINE_CHARS = [0x09, 0x0a, 0x0d];
+
+/** Whether a text is free of hidden characters (see HIDDEN_CHARS); `lines` lets tab and line breaks through. */
+export function isPlainText(text: string, opts: { lines?: boolean } = {}): boolean {
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    if (HIDDEN_CHARS.some(([lo, hi]) => c >= lo && c <= hi)) return false;
+    if (opts.lines !== true && LINE_CHARS.includes(c)) return false;
+  }
+  return true;
+}
+
+/** The one rule for names and texts people read (device, folder, remark and nick names, animal info): no hidden characters. */
+export const plainText = { check: (v: string) => isPlainText(v), error: 'validation.hiddenChars' } as const;
+/** The same for a text of several lines (a description): tab and line breaks allowed. */
+export const plainLines = { check: (v: string) => isPlainText(v, { lines: true }), error: 'validation.hiddenChars' } as const;
+
 export const NicknameSchema = z
   .string(required)
   .trim()
   .min(1, { error: 'validation.nickname.required' })
-  .max(64, { error: 'validation.nickname.length' });
+  .max(64, { error: 'validation.nickname.length' })
+  .refine(plainText.check, { error: plainText.error });
+
+/** An uploaded picture's address as /api/Image/Upload answers it: /prod-api/files/uploads/<organisation>/<32 hex>.jpg|png. */
+export const UPLOAD_URL_PATTERN = new RegExp(`^${UPLOADS_URL.replace(/[/.]/g, '\\$&')}/(\\d{1,15})/([0-9a-f]{32}\\.(?:jpg|png))$`);
+
+/** The organisation (as its id text) and file name of an uploaded picture's address; null when it is not one. */
+export function parseUploadUrl(url: string): { org: string; name: string } | null {
+  const m = UPLOAD_URL_PATTERN.exec(url);
+  return m ? { org: m[1]!, name: m[2]! } : null;
+}
+
+/**
+ * The one rule of image fields (animal info photos, and any other field holding a picture): only the
+ * relative address of a picture uploaded to this server. No external host, no protocol (`javascript:`,
+ * `data:`), no path outside the uploads. Whose organisation the picture is the server checks.
+ */
+export const ImageUrlSchema = z
+  .string(required)
+  .trim()
+  .max(300, { error: 'validation.tooLong' })
+  .refine((v) => parseUploadUrl(v) !== null, { error: 'validation.imageUrl' });
 
 /**
  * The map-service (Tianditu) key of the settings form: optional, trimmed, letters and digits. Whether the

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall, EmptyBody, ZeroOne } from '../call.js';
 import { PageSchema, SortOrderSchema, TimeZoneField } from '../paging.js';
-import { ImeiSchema as imei, required } from '../validation.js';
+import { ImeiSchema as imei, plainLines, plainText, required } from '../validation.js';
 
 /**
  * Tree, folders, devices, animal info and work status (§3, §7.2). Ids travel as strings (IdStr) so
@@ -18,8 +18,9 @@ export const FolderNameSchema = z
   .string(required)
   .trim()
   .min(1, { error: 'validation.folderName.required' })
-  .max(40, { error: 'validation.folderName.length' });
-export const RemarkNameSchema = z.string(required).trim().max(40, { error: 'validation.remarkName.length' });
+  .max(40, { error: 'validation.folderName.length' })
+  .refine(plainText.check, { error: plainText.error });
+export const RemarkNameSchema = z.string(required).trim().max(40, { error: 'validation.remarkName.length' }).refine(plainText.check, { error: plainText.error });
 
 export const DevicePermissionSchema = z.object({
   EditDevice: z.boolean(),
@@ -191,8 +192,8 @@ export const UpdateProperty = defineCall({
   access: 'device right EditDevice',
   body: z.object({
     imei,
-    caption: z.string().trim().min(1, required).max(40, { error: 'validation.tooLong' }).optional(),
-    description: z.string().trim().max(500, { error: 'validation.tooLong' }).optional(),
+    caption: z.string().trim().min(1, required).max(40, { error: 'validation.tooLong' }).refine(plainText.check, { error: plainText.error }).optional(),
+    description: z.string().trim().max(500, { error: 'validation.tooLong' }).refine(plainLines.check, { error: plainLines.error }).optional(),
     speciesType: z.number().int().min(0).max(3).optional(),
     status: z.number().int().min(1).max(9).optional(),
   }),

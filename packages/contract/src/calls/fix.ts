@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { PRECISION_GRADES, QUERY_SPAN_DAYS } from '../constants.js';
-import { PageSchema, SortOrderSchema, TimeZoneField } from '../paging.js';
+import { orderedRange, PageSchema, SortOrderSchema, TimeZoneField } from '../paging.js';
 import { ImeiSchema as imei, required } from '../validation.js';
 
 /**
@@ -230,7 +230,7 @@ export const GetConvertedInvalidCount = defineCall({
   path: '/api/Fix/GetConvertedInvalidCount',
   auth: 'session',
   access: 'device read',
-  body: convertedQuery,
+  body: convertedQuery.superRefine(orderedRange),
   data: z.object({ Count: z.number().int() }),
   summary: 'How many fixes of a device are marked invalid, by users or by Movebank\'s outlier marks (by pick time within the range when given).',
 });
@@ -239,7 +239,7 @@ export const GetConvertedInvalidListPage = defineCall({
   path: '/api/Fix/GetConvertedInvalidListPage',
   auth: 'session',
   access: 'device read',
-  body: convertedQuery.extend(PageSchema),
+  body: convertedQuery.extend(PageSchema).superRefine(orderedRange),
   data: z.object({ List: z.array(FixSchema), Total: z.number().int() }),
   summary: 'The fixes marked invalid (by users, or by Movebank\'s outlier marks on import), newest mark first, with operator and time.',
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { TimeZoneField } from '../paging.js';
-import { ImeiSchema as imei, required } from '../validation.js';
+import { ImageUrlSchema, ImeiSchema as imei, plainText, required } from '../validation.js';
 
 /**
  * Animal info (MountInfo, §3) and device work status. The spec names 18 measures and says birds have 9
@@ -25,10 +25,10 @@ export const MEASURE_UNIT: Record<MeasureName, 'cm' | 'mm'> = {
 };
 
 const measure = z.number().positive({ error: 'validation.measure.positive' }).max(10_000).nullable();
-const text = (max: number) => z.string().trim().max(max, { error: 'validation.tooLong' });
+const text = (max: number) => z.string().trim().max(max, { error: 'validation.tooLong' }).refine(plainText.check, { error: plainText.error });
 
 export const CustomFieldSchema = z.object({
-  Name: z.string(required).trim().min(1, { error: 'validation.customField.name' }).max(40, { error: 'validation.tooLong' }),
+  Name: z.string(required).trim().min(1, { error: 'validation.customField.name' }).max(40, { error: 'validation.tooLong' }).refine(plainText.check, { error: plainText.error }),
   Value: text(200),
 });
 
@@ -63,8 +63,8 @@ export const WorkInfoSchema = z.object({
   ReleaseLon: z.number().min(-180, { error: 'validation.longitude' }).max(180, { error: 'validation.longitude' }).nullable(),
   ReleaseLat: z.number().min(-90, { error: 'validation.latitude' }).max(90, { error: 'validation.latitude' }).nullable(),
   ReleaseSite: text(120),
-  /** Photo URLs (from /api/Image/Upload). */
-  Images: z.array(z.string().max(300)).max(6),
+  /** Photo URLs (from /api/Image/Upload): this server's upload addresses only (ImageUrlSchema). */
+  Images: z.array(ImageUrlSchema).max(6),
 });
 
 function mountInfo<M extends readonly string[]>(measures: M) {
