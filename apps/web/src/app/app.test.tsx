@@ -7,7 +7,7 @@ import { setLang } from '../i18n';
 import { resetClientForTests } from '../lib/api/client';
 import { setNavigator } from '../lib/navigation';
 import { queryClient } from '../lib/queryClient';
-import { clearSession, readStoredUser, setToken, writeStoredUser } from '../lib/session';
+import { clearSession, getToken, readStoredUser, setToken, writeStoredUser } from '../lib/session';
 import { loginResult, user } from '../test/fixtures';
 import { callsTo, envelope, fakeServer } from '../test/server';
 import { AppProviders } from './providers';
@@ -116,7 +116,9 @@ describe('sign-in page', () => {
     await submit('ranger01', 'Secret123');
 
     await waitFor(() => expect(here()).toBe('/device?x=1'));
-    expect(Cookies.get(TOKEN_COOKIE)).toBe('token-abc');
+    // The session credential kept (the token opened from the sealed answer); the cookie has no token.
+    expect(getToken()).toBe('session-1.token-abc');
+    expect(Cookies.get(TOKEN_COOKIE)).not.toContain('token-abc');
     const stored = readStoredUser();
     expect(stored).toMatchObject({ nickName: 'Ranger One', userName: 'ranger01', customerName: 'Qinling Reserve', email: 'ranger@example.org', timeZone: '+08:00' });
     expect(window.localStorage.getItem(EXPERIENCE_FLAG_KEY)).toBe('1');

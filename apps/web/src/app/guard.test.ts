@@ -1,7 +1,7 @@
 import { TOKEN_COOKIE } from '@wildtrack/contract';
 import Cookies from 'js-cookie';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { getToken } from '../lib/session';
+import { getToken, setToken } from '../lib/session';
 import { adoptHashToken, guardRedirect, hashWithoutToken, tokenFromHash } from './guard';
 
 const at = (path: string) => {
@@ -71,9 +71,9 @@ describe('token in the URL hash', () => {
   });
 
   it('keeps an existing token', () => {
-    Cookies.set(TOKEN_COOKIE, 'existing', { path: '/' });
+    setToken('sid-1.existing');
     window.history.replaceState(null, '', '/#token=other');
     expect(adoptHashToken()).toBe(false);
-    expect(getToken()).toBe('existing');
+    expect(getToken()).toBe('sid-1.existing');
   });
 });

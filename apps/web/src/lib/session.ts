@@ -1,12 +1,28 @@
-import { EXPERIENCE_FLAG_KEY, offsetOfDate, TIME_ZONE_KEEP_DAYS, TOKEN_COOKIE, type LoginResult, type User } from '@wildtrack/contract';
+import {
+  EXPERIENCE_FLAG_KEY,
+  imageKey,
+  offsetOfDate,
+  parseCredential,
+  signingKey,
+  TIME_ZONE_KEEP_DAYS,
+  TOKEN_COOKIE,
+  type LoginResult,
+  type User,
+} from '@wildtrack/contract';
 import Cookies from 'js-cookie';
 import { useSyncExternalStore } from 'react';
 import { readStored, removeStored, writeStored } from './storage';
 
 /**
- * What the browser keeps about the signed-in user (§2.2, §3 "Values kept in the browser"): the token in
- * a cookie with a fixed name, the user's display values in localStorage, and the time zone the user
- * chose (30 days). Everything here is synchronous so the router guard and the API client can read it.
+ * What the browser keeps about the signed-in user (§2.2, §3 "Values kept in the browser"): the session,
+ * the user's display values in localStorage, and the time zone the user chose (30 days). Everything here
+ * is synchronous so the router guard and the API client can read it.
+ *
+ * The session is kept in two halves so the token never travels (docs/api.md, "Sessions and signing"):
+ * the credential `<SessionId>.<Token>` in localStorage, which no request carries, and in the session
+ * cookie with the fixed name only `<SessionId>.<image key>` (wire.ts imageKey), which the browser sends
+ * with every request and which serves the <img> of uploaded pictures. Signed in = both halves of one
+ * session; the cookie ends with the browser, so a leftover credential without it counts for nothing.
  */
 
 const USER_KEYS = {
@@ -41,22 +57,46 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/** Where the credential `<SessionId>.<Token>` is kept: never in a cookie, which would travel. */
+const CREDENTIAL_KEY = 'wildtrack_session';
+/** The credential when localStorage can't keep it (blocked storage): this page's life only. */
+let credentialInMemory: string | undefined;
+
+/** The cookie's half of a credential: the session id and its image key. */
+function imageCookie(credential: string): string {
+  const { id, token } = parseCredential(credential);
+  return `${id}.${imageKey(signingKey(token))}`;
+}
+
+/**
+ * The session credential, `<SessionId>.<Token>`, that the API client signs with; undefined when not
+ * signed in. The cookie must name the same session (a cookie left from another session, or none since
+ * the browser restarted, means no session).
+ */
 export function getToken(): string | undefined {
-  const token = Cookies.get(TOKEN_COOKIE);
-  return token ? token : undefined;
+  const cookie = Cookies.get(TOKEN_COOKIE);
+  if (!cookie) return undefined;
+  const credential = readStored('local', CREDENTIAL_KEY) ?? credentialInMemory;
+  if (!credential) return undefined;
+  return parseCredential(credential).id === cookie.slice(0, Math.max(0, cookie.indexOf('.'))) ? credential : undefined;
 }
 
 export function hasToken(): boolean {
   return getToken() !== undefined;
 }
 
-export function setToken(token: string): void {
-  Cookies.set(TOKEN_COOKIE, token, { path: '/', sameSite: 'Lax' });
+/** Keeps a session: the credential from sign-in (or the §2.2 URL hash), `<SessionId>.<Token>`. */
+export function setToken(credential: string): void {
+  if (!writeStored('local', CREDENTIAL_KEY, credential)) credentialInMemory = credential;
+  else credentialInMemory = undefined;
+  Cookies.set(TOKEN_COOKIE, imageCookie(credential), { path: '/', sameSite: 'Strict' });
   emit();
 }
 
 export function clearToken(): void {
   Cookies.remove(TOKEN_COOKIE, { path: '/' });
+  removeStored('local', CREDENTIAL_KEY);
+  credentialInMemory = undefined;
   emit();
 }
 

@@ -27,7 +27,9 @@ export function user(overrides: Partial<User> = {}): User {
 
 export function loginResult(overrides: Partial<LoginResult> = {}, userOverrides: Partial<User> = {}): LoginResult {
   return {
+    // In clear here: the fake server (server.ts) seals it to the call's client key, as the server does.
     Token: 'token-abc',
+    SessionId: 'session-1',
     UserName: 'ranger01',
     ExperienceFunc: 1,
     Permissions: {

@@ -1,4 +1,4 @@
-import { Code, generateSealKeyPair, toBase64 } from '@wildtrack/contract';
+import { Code, generateSealKeyPair, Header, sealSecret, toBase64 } from '@wildtrack/contract';
 import { vi, type Mock } from 'vitest';
 import { user } from './fixtures';
 
@@ -38,7 +38,16 @@ export function fakeServer(handlers: Record<string, (body: Record<string, unknow
         : typeof init.body === 'string'
           ? (JSON.parse(init.body || '{}') as Record<string, unknown>)
           : {};
-    return Promise.resolve(handler ? handler(body) : envelope(1031, `No such interface: ${path}`, null, 404));
+    const answer = handler ? handler(body) : envelope(1031, `No such interface: ${path}`, null, 404);
+    const clientKey = body.clientKey;
+    if (typeof clientKey !== 'string') return Promise.resolve(answer);
+    // As the server does: a token in the answer goes sealed to the call's client key for its request code.
+    const requestCode = (init.headers as Record<string, string>)[Header.requestCode]!;
+    return answer.text().then((text) => {
+      const sent = JSON.parse(text) as { Code: number; Msg: string; Data: { Token?: unknown } | null };
+      const data = sent.Data && typeof sent.Data.Token === 'string' ? { ...sent.Data, Token: sealSecret(clientKey, sent.Data.Token, requestCode, 'token') } : sent.Data;
+      return envelope(sent.Code, sent.Msg, data, answer.status);
+    });
   });
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;

@@ -10,6 +10,8 @@ import {
   openSecret,
   PasswordLogin,
   generateSealKeyPair,
+  imageKey,
+  sealSecret,
   signingKey,
   signRequest,
   toBase64,
@@ -116,7 +118,7 @@ afterEach(() => {
 
 describe('success (1000)', () => {
   it('posts a signed JSON request to /prod-api + path and resolves with the parsed Data', async () => {
-    setToken('tok-1');
+    setToken('sid-1.tok-1');
     fetchMock.mockResolvedValue(envelope(Code.Success, 'ok', { ServerTime: 42 }));
 
     const data = await call(Heartbeat);
@@ -127,7 +129,10 @@ describe('success (1000)', () => {
     expect(init.method).toBe('POST');
     expect(init.body).toBe('{}');
     const headers = headersOf();
-    expect(headers[Header.token]).toBe('tok-1');
+    // The session by its id; the token only in the key (docs/api.md "Sessions and signing").
+    expect(headers[Header.session]).toBe('sid-1');
+    expect(headers[Header.token]).toBeUndefined();
+    expect(JSON.stringify(init)).not.toContain('tok-1');
     expect(headers[Header.lang]).toBe('1033');
     expect(headers[Header.dataFormat]).toBe('json');
     expect(headers[Header.terminal]).toMatch(/^Wildtrack-Web\/1\.1\.6 \(/);
@@ -150,12 +155,13 @@ describe('success (1000)', () => {
     expect(headersOf()[Header.lang]).toBe('2052');
   });
 
-  it('signs public calls with the empty-token key and without x-token, even when signed in', async () => {
-    setToken('tok-1');
+  it('signs public calls with the empty-token key and without a session, even when signed in', async () => {
+    setToken('sid-1.tok-1');
     fetchMock.mockResolvedValue(envelope(Code.Success, '', { Algorithm: 'X25519-HKDF-SHA256-XChaCha20Poly1305', PublicKey: 'AAAA' }));
     await call(GetPublicKey);
     const headers = headersOf();
     expect(headers[Header.token]).toBeUndefined();
+    expect(headers[Header.session]).toBeUndefined();
     const expected = signRequest(signingKey(undefined), {
       method: 'POST',
       path: '/api/Auth/GetPublicKey',
@@ -218,15 +224,67 @@ describe('sealed fields', () => {
     const first = await rejection(call(PasswordLogin, { account: 'a', pwd: 'b', timeZone: '+08:00' }));
     expect(first.kind).toBe('network');
     const keys = generateSealKeyPair();
-    fetchMock.mockImplementation((url) =>
+    fetchMock.mockImplementation((url, init) =>
       Promise.resolve(
         url.endsWith('/GetPublicKey')
           ? envelope(Code.Success, '', { Algorithm: 'X25519-HKDF-SHA256-XChaCha20Poly1305', PublicKey: toBase64(keys.publicKey) })
-          : envelope(Code.Success, '', loginResult()),
+          : envelope(Code.Success, '', loginResult({ Token: sealedToken(init, 'token-abc') })),
       ),
     );
     const data = await call(PasswordLogin, { account: 'a', pwd: 'c', timeZone: '+08:00' });
-    expect(data.Token).toBe('token-abc');
+    expect(data.Token).toBe('session-1.token-abc');
+  });
+});
+
+/** What the server does with a sign-in: the token sealed to the request's clientKey for its request code. */
+function sealedToken(init: RequestInit, token: string): string {
+  const { clientKey } = JSON.parse(init.body as string) as { clientKey: string };
+  return sealSecret(clientKey, token, (init.headers as Record<string, string>)[Header.requestCode]!, 'token');
+}
+
+describe('sealed tokens (sign-in answers)', () => {
+  function serveSignIn(token: (init: RequestInit) => string): void {
+    const keys = generateSealKeyPair();
+    fetchMock.mockImplementation((url, init) =>
+      Promise.resolve(
+        url.endsWith('/GetPublicKey')
+          ? envelope(Code.Success, '', { Algorithm: 'X25519-HKDF-SHA256-XChaCha20Poly1305', PublicKey: toBase64(keys.publicKey) })
+          : envelope(Code.Success, '', loginResult({ Token: token(init), SessionId: 'sid-9' })),
+      ),
+    );
+  }
+
+  it('sends a fresh X25519 public key per sign-in and opens the token into the credential <SessionId>.<Token>', async () => {
+    serveSignIn((init) => sealedToken(init, 'the-token'));
+    const first = await call(PasswordLogin, { account: 'a', pwd: 'Secret123', timeZone: '+08:00' });
+    expect(first.Token).toBe('sid-9.the-token');
+    resetClientForTests();
+    await call(PasswordLogin, { account: 'a', pwd: 'Secret123', timeZone: '+08:00' }, { repeatCheck: false });
+    const sent = fetchMock.mock.calls.filter(([url]) => url.endsWith('/PasswordLogin')).map(([, init]) => JSON.parse(init.body as string) as { clientKey: string });
+    expect(sent).toHaveLength(2);
+    for (const body of sent) expect(body.clientKey).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    expect(sent[0]!.clientKey).not.toBe(sent[1]!.clientKey);
+  });
+
+  it('refuses an answer whose token was not sealed to this call (another key or request code) with a warning', async () => {
+    const stranger = generateSealKeyPair();
+    serveSignIn((init) => sealSecret(toBase64(stranger.publicKey), 'the-token', (init.headers as Record<string, string>)[Header.requestCode]!, 'token'));
+    const error = await rejection(call(PasswordLogin, { account: 'a', pwd: 'Secret123', timeZone: '+08:00' }));
+    expect(error.kind).toBe('bad-reply');
+    expect(spies.notifyWarning).toHaveBeenCalledWith(expect.objectContaining({ title: 'Network problem' }));
+    expect(getToken()).toBeUndefined();
+  });
+
+  it('keeps the token out of every cookie: the cookie holds the session id and the image key only', () => {
+    setToken('sid-9.the-token');
+    expect(getToken()).toBe('sid-9.the-token');
+    expect(Cookies.get(TOKEN_COOKIE)).toBe(`sid-9.${imageKey(signingKey('the-token'))}`);
+    expect(document.cookie).not.toContain('the-token');
+    // A cookie of another session (or none, after the browser restarted) means no session.
+    Cookies.set(TOKEN_COOKIE, `sid-8.${imageKey(signingKey('the-token'))}`, { path: '/' });
+    expect(getToken()).toBeUndefined();
+    Cookies.remove(TOKEN_COOKIE, { path: '/' });
+    expect(getToken()).toBeUndefined();
   });
 });
 

@@ -10,6 +10,7 @@ import {
   newRequestCode,
   PasswordLogin,
   REQUEST_TIMEOUT_MS,
+  sessionCredential,
   signedHeaders,
   SILENT_CODES,
   type CallBody,
@@ -24,6 +25,7 @@ import { notifier } from '../notify';
 import { clearSession, getToken } from '../session';
 import { ApiError } from './errors';
 import { terminalDescription } from './terminal';
+import { fetchWithUploadProgress } from './xhr';
 
 /**
  * The one way the console talks to the server (§7.1, §8): a signed POST to /prod-api + path, the
@@ -48,16 +50,21 @@ export interface CallOptions {
   notify?: boolean;
   /** Aborting it cancels the call silently. */
   signal?: AbortSignal;
+  /** An upload's progress (bytes sent, of total): the upload then goes by XMLHttpRequest, fetch can't report it. */
+  onUploadProgress?: (sent: number, total: number) => void;
 }
 
 export type Reply<C extends CallDef> =
   | { ok: true; code: typeof Code.Success; msg: string; data: CallData<C> }
   | { ok: false; code: number; msg: string; data: unknown };
 
+/** The body a caller gives: the contract's, less `clientKey`, which the client makes for the call itself. */
+export type ClientBody<C> = CallBody<C> extends infer B ? (B extends { clientKey: unknown } ? Omit<B, 'clientKey'> : B) : never;
+
 /** A call's body is optional when its schema accepts `undefined` (calls without a body). */
-export type CallArgs<C extends CallDef> = undefined extends CallBody<C>
-  ? [body?: CallBody<C>, opts?: CallOptions]
-  : [body: CallBody<C>, opts?: CallOptions];
+export type CallArgs<C extends CallDef> = undefined extends ClientBody<C>
+  ? [body?: ClientBody<C>, opts?: CallOptions]
+  : [body: ClientBody<C>, opts?: CallOptions];
 
 const TIMEOUT = Symbol('timeout');
 const CANCELLED = Symbol('cancelled');
@@ -123,6 +130,30 @@ function parseEnvelope(text: string): Envelope<unknown> | null {
 
 // ---- the exchange -------------------------------------------------------------------------------
 
+/** Whether a call answers a token sealed to a key the client makes for it: its body has `clientKey`. */
+function takesClientKey(def: CallDef): boolean {
+  const shape = (def.body as { shape?: unknown }).shape;
+  return typeof shape === 'object' && shape !== null && 'clientKey' in shape;
+}
+
+/**
+ * The answer of a call that returns a token (sign-in): its `Token`, sealed to this call's client key,
+ * opened and handed on as the session credential `<SessionId>.<Token>` that session.ts keeps.
+ */
+function openTokenAnswer(data: unknown, open: (sealed: string) => string): unknown {
+  if (!data || typeof data !== 'object') return data;
+  const { Token, SessionId } = data as { Token?: unknown; SessionId?: unknown };
+  if (typeof Token !== 'string' || typeof SessionId !== 'string') return data;
+  let token: string;
+  try {
+    token = open(Token);
+  } catch {
+    notifier().notification.warning({ title: t('api.networkTitle'), description: t('api.badReply') });
+    throw new ApiError('bad-reply', 'the token in the answer did not open with this call\'s key', { notified: true });
+  }
+  return { ...data, Token: sessionCredential(SessionId, token) };
+}
+
 /**
  * The query string of a GET call (§7.2: GetDetailByIMEI): the body's fields in their order, absent and
  * null ones left out. The signature covers the path with this query and an empty body.
@@ -159,13 +190,22 @@ async function exchange(
   const requestCode = newRequestCode();
   const method = def.method ?? 'POST';
   let wireBody = plainBody;
-  if (def.sealed?.length && body && typeof body === 'object') {
+  let openToken: ((sealed: string) => string) | undefined;
+  const sealsAnswer = takesClientKey(def);
+  if ((def.sealed?.length || sealsAnswer) && body && typeof body === 'object') {
     // Sealing (X25519, XChaCha20) is loaded with the first sealed call, not with the sign-in page.
-    const [key, { sealSecret }] = await Promise.all([publicKey(), import('@wildtrack/contract/seal')]);
+    const [key, seal] = await Promise.all([def.sealed?.length ? publicKey() : Promise.resolve(''), import('@wildtrack/contract/seal')]);
     const sealed: Record<string, unknown> = { ...(body as Record<string, unknown>) };
-    for (const field of def.sealed) {
+    for (const field of def.sealed ?? []) {
       const value = sealed[field];
-      if (typeof value === 'string') sealed[field] = sealSecret(key, value, requestCode);
+      if (typeof value === 'string') sealed[field] = seal.sealSecret(key, value, requestCode);
+    }
+    if (sealsAnswer) {
+      // A key pair for this call only: the answer's token is sealed to its public half, which is all
+      // that travels; the secret half opens it and is dropped with this closure.
+      const pair = seal.generateSealKeyPair();
+      sealed.clientKey = seal.toBase64(pair.publicKey);
+      openToken = (text) => seal.openSecret(pair.secretKey, text, requestCode, 'token');
     }
     wireBody = JSON.stringify(sealed);
   }
@@ -204,7 +244,8 @@ async function exchange(
   let response: Response;
   let text: string;
   try {
-    response = await fetch(`${API_BASE}${out.path}`, {
+    const transport = upload !== undefined && opts.onUploadProgress ? fetchWithUploadProgress(opts.onUploadProgress) : fetch;
+    response = await transport(`${API_BASE}${out.path}`, {
       method: out.method,
       headers,
       ...(out.body === undefined ? {} : { body: out.body }),
@@ -240,6 +281,7 @@ async function exchange(
     notifier().notification.warning({ title: t('api.networkTitle'), description: t('api.badReply') });
     throw new ApiError('bad-reply', 'the reply is not an envelope', { status: response.status, notified: true });
   }
+  if (openToken && envelope.Code === Code.Success) return { ...envelope, Data: openTokenAnswer(envelope.Data, openToken) };
   return envelope;
 }
 

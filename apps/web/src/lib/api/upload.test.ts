@@ -7,7 +7,7 @@ import { uploadImage } from './upload';
 
 beforeEach(() => {
   resetClientForTests();
-  setToken('token-abc');
+  setToken('session-1.token-abc');
 });
 afterEach(() => clearSession());
 
@@ -24,7 +24,8 @@ describe('image upload', () => {
     expect(form.get('description')).toBe('Animal photo');
     const headers = init.headers as Record<string, string>;
     expect(headers['content-type']).toBeUndefined(); // the browser sets the multipart boundary
-    expect(headers[Header.token]).toBe('token-abc');
+    expect(headers[Header.session]).toBe('session-1');
+    expect(headers[Header.token]).toBeUndefined();
     expect(headers[Header.signature]).toBe(
       signRequest(signingKey('token-abc'), { method: 'POST', path: '/api/Image/Upload', timestamp: headers[Header.timestamp]!, requestCode: headers[Header.requestCode]!, body: '' }),
     );
