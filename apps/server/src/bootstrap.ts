@@ -6,6 +6,47 @@ import type { Config } from './config.js';
 import type { UserService } from './modules/user/service.js';
 
 export const INITIAL_ADMIN_FILE = 'initial-admin.txt';
+
+/**
+ * Everything the server writes under the data folder is its own: the database holds device secrets, the
+ * sealing private key and password hashes, uploads are organisations' pictures. A process that writes
+ * there makes folders 0700 and files 0600 (umask 077), whichever code creates them (SQLite's journal,
+ * uploads, media, imports, backups); connect() creates the database file 0600 itself too.
+ */
+export function keepFilesPrivate(): void {
+  process.umask(0o077);
+}
+
+export interface LoosePermission {
+  path: string;
+  /** The mode in octal, e.g. "755". */
+  mode: string;
+}
+
+/**
+ * The data folder and what it holds directly (the database and its journal, the first account's
+ * password, the uploads and imports folders) that group or others may read, write or enter. A folder
+ * below a private one is out of others' reach, so one level is enough.
+ */
+export function loosePermissions(dataDir: string): LoosePermission[] {
+  const loose: LoosePermission[] = [];
+  const check = (p: string) => {
+    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    if (st && !st.isSymbolicLink() && (st.mode & 0o077) !== 0) loose.push({ path: p, mode: (st.mode & 0o777).toString(8) });
+  };
+  if (!fs.existsSync(dataDir)) return loose;
+  check(dataDir);
+  for (const name of fs.readdirSync(dataDir)) check(path.join(dataDir, name));
+  return loose;
+}
+
+/** The start's warning for each loose permission, naming the path, its mode and the fix. */
+export function loosePermissionWarnings(dataDir: string): { path: string; mode: string; msg: string }[] {
+  return loosePermissions(dataDir).map((l) => ({
+    ...l,
+    msg: `${l.path} is open to other users (mode ${l.mode}); it holds device secrets, the sealing key and password hashes: chmod ${fs.statSync(l.path).isDirectory() ? '700' : '600'} ${l.path}`,
+  }));
+}
 export const INITIAL_ORG = 'Wildtrack';
 export const INITIAL_USER = 'wildtrack';
 
@@ -41,7 +82,7 @@ export async function ensureInitialAdmin(users: UserService, config: Config): Pr
     nickName: 'Administrator',
     isPrimary: true,
   });
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(config.dataDir, INITIAL_ADMIN_FILE);
   const text = [
     '# Wildtrack: the first account, created on the first start. Change the password after signing in.',

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
-import { ensureInitialAdmin, INITIAL_ADMIN_FILE } from './bootstrap.js';
+import { ensureInitialAdmin, INITIAL_ADMIN_FILE, keepFilesPrivate, loosePermissionWarnings } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { connect, migrateToLatest } from './db/connect.js';
 import { DeviceRepository } from './modules/device/repository.js';
@@ -8,10 +8,12 @@ import { ensureSampleDevices } from './modules/device/samples.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  keepFilesPrivate();
   const database = connect({ databaseUrl: config.databaseUrl, pgSchema: config.databaseSchema, sqliteFile: path.join(config.dataDir, 'wildtrack.db') });
   const applied = await migrateToLatest(database);
   const { app, services } = await buildApp(config, database);
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
+  for (const { msg, ...where } of loosePermissionWarnings(config.dataDir)) app.log.warn(where, msg);
   const admin = await ensureInitialAdmin(services.users, config);
   if (config.sampleDevices) {
     const samples = await ensureSampleDevices(new DeviceRepository(database.db), services.devices, services.ingest, { asOf: config.samplesAsOf });

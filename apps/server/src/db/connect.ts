@@ -55,7 +55,13 @@ export function connect(opts: ConnectOptions): Db {
     return { db, dialect: 'postgres', schema: opts.pgSchema, close: () => db.destroy() };
   }
   const file = opts.sqliteFile ?? ':memory:';
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    // The database holds device secrets, the sealing private key and password hashes: its folder is
+    // private and the file is made 0600 before SQLite opens it (SQLite gives its -wal and -shm files the
+    // database file's mode).
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    fs.closeSync(fs.openSync(file, 'a', 0o600));
+  }
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');

@@ -93,6 +93,9 @@ describe.each(DIALECTS)('the request-code table on %s', (dialect) => {
     expect(unsigned.body.Code).toBe(Code.BadSignature);
     const tampered = await t.call(p, {}, { headers: { [Header.requestCode]: 'changed-after-signing' } });
     expect(tampered.body.Code).toBe(Code.BadSignature);
+    // A session id that names no session: refused before the signature is checked (its key is the session's).
+    const noSession = await t.call(calls.Heartbeat.path, {}, { headers: { [Header.session]: 'AAAAAAAAAAAAAAAAAAAAAA' } });
+    expect(noSession.body.Code).toBe(Code.SessionExpired);
     expect(await count()).toBe(before);
     expect((await t.call(p, {})).body.Code).toBe(Code.Success);
     expect(await count()).toBe(before + 1);
