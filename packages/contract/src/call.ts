@@ -67,6 +67,12 @@ export interface CallDef<B extends z.ZodType = z.ZodType, D extends z.ZodType = 
   access?: Access<A>;
   body: B;
   data: D;
+  /**
+   * An upload: the request is multipart (signed over an empty body, `body` is EmptyBody) with these text
+   * fields first, checked by `fields`, then these file parts. Declared so that what names the call's
+   * subject (a folder, a device) is known to the contract, as a JSON body's fields are.
+   */
+  multipart?: { fields: z.ZodObject; files: readonly string[] };
   /** Body fields sealed to the server's public key (see wire.ts). */
   sealed?: readonly string[];
   /** 'long' uses the 120 s timeout of §7.1 instead of 30 s. */

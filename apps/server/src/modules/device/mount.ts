@@ -1,7 +1,7 @@
 import { Code, formatTime, type MountInfo, type MeasureName, message, parseTime, SpeciesType } from '@wildtrack/contract';
 import { AppError } from '../../http/errors.js';
 import type { Caller } from '../../http/caller.js';
-import { requireRight } from './access.js';
+import { requireRight, type Right } from './access.js';
 import type { DeviceConsole } from './console.js';
 import type { DeviceRepository } from './repository.js';
 
@@ -71,8 +71,10 @@ export class MountService {
     private readonly repo: DeviceRepository,
   ) {}
 
-  private async device(caller: Caller, imei: string, species: 'bird' | 'beast' | 'other') {
+  /** The device through the caller's access (and the right a write needs, checked before anything about the device is said), of this species. */
+  private async device(caller: Caller, imei: string, species: 'bird' | 'beast' | 'other', right?: Right) {
     const d = await this.devices.resolve(caller, imei);
+    if (right) requireRight(d.access, right);
     const kind = d.species_type === SpeciesType.Bird ? 'bird' : d.species_type === SpeciesType.Beast ? 'beast' : 'other';
     if (kind !== species) {
       const key = species === 'bird' ? SPECIES_KEY[SpeciesType.Bird] : species === 'beast' ? SPECIES_KEY[SpeciesType.Beast] : 'species.other';
@@ -103,8 +105,7 @@ export class MountService {
   }
 
   async save(caller: Caller, info: MountInfo, species: 'bird' | 'beast' | 'other'): Promise<void> {
-    const d = await this.device(caller, info.IMEI, species);
-    requireRight(d.access, 'EditDevice');
+    const d = await this.device(caller, info.IMEI, species, 'EditDevice');
     const time = (field: 'CaptureTime' | 'MountTime' | 'ReleaseTime'): number | null => {
       const text = info.WorkInfo[field].trim();
       if (text === '') return null;
