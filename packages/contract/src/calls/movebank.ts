@@ -100,6 +100,7 @@ export const MovebankImport = defineCall({
   auth: 'session',
   access: 'folder edit',
   body: EmptyBody,
+  multipart: { fields: MovebankImportFields, files: [MOVEBANK_IMPORT_PARTS.file, MOVEBANK_IMPORT_PARTS.reference] },
   data: MovebankImportJobSchema,
   timeout: 'long',
   summary: 'Uploads a Movebank CSV (multipart folderId, file, optional reference) into a folder and queues its import; answers the job.',
