@@ -1,10 +1,11 @@
 import { FolderOutlined } from '@ant-design/icons';
 import { BREADCRUMB_LEVELS } from '@wildtrack/contract';
-import { Breadcrumb, Card, Empty, Typography } from 'antd';
+import { Breadcrumb, Card, Empty, Space, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { folderLabel, folderPath, setTreeSelection, TreeLoadState, useDeviceTree, useTreeSelection } from '../../slots/device-tree';
 import { DeviceDetails } from './components/DeviceDetails';
+import { MovebankImport } from './components/MovebankImport';
 import { DeviceTable } from './components/DeviceTable';
 import './device.css';
 
@@ -36,6 +37,7 @@ export function DevicePage() {
               <Typography.Paragraph type="secondary" style={{ maxWidth: 520, margin: '0 auto' }}>
                 {t('device.emptyText')}
               </Typography.Paragraph>
+              <MovebankImport folderId={null} />
             </div>
           }
         />
@@ -72,7 +74,12 @@ export function DevicePage() {
             />
           </div>
         }
-        extra={folder ? <Typography.Text type="secondary">{t('device.folderCount', { count: folder.deviceCount })}</Typography.Text> : null}
+        extra={
+          <Space size="middle">
+            {folder ? <Typography.Text type="secondary">{t('device.folderCount', { count: folder.deviceCount })}</Typography.Text> : null}
+            <MovebankImport folderId={selection.folderId} />
+          </Space>
+        }
       >
         {selection.folderId ? (
           <DeviceTable
