@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import { parseUploadUrl } from '@wildtrack/contract';
 import type { Database } from '../../db/schema.js';
 import { bumpTree } from './repository.js';
 
@@ -255,12 +256,15 @@ export class DeviceConsoleRepository {
       .execute();
   }
 
-  /** IMEIs of devices whose animal info shows the image. */
+  /** IMEIs of devices of the picture's own organisation whose animal info shows it (another's device showing it gives no access). */
   async devicesShowingImage(url: string): Promise<string[]> {
+    const upload = parseUploadUrl(url);
+    if (!upload) return [];
     const rows = await this.db
       .selectFrom('mount_info as m')
       .innerJoin('devices as d', 'd.id', 'm.device_id')
       .select('d.imei')
+      .where('d.org_id', '=', Number(upload.org))
       .where('m.info', 'like', `%${url.replace(/[%_]/g, '')}%`)
       .execute();
     return rows.map((r) => r.imei);

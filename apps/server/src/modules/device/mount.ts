@@ -1,4 +1,4 @@
-import { Code, formatTime, type MountInfo, type MeasureName, message, parseTime, SpeciesType } from '@wildtrack/contract';
+import { Code, formatTime, type MountInfo, type MeasureName, message, parseTime, parseUploadUrl, SpeciesType } from '@wildtrack/contract';
 import { AppError } from '../../http/errors.js';
 import type { Caller } from '../../http/caller.js';
 import { requireRight, type Right } from './access.js';
@@ -116,6 +116,14 @@ export class MountService {
       }
       return ms;
     };
+    // Pictures of the caller's organisation only, or ones the device shows already (issue 11, M4): a picture
+    // seen once can't be put in another device's info to be seen again.
+    const shown = new Set(readMountDoc(await this.repo.mountInfo(Number(d.id))).WorkInfo.Images);
+    info.WorkInfo.Images.forEach((url, i) => {
+      if (shown.has(url) || parseUploadUrl(url)?.org === String(caller.session.orgId)) return;
+      const params = { field: message(caller.lang, 'field.Images'), message: message(caller.lang, 'validation.imageForeign') };
+      throw new AppError(Code.Invalid, 'validation.field', params, 200, { Field: `WorkInfo.Images[${i}]` });
+    });
     const doc: MountDoc = {
       AnimalInfo: info.AnimalInfo,
       WorkInfo: {
