@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { TOKEN_COOKIE } from '@wildtrack/contract';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { screenshotDir, serverCli, serverMain } from './paths';
 
 const run = promisify(execFile);
@@ -215,11 +215,9 @@ export async function animationsSettled(page: Page): Promise<void> {
       .map((a) => `${a.constructor.name} ${(a as CSSAnimation).animationName ?? (a as CSSTransition).transitionProperty ?? ''} on ${(a.effect as KeyframeEffect | null)?.target?.className ?? '?'}`);
     return [...classes, ...animations];
   };
-  try {
-    await page.waitForFunction(`(${moving.toString()})().length === 0`);
-  } catch (e) {
-    throw new Error(`still in motion: ${(await page.evaluate(`(${moving.toString()})()`)) as string[]}`, { cause: e });
-  }
+  // Polled by evaluate, not waitForFunction: the console's CSP has no 'unsafe-eval', and waitForFunction
+  // compiles a string predicate in the page with eval (refused there).
+  await expect.poll(async () => (await page.evaluate(`(${moving.toString()})()`)) as string[], { timeout: 10_000, interval: 50, message: 'still in motion' }).toEqual([]);
 }
 
 /** A fresh browser profile with a browser language, so the console's default language follows it. */
