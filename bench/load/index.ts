@@ -1,0 +1,321 @@
+// bench/load (issue 11, item 3): 50 concurrent users in a realistic mix on a database with 1,000 devices and
+// 10M fixes; goal >= 2,000 req/s with p99 <= 100 ms, on SQLite and on PostgreSQL, printed beside a signed
+// authenticated no-op (Auth/Heartbeat) measured by the same generator in the same run. Then a soak: the mix
+// for BENCH_SOAK_MINUTES (10) with the server's RSS sampled every 10 s and the growth over the last half
+// printed (goal: flat, <= 5 %), zero errors.
+//
+// The server is the production build (apps/server/dist/main.js, built here) in its own process; this
+// process is the load generator (autocannon), signing every request as the web client does.
+//
+//   npm run bench -- load                      SQLite, and PostgreSQL too when DATABASE_URL is set
+//   npm run bench -- load --dialect sqlite     one dialect
+//   BENCH_LOAD_SECONDS=20 BENCH_SOAK_MINUTES=10 BENCH_LOAD_DEVICES=1000 BENCH_LOAD_FIXES=10000 (per device)
+// The database is built once per dialect (minutes) under $BENCH_LOAD_DIR (default <tmp>/wildtrack-bench-load)
+// and, on PostgreSQL, in the schema bench_load; later runs reuse it.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { API_BASE, calls } from '@wildtrack/contract';
+import { callHeaders, publicKey, signIn, signInRequest, type Session, type SignInRequest } from './client.js';
+import { imeiOf, orgOfDevice, PASSWORD, seed, userName, type LoadParams, type Target } from './seed.js';
+
+const { values } = parseArgs({ options: { dialect: { type: 'string' } } });
+const CONNECTIONS = 50;
+const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
+const SOAK_MIN = Number(process.env.BENCH_SOAK_MINUTES ?? 10);
+const params: LoadParams = {
+  orgs: 5,
+  usersPerOrg: 10,
+  devices: Number(process.env.BENCH_LOAD_DEVICES ?? 1000),
+  fixesPerDevice: Number(process.env.BENCH_LOAD_FIXES ?? 10_000),
+  stepMin: 30,
+};
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const baseDir = process.env.BENCH_LOAD_DIR ?? path.join(os.tmpdir(), 'wildtrack-bench-load');
+const dialects = values.dialect ? [values.dialect] : process.env.DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+for (const d of dialects) if (d !== 'sqlite' && d !== 'postgres') throw new Error(`--dialect sqlite|postgres, not ${d}`);
+if (dialects.includes('postgres') && !process.env.DATABASE_URL) throw new Error('--dialect postgres needs DATABASE_URL');
+
+const ZONE_MS = 8 * 3600_000;
+const text = (ms: number) => new Date(ms + ZONE_MS).toISOString().slice(0, 19).replace('T', ' ');
+
+// ---- the mix ---------------------------------------------------------------------------------------
+/** What a researcher's console asks, weighted as a session spends its calls (per 1,000 requests). */
+interface Kind {
+  name: string;
+  weight: number;
+  path: string;
+  method?: 'GET';
+  /** The JSON body, or for a GET the query string. */
+  body: (u: UserState) => string;
+}
+interface UserState {
+  session: Session;
+  imeis: string[];
+}
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
+const now = Date.now();
+const MIX: Kind[] = [
+  { name: 'tree', weight: 120, path: calls.GetTree.path, body: () => JSON.stringify({ timeZone: '+08:00' }) },
+  // The API's one GET: the body's fields go in the query string, signed as part of the path.
+  { name: 'details', weight: 150, path: calls.GetDetailByIMEI.path, method: 'GET', body: (u) => `?imei=${pick(u.imeis)}&timeZone=%2B08%3A00` },
+  { name: 'work status', weight: 80, path: calls.GetWorkStatus.path, body: (u) => JSON.stringify({ imei: pick(u.imeis) }) },
+  {
+    name: 'fix page',
+    weight: 200,
+    path: calls.GetFixListByPage.path,
+    body: (u) => JSON.stringify({ imei: pick(u.imeis), startTime: text(now - 30 * 86_400_000), endTime: text(now), currentPage: 1 + Math.floor(Math.random() * 5), pageSize: 20 }),
+  },
+  {
+    name: 'fix count',
+    weight: 100,
+    path: calls.GetFixCount.path,
+    body: (u) => JSON.stringify({ imei: pick(u.imeis), startTime: text(now - 30 * 86_400_000), endTime: text(now) }),
+  },
+  { name: 'last positions', weight: 150, path: calls.GetLastFixList.path, body: (u) => JSON.stringify({ imeis: u.imeis.slice(0, 50) }) },
+  {
+    name: 'track 7 d',
+    weight: 150,
+    path: calls.GetFixList.path,
+    body: (u) => JSON.stringify({ imei: pick(u.imeis), startTime: text(now - 7 * 86_400_000), endTime: text(now) }),
+  },
+  {
+    name: 'tracks 3 devices 30 d',
+    weight: 49,
+    path: calls.GetFixListByImeis.path,
+    body: (u) => JSON.stringify({ imeis: [pick(u.imeis), pick(u.imeis), pick(u.imeis)], startTime: text(now - 30 * 86_400_000), endTime: text(now) }),
+  },
+];
+const SIGN_IN_WEIGHT = 1; // one sign-in per 1,000 calls: a user signs in once and works for a while
+const TOTAL_WEIGHT = MIX.reduce((n, k) => n + k.weight, 0) + SIGN_IN_WEIGHT;
+
+interface Tally {
+  ok: number;
+  bad: number;
+  example?: string;
+}
+
+// ---- the server --------------------------------------------------------------------------------------
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(t: Target): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    WILDTRACK_DATA: t.dataDir,
+    WILDTRACK_SAMPLES: 'false',
+    LOG_LEVEL: 'warn',
+    WEB_DIST: path.join(t.dataDir, 'no-web'),
+    DATABASE_URL: t.databaseUrl ?? '',
+    DATABASE_SCHEMA: t.schema ?? '',
+    NODE_ENV: 'production',
+  };
+  const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    const rl = readline.createInterface({ input: child.stdout! });
+    rl.on('line', (line) => {
+      if (line.includes('Wildtrack is running')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  return { child, base: `http://127.0.0.1:${port}` };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function rssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+// ---- one measurement -------------------------------------------------------------------------------
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  failures: number;
+  tallies: Map<string, Tally>;
+}
+
+async function run(base: string, users: UserState[], serverKey: string, mode: 'noop' | 'mix', seconds: number): Promise<Measured> {
+  let nextUser = 0;
+  const tallies = new Map<string, Tally>();
+  const count = (name: string, ok: boolean, body: string) => {
+    const t = tallies.get(name) ?? { ok: 0, bad: 0 };
+    if (ok) t.ok += 1;
+    else {
+      t.bad += 1;
+      t.example ??= body.slice(0, 300);
+    }
+    tallies.set(name, t);
+  };
+  interface Ctx {
+    user?: UserState;
+    kind?: string;
+    signIn?: SignInRequest;
+  }
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req, context) => {
+          const ctx = context as Ctx;
+          ctx.user ??= users[nextUser++ % users.length]!;
+          const u = ctx.user;
+          if (mode === 'noop') {
+            ctx.kind = 'no-op';
+            return { ...req, method: 'POST', path: API_BASE + calls.Heartbeat.path, body: '{}', headers: callHeaders(u.session, calls.Heartbeat.path, '{}') };
+          }
+          let r = Math.random() * TOTAL_WEIGHT;
+          if (r < SIGN_IN_WEIGHT) {
+            ctx.kind = 'sign-in';
+            ctx.signIn = signInRequest(serverKey, u.session.account, PASSWORD);
+            return { ...req, method: 'POST', path: API_BASE + calls.PasswordLogin.path, body: ctx.signIn.body, headers: ctx.signIn.headers };
+          }
+          r -= SIGN_IN_WEIGHT;
+          let kind = MIX[0]!;
+          for (const k of MIX) {
+            if (r < k.weight) {
+              kind = k;
+              break;
+            }
+            r -= k.weight;
+          }
+          ctx.kind = kind.name;
+          const body = kind.body(u);
+          if (kind.method === 'GET') {
+            const headers = callHeaders(u.session, kind.path + body, undefined, 'GET');
+            return { ...req, method: 'GET', path: API_BASE + kind.path + body, body: undefined, headers };
+          }
+          return { ...req, method: 'POST', path: API_BASE + kind.path, body, headers: callHeaders(u.session, kind.path, body) };
+        },
+        onResponse: (status, body, context) => {
+          const ctx = context as Ctx;
+          const ok = status === 200 && body.includes('"Code":1000');
+          count(ctx.kind ?? '?', ok, body);
+          if (ok && ctx.kind === 'sign-in' && ctx.user && ctx.signIn) {
+            // The user goes on with the new session, as the browser does after signing in again.
+            const s = ctx.signIn.session(body);
+            if (s) ctx.user.session = s;
+          }
+        },
+      },
+    ],
+  });
+  const failures = [...tallies.values()].reduce((n, t) => n + t.bad, 0) + result.errors + result.timeouts;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total, failures, tallies };
+}
+
+function printMeasured(label: string, m: Measured): void {
+  console.log(`  ${label.padEnd(28)} ${m.rps.toFixed(0).padStart(7)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   failures ${m.failures}`);
+}
+
+function printTallies(m: Measured): void {
+  for (const [name, t] of [...m.tallies].sort((a, b) => b[1].ok - a[1].ok)) {
+    console.log(`      ${name.padEnd(24)} ${String(t.ok + t.bad).padStart(8)} calls${t.bad ? `, ${t.bad} failed, e.g. ${t.example}` : ''}`);
+  }
+}
+
+/** Least-squares slope of y over x. */
+function slope(xs: number[], ys: number[]): number {
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    num += (xs[i]! - mx) * (ys[i]! - my);
+    den += (xs[i]! - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
+}
+
+// ---- main ------------------------------------------------------------------------------------------
+console.log('building the server (apps/server/dist)…');
+const build = spawnSync('npm', ['run', 'build', '-w', '@wildtrack/server'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+let failed = false;
+for (const dialect of dialects) {
+  const target: Target = {
+    dataDir: path.join(baseDir, dialect),
+    databaseUrl: dialect === 'postgres' ? process.env.DATABASE_URL : undefined,
+    schema: dialect === 'postgres' ? 'bench_load' : undefined,
+  };
+  console.log(`\n[${dialect}] database: ${params.devices.toLocaleString('en-US')} devices × ${params.fixesPerDevice.toLocaleString('en-US')} fixes, ${params.orgs * params.usersPerOrg} users`);
+  const seeded = await seed(target, params, (line) => console.log(line));
+  console.log(seeded ? `  built in ${(seeded / 1000).toFixed(0)} s` : '  kept from an earlier run');
+
+  const server = await startServer(target);
+  const serverKey = await publicKey(server.base);
+  const users: UserState[] = [];
+  for (let o = 0; o < params.orgs; o++) {
+    const imeis: string[] = [];
+    for (let d = 0; d < params.devices; d++) if (orgOfDevice(d, params.orgs) === o) imeis.push(imeiOf(d));
+    for (let u = 0; u < params.usersPerOrg; u++) users.push({ session: await signIn(server.base, serverKey, userName(o, u), PASSWORD), imeis });
+  }
+  // Interleave organisations so that the 50 connections spread over all of them.
+  users.sort((a, b) => a.session.account.localeCompare(b.session.account, 'en', { numeric: true }));
+
+  await run(server.base, users, serverKey, 'mix', 5); // warm-up: JIT, caches, the database's pages
+  const noop = await run(server.base, users, serverKey, 'noop', SECONDS);
+  const mix = await run(server.base, users, serverKey, 'mix', SECONDS);
+  console.log(`\nbench/load [${dialect}]: ${CONNECTIONS} connections, ${SECONDS} s each, server ${server.base}`);
+  printMeasured('signed no-op (Heartbeat)', noop);
+  printMeasured('researchers\' mix', mix);
+  printTallies(mix);
+  const meets = mix.rps >= 2000 && mix.p99 <= 100;
+  console.log(`  goal >= 2,000 req/s with p99 <= 100 ms: ${meets ? 'met' : 'NOT met'}; mix / no-op = ${(mix.rps / noop.rps).toFixed(2)}`);
+  if (noop.failures + mix.failures > 0) failed = true;
+
+  if (SOAK_MIN > 0) {
+    const pid = server.child.pid!;
+    const samples: { t: number; rss: number }[] = [];
+    const started = Date.now();
+    samples.push({ t: 0, rss: rssMiB(pid) });
+    const timer = setInterval(() => samples.push({ t: (Date.now() - started) / 1000, rss: rssMiB(pid) }), 10_000);
+    const soak = await run(server.base, users, serverKey, 'mix', SOAK_MIN * 60);
+    clearInterval(timer);
+    samples.push({ t: (Date.now() - started) / 1000, rss: rssMiB(pid) });
+    const half = samples.filter((s) => s.t >= (SOAK_MIN * 60) / 2);
+    const k = slope(half.map((s) => s.t), half.map((s) => s.rss)); // MiB per second
+    const first = half[0]!.rss;
+    const growth = (half[half.length - 1]!.rss - first) / first;
+    console.log(`\n  soak [${dialect}]: ${SOAK_MIN} min of the mix`);
+    printMeasured('mix over the soak', soak);
+    console.log(`    RSS every 10 s (MiB): ${samples.map((s) => s.rss.toFixed(0)).join(' ')}`);
+    console.log(`    last ${(SOAK_MIN / 2).toFixed(1)} min: slope ${(k * 60).toFixed(2)} MiB/min, growth ${(growth * 100).toFixed(1)} % (goal <= 5 %), errors ${soak.failures}`);
+    if (soak.failures > 0) {
+      printTallies(soak);
+      failed = true;
+    }
+  }
+  await stop(server.child);
+}
+if (failed) {
+  console.error('\nsome calls failed: the figures are not valid');
+  process.exit(1);
+}
