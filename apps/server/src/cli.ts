@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config.js';
+import { keepFilesPrivate } from './bootstrap.js';
+import { type Config, loadConfig } from './config.js';
+import { backupSqlite, BackupError, restoreSqlite } from './db/backup.js';
 import { connect, migrateToLatest } from './db/connect.js';
 import { UserRepository } from './modules/user/repository.js';
 import { AuthRepository } from './modules/auth/repository.js';
@@ -43,6 +45,16 @@ const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [opti
   migrate
       Applies pending database migrations and exits.
 
+  backup <file>
+      Copies the SQLite database to <file> (new, mode 600) while the server runs: one consistent
+      snapshot, taken with SQLite's online backup. With PostgreSQL (DATABASE_URL) use pg_dump instead.
+      Uploaded pictures and device media are files under WILDTRACK_DATA: copy them as well.
+
+  restore <file>
+      Puts a backup made by \`backup\` in place of the SQLite database, then migrates it. Refused while
+      a server runs on this data folder: stop it first. The database it replaces is kept beside it as
+      wildtrack.db.before-restore-<time>. With PostgreSQL use pg_restore instead.
+
 Uses the same environment as the server (WILDTRACK_DATA, DATABASE_URL).`;
 
 async function run(argv: string[]): Promise<number> {
@@ -52,6 +64,8 @@ async function run(argv: string[]): Promise<number> {
     return command ? 0 : 2;
   }
   const config = loadConfig();
+  keepFilesPrivate();
+  if (command === 'backup' || command === 'restore') return backupCommand(command, rest, config);
   const database = connect({ databaseUrl: config.databaseUrl, pgSchema: config.databaseSchema, sqliteFile: path.join(config.dataDir, 'wildtrack.db') });
   try {
     await migrateToLatest(database);
@@ -224,6 +238,50 @@ async function run(argv: string[]): Promise<number> {
     throw err;
   } finally {
     await database.close();
+  }
+}
+
+const PG_BACKUP = `The database is PostgreSQL (DATABASE_URL): back it up with PostgreSQL's own tools, which take a
+consistent snapshot while the server runs:
+  pg_dump --format=custom --file=wildtrack.dump "$DATABASE_URL"
+and put one back (servers stopped) with:
+  pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" wildtrack.dump
+(add --schema / -n for DATABASE_SCHEMA). Uploaded pictures and device media are files under WILDTRACK_DATA: copy them too.`;
+
+/** `backup <file>` and `restore <file>` on the SQLite database; PostgreSQL is pointed at pg_dump. */
+async function backupCommand(command: 'backup' | 'restore', args: string[], config: Config): Promise<number> {
+  const file = args[0];
+  if (!file || args.length > 1) {
+    process.stderr.write(`${command} needs one argument: the backup file\n`);
+    return 2;
+  }
+  if (config.databaseUrl) {
+    process.stderr.write(`${PG_BACKUP}\n`);
+    return 2;
+  }
+  const sqliteFile = path.join(config.dataDir, 'wildtrack.db');
+  const target = path.resolve(file);
+  try {
+    if (command === 'backup') {
+      const started = Date.now();
+      const { bytes } = await backupSqlite(sqliteFile, target);
+      process.stdout.write(`backed up ${sqliteFile} to ${target} (${(bytes / 1048576).toFixed(1)} MiB in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+      return 0;
+    }
+    const { keptAs } = await restoreSqlite(sqliteFile, target);
+    const database = connect({ sqliteFile });
+    try {
+      const applied = await migrateToLatest(database);
+      if (applied.length > 0) process.stdout.write(`migrations applied to the restored database: ${applied.join(', ')}\n`);
+    } finally {
+      await database.close();
+    }
+    process.stdout.write(`restored ${target} as ${sqliteFile}${keptAs ? `; the database it replaced is kept as ${keptAs}` : ''}\n`);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof BackupError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    return 1;
   }
 }
 

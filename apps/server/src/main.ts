@@ -2,6 +2,7 @@ import path from 'node:path';
 import { buildApp } from './app.js';
 import { ensureInitialAdmin, INITIAL_ADMIN_FILE, keepFilesPrivate, loosePermissionWarnings } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
+import { holdServerLock } from './db/backup.js';
 import { connect, migrateToLatest } from './db/connect.js';
 import { DeviceRepository } from './modules/device/repository.js';
 import { ensureSampleDevices } from './modules/device/samples.js';
@@ -9,6 +10,8 @@ import { ensureSampleDevices } from './modules/device/samples.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   keepFilesPrivate();
+  // Held while the server runs, so that `wildtrack restore` never swaps the SQLite file under it.
+  const serverLock = config.databaseUrl ? undefined : holdServerLock(config.dataDir);
   const database = connect({ databaseUrl: config.databaseUrl, pgSchema: config.databaseSchema, sqliteFile: path.join(config.dataDir, 'wildtrack.db') });
   const applied = await migrateToLatest(database);
   const { app, services } = await buildApp(config, database);
@@ -24,6 +27,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     await app.close();
     await database.close();
+    serverLock?.release();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
