@@ -53,8 +53,9 @@ export type TrackRow = [time: number, lon: number, lat: number, alt: number | nu
 export class FixRepository {
   /** Prepared once: the bulk track read on SQLite skips Kysely's per-row objects (bench/tracks). */
   private trackStatement: Statement<[number, number, number, number], TrackRow> | undefined;
-  private segmentInsert: Statement | undefined;
-  private dirtyDelete: Statement | undefined;
+  private segmentStatements:
+    | { insert: Statement; dirty: Statement<[number, number, number], number>; clean: Statement; next: Statement<[number, number], number> }
+    | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -157,10 +158,42 @@ export class FixRepository {
   }
 
   /**
-   * Builds the segments of the given days from the fixes and stores them, reading and writing in one
-   * transaction so that a concurrent write to a day (which deletes its segment) can't leave a stale
-   * one behind: on SQLite an immediate transaction, on PostgreSQL a serializable one whose conflict
-   * just skips storing (the answer is still built from the rows read).
+   * The first and last fix time of a device (any fix), or undefined when it has none: two seeks of the
+   * primary key (device_id, pick_time), so they are exact whoever wrote the fixes and cost no upkeep.
+   */
+  async bounds(deviceId: number): Promise<{ first: number; last: number } | undefined> {
+    const end = (order: 'asc' | 'desc') =>
+      this.db.selectFrom('fixes').select('pick_time').where('device_id', '=', deviceId).orderBy('pick_time', order).limit(1).executeTakeFirst();
+    const first = await end('asc');
+    if (!first) return undefined;
+    const last = await end('desc');
+    return { first: Number(first.pick_time), last: Number(last?.pick_time ?? first.pick_time) };
+  }
+
+  /** The time of the device's first fix with a position at or after `from`, if any. */
+  private async nextPositioned(deviceId: number, from: number): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('fixes')
+      .select('pick_time')
+      .where('device_id', '=', deviceId)
+      .where('pick_time', '>=', from)
+      .where('lon', 'is not', null)
+      .where('lat', 'is not', null)
+      .orderBy('pick_time')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? Number(row.pick_time) : undefined;
+  }
+
+  /**
+   * Builds the segments of the given days from the fixes and stores those of days that have positions:
+   * an empty day is never stored (issue 11, H1: a read of ten years stored a row per day), and the days
+   * without a fix are skipped by a seek to the next fix rather than read. Days queued as stale among
+   * them are taken off the queue. Reading and storing happen in one transaction, so that a concurrent
+   * write to a day (which deletes its segment) can't leave a stale one behind: on SQLite a deferred
+   * transaction whose reads are one snapshot (and take no write lock when there is nothing to store),
+   * on PostgreSQL a serializable one; either way a conflict just skips storing (the answer is still
+   * built from the rows read).
    */
   async buildSegments(
     deviceId: number,
@@ -169,34 +202,51 @@ export class FixRepository {
   ): Promise<Map<number, { count: number; data: Uint8Array }>> {
     const out = new Map<number, { count: number; data: Uint8Array }>();
     if (days.length === 0) return out;
-    const wanted = new Set(days);
-    const first = Math.min(...days);
-    const last = Math.max(...days);
-    const split = (rows: TrackRow[]) => {
-      let i = 0;
-      for (let day = first; day <= last; day++) {
-        const end = (day + 1) * DAY_MS;
-        let j = i;
-        while (j < rows.length && rows[j]![0] < end) j++;
-        if (wanted.has(day)) out.set(day, { count: j - i, data: encode(rows.slice(i, j)) });
-        i = j;
-      }
-    };
-    const query: FixQuery = { deviceId, from: first * DAY_MS, to: (last + 1) * DAY_MS - 1 };
+    const wanted = [...new Set(days)].sort((a, b) => a - b);
+    const first = wanted[0]!;
+    const last = wanted[wanted.length - 1]!;
     if (this.sqlite) {
       const sqlite = this.sqlite;
-      const insert = (this.segmentInsert ??= sqlite.prepare('insert or replace into track_segments (device_id, day, point_count, data) values (?, ?, ?, ?)'));
-      const clean = (this.dirtyDelete ??= sqlite.prepare('delete from track_segment_dirty where device_id = ? and day = ?'));
+      const s = (this.segmentStatements ??= {
+        insert: sqlite.prepare('insert or replace into track_segments (device_id, day, point_count, data) values (?, ?, ?, ?)'),
+        dirty: sqlite.prepare<[number, number, number], number>('select day from track_segment_dirty where device_id = ? and day >= ? and day <= ?').pluck(),
+        clean: sqlite.prepare('delete from track_segment_dirty where device_id = ? and day = ?'),
+        next: sqlite
+          .prepare<[number, number], number>('select pick_time from fixes where device_id = ? and pick_time >= ? and lon is not null and lat is not null order by pick_time limit 1')
+          .pluck(),
+      });
       const read = this.trackStatementOf(sqlite);
-      await this.db.connection().execute(async () =>
-        sqlite.transaction(() => {
-          split(read.all(query.deviceId, query.from, query.to, 0));
-          for (const [day, seg] of out) {
-            insert.run(deviceId, day, seg.count, Buffer.from(seg.data.buffer, seg.data.byteOffset, seg.data.byteLength));
-            clean.run(deviceId, day);
+      const build = sqlite.transaction(() => {
+        // A day at a time: a day's rows die young, where a million rows read at once cost more in
+        // garbage collection than in reading (bench/tracks 1).
+        for (let i = 0; i < wanted.length; ) {
+          const day = wanted[i]!;
+          const rows = read.all(deviceId, day * DAY_MS, (day + 1) * DAY_MS - 1, 0);
+          if (rows.length > 0) {
+            out.set(day, { count: rows.length, data: encode(rows) });
+            i++;
+            continue;
           }
-        }).immediate(),
-      );
+          const next = s.next.get(deviceId, (day + 1) * DAY_MS);
+          if (next === undefined) break;
+          const nextDay = Math.floor(next / DAY_MS);
+          while (i < wanted.length && wanted[i]! < nextDay) i++;
+        }
+        const stale = s.dirty.all(deviceId, first, last);
+        // Nothing to store: the transaction stays a read (no write lock, nothing written).
+        if (out.size === 0 && stale.length === 0) return;
+        for (const [day, seg] of out) s.insert.run(deviceId, day, seg.count, Buffer.from(seg.data.buffer, seg.data.byteOffset, seg.data.byteLength));
+        const asked = new Set(wanted);
+        for (const day of stale) if (asked.has(day)) s.clean.run(deviceId, day);
+      });
+      await this.db.connection().execute(async () => {
+        try {
+          build();
+        } catch (err) {
+          // another process wrote since this snapshot was read: keep the answer, store nothing
+          if (!String((err as { code?: string }).code).startsWith('SQLITE_BUSY')) throw err;
+        }
+      });
       return out;
     }
     try {
@@ -205,13 +255,40 @@ export class FixRepository {
         .setIsolationLevel('serializable')
         .execute(async (trx) => {
           out.clear();
-          split(await new FixRepository(trx).track(query));
+          const repo = new FixRepository(trx);
+          // At most a month of rows at a time; years without a fix are skipped by one seek.
+          for (let i = 0; i < wanted.length; ) {
+            let j = i + 1;
+            while (j < wanted.length && wanted[j] === wanted[j - 1]! + 1 && j - i < 31) j++;
+            const from = wanted[i]!;
+            const to = wanted[j - 1]!;
+            const rows = await repo.track({ deviceId, from: from * DAY_MS, to: (to + 1) * DAY_MS - 1 });
+            let k = 0;
+            for (let day = from; day <= to; day++) {
+              const end = (day + 1) * DAY_MS;
+              let e = k;
+              while (e < rows.length && rows[e]![0] < end) e++;
+              if (e > k) out.set(day, { count: e - k, data: encode(rows.slice(k, e)) });
+              k = e;
+            }
+            i = j;
+            if (rows.length === 0) {
+              const next = await repo.nextPositioned(deviceId, (to + 1) * DAY_MS);
+              if (next === undefined) break;
+              const nextDay = Math.floor(next / DAY_MS);
+              while (i < wanted.length && wanted[i]! < nextDay) i++;
+            }
+          }
           const values = [...out].map(([day, seg]) => ({ device_id: deviceId, day, point_count: seg.count, data: seg.data }));
           for (let i = 0; i < values.length; i += 500) {
             await trx.insertInto('track_segments').values(values.slice(i, i + 500)).onConflict((oc) => oc.columns(['device_id', 'day']).doNothing()).execute();
           }
-          for (let i = 0; i < days.length; i += 500) {
-            await trx.deleteFrom('track_segment_dirty').where('device_id', '=', deviceId).where('day', 'in', days.slice(i, i + 500)).execute();
+          const asked = new Set(wanted);
+          const stale = (await trx.selectFrom('track_segment_dirty').select('day').where('device_id', '=', deviceId).where('day', '>=', first).where('day', '<=', last).execute())
+            .map((r) => Number(r.day))
+            .filter((day) => asked.has(day));
+          for (let i = 0; i < stale.length; i += 500) {
+            await trx.deleteFrom('track_segment_dirty').where('device_id', '=', deviceId).where('day', 'in', stale.slice(i, i + 500)).execute();
           }
         });
     } catch (err) {

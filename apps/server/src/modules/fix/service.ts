@@ -259,8 +259,15 @@ export class FixService {
     const parts: Uint8Array[] = [];
     for (const device of devices) {
       const q = this.query(device, range, body);
+      // Clamped to the UTC days of the device's first and last fix (whole days, so that they can still be
+      // served as segments): years before or after its data cost nothing.
+      const bounds = q.from <= q.to ? await this.fixes.bounds(device.id) : undefined;
+      if (bounds) {
+        q.from = Math.max(q.from, Math.floor(bounds.first / DAY_MS) * DAY_MS);
+        q.to = Math.min(q.to, (Math.floor(bounds.last / DAY_MS) + 1) * DAY_MS - 1);
+      }
       const before = parts.length;
-      if (q.from > q.to) {
+      if (!bounds || q.from > q.to) {
         // nothing visible: the device still gets its (empty) track below
       } else if (this.averaging(device, averaged)) {
         const avg = averageTrack(await this.fixes.track(q));
@@ -276,8 +283,9 @@ export class FixService {
   }
 
   /**
-   * An unfiltered track as segments: whole UTC days from the stored segments (built and stored when
-   * missing), the partial days at either end from the rows. Empty days send nothing.
+   * An unfiltered track as segments: whole UTC days from the stored segments (those missing built from
+   * the rows, and stored only when the day has positions), the partial days at either end from the rows.
+   * Empty days send and store nothing.
    */
   private async segmentedTrack(imei: string, q: FixQuery): Promise<Uint8Array[]> {
     const firstDay = Math.ceil(q.from / DAY_MS);
