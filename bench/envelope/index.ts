@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
-import { API_BASE, calls, LanguageId, signedHeaders, signingKey } from '@wildtrack/contract';
+import { API_BASE, calls, LanguageId, parseCredential, signedHeaders, signingKey } from '@wildtrack/contract';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
@@ -23,7 +23,8 @@ async function startServer(mode: 'bare' | 'app'): Promise<{ child: ChildProcess;
 }
 
 async function load(port: number, url: string, token: string | undefined): Promise<{ rps: number; p99: number; non2xx: number; errors: number; bad: number }> {
-  const key = signingKey(token);
+  // token is the session credential <SessionId>.<Token>: the key comes from its token part.
+  const key = signingKey(token ? parseCredential(token).token : undefined);
   const body = '{}';
   let bad = 0;
   const result = await autocannon({

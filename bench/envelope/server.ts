@@ -7,6 +7,7 @@ import Fastify from 'fastify';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
 import { connect, migrateToLatest } from '../../apps/server/src/db/connect.js';
+import { benchSignIn } from '../sign-in.js';
 
 const mode = process.argv[2];
 
@@ -25,10 +26,10 @@ if (mode === 'bare') {
   await migrateToLatest(database);
   const { app, services } = await buildApp(config, database);
   await services.users.createUser({ orgName: 'Bench', userName: 'benchuser', password: 'Bench-Pass-1', email: 'bench@example.org' });
-  const login = await services.auth.login({ account: 'benchuser', password: 'Bench-Pass-1', timeZone: '+08:00' }, { ip: '127.0.0.1', userAgent: 'bench' });
+  const token = await benchSignIn(services.auth, { account: 'benchuser', password: 'Bench-Pass-1', timeZone: '+08:00' });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
-  process.stdout.write(`${JSON.stringify({ port: typeof addr === 'object' && addr ? addr.port : 0, token: login.Token })}\n`);
+  process.stdout.write(`${JSON.stringify({ port: typeof addr === 'object' && addr ? addr.port : 0, token })}\n`);
   process.on('SIGTERM', () => {
     void app.close().then(() => fs.rmSync(dataDir, { recursive: true, force: true })).then(() => process.exit(0));
   });

@@ -17,6 +17,7 @@ import { connect, migrateToLatest } from '../../apps/server/src/db/connect.js';
 import { FixRepository } from '../../apps/server/src/modules/fix/repository.js';
 
 const TRACK_POINTS = Number(process.env.BENCH_TRACK_POINTS ?? 1_000_000);
+import { benchSignIn } from '../sign-in.js';
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 1_000);
 const FIXES_PER_DEVICE = Number(process.env.BENCH_FIXES_PER_DEVICE ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -30,7 +31,7 @@ const database = connect({ sqliteFile: path.join(dataDir, 'wildtrack.db') });
 await migrateToLatest(database);
 const { app, services } = await buildApp(config, database);
 await services.users.createUser({ orgName: 'Flyway Study', userName: 'flyway', password: 'Fly-Way-2026', email: 'flyway@example.org' });
-const { Token: token } = await services.auth.login({ account: 'flyway', password: 'Fly-Way-2026', timeZone: ZONE }, { ip: '127.0.0.1', userAgent: 'bench' });
+const token = await benchSignIn(services.auth, { account: 'flyway', password: 'Fly-Way-2026', timeZone: ZONE });
 const orgId = await services.devices.orgIdByName('Flyway Study');
 const sqlite = database.sqlite!;
 

@@ -9,6 +9,7 @@ import { API_BASE, calls, DeviceType, LanguageId, SENSOR_FLAG_NAMES, signedHeade
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
 import { connect, migrateToLatest } from '../../apps/server/src/db/connect.js';
+import { benchSignIn } from '../sign-in.js';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 10_000);
 const FOLDERS = Number(process.env.BENCH_FOLDERS ?? 1_000);
@@ -20,7 +21,7 @@ const database = connect({ sqliteFile: path.join(dataDir, 'wildtrack.db') });
 await migrateToLatest(database);
 const { app, services } = await buildApp(config, database);
 await services.users.createUser({ orgName: 'Big Study', userName: 'bigstudy', password: 'Big-Study-2026', email: 'big@example.org' });
-const { Token: token } = await services.auth.login({ account: 'bigstudy', password: 'Big-Study-2026', timeZone: '+08:00' }, { ip: '127.0.0.1', userAgent: 'bench' });
+const token = await benchSignIn(services.auth, { account: 'bigstudy', password: 'Big-Study-2026', timeZone: '+08:00' });
 const orgId = await services.devices.orgIdByName('Big Study');
 
 // 1,000 folders three levels deep (10 x 10 x 10), 10,000 devices spread over them, written directly.

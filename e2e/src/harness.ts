@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { TOKEN_COOKIE } from '@wildtrack/contract';
+import { imageKey, parseCredential, SESSION_CREDENTIAL_KEY, signingKey, TOKEN_COOKIE } from '@wildtrack/contract';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { screenshotDir, serverCli, serverMain } from './paths';
@@ -238,9 +238,30 @@ export async function signIn(page: Page, baseUrl: string, who: Account, path = '
   await page.locator('button[type=submit]').click();
 }
 
+/**
+ * The session cookie (`<SessionId>.<image key>`, docs/api.md "Pictures"): set while signed in, gone
+ * after sign-out. It never holds the token; sessionCredential() reads what the client signs with.
+ */
 export async function tokenCookie(context: BrowserContext): Promise<string | undefined> {
   const cookies = await context.cookies();
   return cookies.find((c) => c.name === TOKEN_COOKIE)?.value;
+}
+
+/** The session credential the web client keeps (`<SessionId>.<Token>`, localStorage), or null. */
+export async function sessionCredential(page: Page): Promise<string | null> {
+  return page.evaluate((key) => localStorage.getItem(key), SESSION_CREDENTIAL_KEY);
+}
+
+/**
+ * Puts a session credential into the browser as the web client keeps it (localStorage and the session
+ * cookie), e.g. one the server does not know. Leaves the page on /login.
+ */
+export async function plantSession(page: Page, baseUrl: string, credential: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.evaluate(([key, value]) => localStorage.setItem(key!, value!), [SESSION_CREDENTIAL_KEY, credential]);
+  const { id, token } = parseCredential(credential);
+  const { hostname } = new URL(baseUrl);
+  await page.context().addCookies([{ name: TOKEN_COOKIE, value: `${id}.${imageKey(signingKey(token))}`, domain: hostname, path: '/' }]);
 }
 
 /**

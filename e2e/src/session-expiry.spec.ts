@@ -1,6 +1,6 @@
-import { MESSAGES, TOKEN_COOKIE } from '@wildtrack/contract';
+import { MESSAGES, sessionCredential } from '@wildtrack/contract';
 import { describe, expect, it } from 'vitest';
-import { newContext, screenshot, serverAndBrowser, signIn, tokenCookie } from './harness';
+import { newContext, plantSession, screenshot, serverAndBrowser, signIn, tokenCookie } from './harness';
 
 const setup = serverAndBrowser();
 
@@ -37,8 +37,8 @@ describe('an expired session', () => {
     const context = await newContext(setup.browser, 'zh-CN');
     const page = await context.newPage();
     try {
-      const url = new URL(setup.server.baseUrl);
-      await context.addCookies([{ name: TOKEN_COOKIE, value: 'not-a-real-token', domain: url.hostname, path: '/' }]);
+      // A session the server does not know, kept as the client keeps one (id and token).
+      await plantSession(page, setup.server.baseUrl, sessionCredential('A'.repeat(22), 'not-a-real-token'));
       const warning = page.locator('.ant-message-notice').filter({ hasText: MESSAGES['error.sessionExpired'].zh });
       await Promise.all([warning.waitFor(), page.goto(`${setup.server.baseUrl}/device`)]);
       await screenshot(page, 'session-unknown-token-zh-CN');

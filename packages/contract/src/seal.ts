@@ -81,3 +81,21 @@ export function openSecret(secretKey: Uint8Array, sealed: string, requestCode: s
   const plain = xchacha20poly1305(key, nonce, utf8ToBytes(requestCode)).decrypt(packed.subarray(56));
   return new TextDecoder().decode(plain);
 }
+
+/**
+ * The client's half of a sign-in (docs/api.md, "Sealed tokens"), for clients other than the web app
+ * (tests, benchmarks, tools): the password sealed to the server for this request code, a key pair made
+ * for this one call, and `credential(data)` opening the answer's Token into `<SessionId>.<Token>`.
+ */
+export function prepareSignIn(
+  serverPublicKeyB64: string,
+  password: string,
+  requestCode: string,
+): { pwd: string; clientKey: string; credential(data: { Token: string; SessionId: string }): string } {
+  const pair = generateSealKeyPair();
+  return {
+    pwd: sealSecret(serverPublicKeyB64, password, requestCode),
+    clientKey: toBase64(pair.publicKey),
+    credential: (data) => `${data.SessionId}.${openSecret(pair.secretKey, data.Token, requestCode, 'token')}`,
+  };
+}

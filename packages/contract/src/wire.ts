@@ -56,6 +56,9 @@ export interface SessionCredential {
   token: string;
 }
 
+/** The browser's localStorage key of the session credential (never a cookie: cookies travel). */
+export const SESSION_CREDENTIAL_KEY = 'wildtrack_session';
+
 /** `<SessionId>.<Token>`: how a client keeps (and the §2.2 URL hash hands over) a session. */
 export function sessionCredential(id: string, token: string): string {
   return `${id}.${token}`;

@@ -3,6 +3,7 @@ import {
   imageKey,
   offsetOfDate,
   parseCredential,
+  SESSION_CREDENTIAL_KEY,
   signingKey,
   TIME_ZONE_KEEP_DAYS,
   TOKEN_COOKIE,
@@ -58,7 +59,7 @@ function subscribe(listener: () => void): () => void {
 }
 
 /** Where the credential `<SessionId>.<Token>` is kept: never in a cookie, which would travel. */
-const CREDENTIAL_KEY = 'wildtrack_session';
+const CREDENTIAL_KEY = SESSION_CREDENTIAL_KEY;
 /** The credential when localStorage can't keep it (blocked storage): this page's life only. */
 let credentialInMemory: string | undefined;
 
