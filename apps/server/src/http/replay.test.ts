@@ -1,28 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, calls, Code, Header, newRequestCode, SIGNATURE_WINDOW_MS, signedHeaders } from '@wildtrack/contract';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openSharedState } from '../shared-state/index.js';
 import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
+import { redisAnswers, TEST_REDIS_URL } from '../test/redis.js';
 
-/** Redis for the REDIS_URL cases: $REDIS_URL, else the local default; skipped (and said so) when it doesn't answer. */
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-async function redisAnswers(): Promise<boolean> {
-  const c = createClient({ url: REDIS_URL, socket: { connectTimeout: 1_000, reconnectStrategy: false } });
-  c.on('error', () => {});
-  try {
-    await c.connect();
-    await c.ping();
-    await c.close();
-    return true;
-  } catch {
-    return false;
-  }
-}
+const REDIS_URL = TEST_REDIS_URL;
 const REDIS = await redisAnswers();
 if (!REDIS) console.warn(`replay.test.ts: the Redis cases are skipped: no Redis answers at ${REDIS_URL} (set REDIS_URL)`);
 

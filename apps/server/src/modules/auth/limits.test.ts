@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calls, Code } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { awayFromWindowEnd } from '../../test/redis.js';
 
 describe.each(DIALECTS)('sign-in lockout per account on %s', (dialect) => {
   let t: TestApp;
@@ -43,6 +44,7 @@ describe.each(DIALECTS)('sign-in rate limit per client address on %s', (dialect)
   const codeCount = async () => Number((await t.database.db.selectFrom('request_codes').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
   it(`answers public calls past ${LIMIT} a minute from one address with 1012 and a localised message, not other addresses`, async () => {
+    await awayFromWindowEnd();
     const codes: number[] = [];
     for (let i = 0; i < LIMIT; i++) codes.push((await fromAddress('203.0.113.7')).body.Code);
     expect(codes).toEqual(Array(LIMIT).fill(Code.Success));

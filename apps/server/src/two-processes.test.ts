@@ -1,0 +1,189 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  API_BASE,
+  calls,
+  Code,
+  DeviceType,
+  generateSealKeyPair,
+  LanguageId,
+  newRequestCode,
+  openSecret,
+  sealSecret,
+  sessionCredential,
+  signedHeaders,
+  toBase64,
+  type TreeData,
+  type TreeFolder,
+} from '@wildtrack/contract';
+import { connect, migrateToLatest } from './db/connect.js';
+import { DeviceRegistry } from './modules/device/registry.js';
+import { DeviceRepository } from './modules/device/repository.js';
+import { UserRepository } from './modules/user/repository.js';
+import { UserService } from './modules/user/service.js';
+import { awayFromWindowEnd, redisAnswers, TEST_REDIS_URL } from './test/redis.js';
+import { type ServerProcess, startServerProcess } from './test/server-process.js';
+
+const DATABASE_URL = process.env.DATABASE_URL;
+const skipped = !DATABASE_URL ? 'DATABASE_URL is not set' : !(await redisAnswers()) ? `no Redis answers at ${TEST_REDIS_URL} (set REDIS_URL)` : null;
+if (skipped) console.warn(`two-processes.test.ts is skipped: ${skipped}; it needs PostgreSQL (DATABASE_URL) and Redis`);
+
+interface Envelope {
+  Code: number;
+  Msg: string;
+  Data: unknown;
+}
+
+/** A signed console call over HTTP, as the web client makes it; `from` is the client address (x-forwarded-for). */
+function prepare(server: ServerProcess, p: string, body: unknown, opts: { credential?: string; from: string; requestCode?: string }) {
+  const payload = JSON.stringify(body);
+  const headers = {
+    ...signedHeaders({ token: opts.credential, path: p, body: payload, lcid: LanguageId.en, ...(opts.requestCode ? { requestCode: opts.requestCode } : {}) }),
+    'content-type': 'application/json',
+    'x-forwarded-for': opts.from,
+  };
+  return { headers, payload, send: (to: ServerProcess = server) => fetch(to.baseUrl + API_BASE + p, { method: 'POST', headers, body: payload }).then(async (r) => (await r.json()) as Envelope) };
+}
+const call = (server: ServerProcess, p: string, body: unknown, opts: { credential?: string; from: string }) => prepare(server, p, body, opts).send();
+
+/** Signs in as the web client does; the session credential, or the refusal's envelope. */
+async function signIn(server: ServerProcess, account: string, password: string, from: string): Promise<{ credential?: string; body: Envelope }> {
+  const key = await call(server, calls.GetPublicKey.path, {}, { from });
+  if (key.Code !== Code.Success) return { body: key };
+  const requestCode = newRequestCode();
+  const clientKey = generateSealKeyPair();
+  const pwd = sealSecret((key.Data as { PublicKey: string }).PublicKey, password, requestCode);
+  const body = await prepare(server, calls.PasswordLogin.path, { account, pwd, timeZone: '+08:00', clientKey: toBase64(clientKey.publicKey) }, { from, requestCode }).send();
+  const data = body.Data as { Token?: string; SessionId?: string } | null;
+  if (body.Code !== Code.Success || !data?.Token || !data.SessionId) return { body };
+  return { credential: sessionCredential(data.SessionId, openSecret(clientKey.secretKey, data.Token, requestCode, 'token')), body };
+}
+
+function findFolder(folders: readonly TreeFolder[], id: string): TreeFolder | undefined {
+  for (const f of folders) {
+    if (f.IdStr === id) return f;
+    const inner = findFolder(f.Folders, id);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+describe.skipIf(skipped !== null)('two server processes on one PostgreSQL with REDIS_URL', () => {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const dirs = [0, 1].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'wildtrack-two-')));
+  const password = 'Curlew-Flats-3';
+  const RATE_LIMIT = 8;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  let orgId = 0;
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    const database = connect({ databaseUrl: DATABASE_URL, pgSchema: schema });
+    await migrateToLatest(database);
+    const users = new UserService(new UserRepository(database.db));
+    await users.createUser({ orgName: 'Estuary Lab', userName: 'dunlin01', password, email: 'dunlin@example.org', isPrimary: true });
+    await users.createUser({ orgName: 'Estuary Lab', userName: 'curlew01', password, email: 'curlew@example.org' });
+    orgId = Number((await database.db.selectFrom('organisations').select('id').where('name', '=', 'Estuary Lab').executeTakeFirstOrThrow()).id);
+    await new DeviceRegistry(new DeviceRepository(database.db)).register({ orgId, imei: '865000000000901', type: DeviceType.Tracker });
+    await database.close();
+
+    const env = (dir: string) => ({
+      WILDTRACK_DATA: dir,
+      DATABASE_URL: DATABASE_URL!,
+      DATABASE_SCHEMA: schema,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_KEY_PREFIX: `wildtrack-test-${schema}:`,
+      SIGN_IN_RATE_LIMIT: String(RATE_LIMIT),
+      TRUST_PROXY: '1',
+    });
+    [a, b] = await Promise.all([startServerProcess(env(dirs[0]!)), startServerProcess(env(dirs[1]!))]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    await admin.query(`drop schema if exists ${schema} cascade`);
+    await admin.end();
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('refuses on one process a request code used on the other', async () => {
+    const { credential } = await signIn(a, 'dunlin01', password, '198.51.100.1');
+    expect(credential).toBeDefined();
+    const heartbeat = prepare(a, calls.Heartbeat.path, {}, { credential, from: '198.51.100.1' });
+    expect((await heartbeat.send(a)).Code).toBe(Code.Success);
+    expect(await heartbeat.send(b)).toMatchObject({ Code: Code.Replayed, Msg: 'A repeated request was refused' });
+    expect((await heartbeat.send(a)).Code).toBe(Code.Replayed);
+    // The session itself is good on both.
+    expect((await call(b, calls.Heartbeat.path, {}, { credential, from: '198.51.100.1' })).Code).toBe(Code.Success);
+  });
+
+  it('ends a session signed out through one process on the other at once (no session kept per process)', async () => {
+    const { credential } = await signIn(b, 'dunlin01', password, '198.51.100.3');
+    const opts = { credential, from: '198.51.100.3' };
+    expect((await call(a, calls.Heartbeat.path, {}, opts)).Code).toBe(Code.Success);
+    expect((await call(b, calls.Exit.path, {}, opts)).Code).toBe(Code.Success);
+    expect((await call(a, calls.Heartbeat.path, {}, opts)).Code).toBe(Code.SessionExpired);
+  });
+
+  it('counts the lockout across both: 5 failures in all lock the account on both', async () => {
+    const codes: number[] = [];
+    // Each guess from its own address, so that only the lockout (per account) is at work.
+    for (let i = 0; i < 5; i++) codes.push((await signIn(i % 2 === 0 ? a : b, i % 2 === 0 ? 'curlew01' : 'curlew@example.org', 'Wrong-Guess-9', `192.0.2.${i + 1}`)).body.Code);
+    expect(codes).toEqual([Code.SignInFailed, Code.SignInFailed, Code.SignInFailed, Code.SignInFailed, Code.AccountLocked]);
+    expect((await signIn(b, 'curlew01', password, '192.0.2.50')).body.Code).toBe(Code.AccountLocked);
+    expect((await signIn(a, 'curlew01', password, '192.0.2.51')).body.Code).toBe(Code.AccountLocked);
+  });
+
+  it(`counts the sign-in rate limit per address across both: ${RATE_LIMIT} public calls a minute in all`, async () => {
+    const from = '203.0.113.50';
+    await awayFromWindowEnd();
+    const codes: number[] = [];
+    for (let i = 0; i < RATE_LIMIT; i++) codes.push((await call(i % 2 === 0 ? a : b, calls.GetPublicKey.path, {}, { from })).Code);
+    expect(codes).toEqual(Array(RATE_LIMIT).fill(Code.Success));
+    const refusedA = await call(a, calls.GetPublicKey.path, {}, { from });
+    const refusedB = await call(b, calls.GetPublicKey.path, {}, { from });
+    expect([refusedA.Code, refusedB.Code]).toEqual([Code.TooManyRequests, Code.TooManyRequests]);
+    expect(refusedB.Msg).toMatch(/^Too many sign-in attempts from your address; try again in \d+ seconds$/);
+    expect((await call(b, calls.GetPublicKey.path, {}, { from: '203.0.113.51' })).Code).toBe(Code.Success);
+  });
+
+  it('shows a tree change made through one process through the other at once', async () => {
+    const { credential } = await signIn(b, 'dunlin01', password, '198.51.100.2');
+    const opts = { credential, from: '198.51.100.2' };
+    const tree = async (s: ServerProcess) => {
+      const r = await call(s, calls.GetTree.path, { timeZone: '+08:00' }, opts);
+      expect(r.Code, r.Msg).toBe(Code.Success);
+      return (r.Data as TreeData).Folders;
+    };
+    // B has read (and cached) the tree before A changes it.
+    const root = findFolder(await tree(b), '-1')!;
+    expect(root.Devices.map((d) => d.IMEI)).toContain('865000000000901');
+
+    const created = await call(a, calls.CreateFolder.path, { name: 'Wetland', parentId: '-1' }, opts);
+    expect(created.Code, created.Msg).toBe(Code.Success);
+    const folderId = (created.Data as { IdStr: string }).IdStr;
+    expect(findFolder(await tree(b), folderId)?.Name).toBe('Wetland');
+
+    expect((await call(a, calls.UpdateFolderName.path, { id: folderId, name: 'Salt marsh' }, opts)).Code).toBe(Code.Success);
+    expect(findFolder(await tree(b), folderId)?.Name).toBe('Salt marsh');
+
+    expect((await call(a, calls.MoveDevice.path, { imei: '865000000000901', folderId }, opts)).Code).toBe(Code.Success);
+    const after = await tree(b);
+    expect(findFolder(after, folderId)!.Devices.map((d) => d.IMEI)).toEqual(['865000000000901']);
+    expect(findFolder(after, '-1')!.Devices.map((d) => d.IMEI)).not.toContain('865000000000901');
+
+    // And back through B, seen through A.
+    expect((await call(b, calls.MoveDevice.path, { imei: '865000000000901', folderId: '-1' }, opts)).Code).toBe(Code.Success);
+    expect(findFolder(await tree(a), folderId)!.Devices).toEqual([]);
+  });
+});
