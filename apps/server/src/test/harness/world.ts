@@ -17,7 +17,7 @@ import {
 } from '@wildtrack/contract';
 import type { DialectName } from '../../db/dialect.js';
 import { DeviceRepository } from '../../modules/device/repository.js';
-import { ensureSampleDevices } from '../../modules/device/samples.js';
+import { SAMPLES_ORG } from '../../modules/device/samples.js';
 import { createTestApp, type TestApp } from '../helper.js';
 
 /**
@@ -77,7 +77,8 @@ export async function buildWorld(dialect: DialectName): Promise<World> {
   const db = t.database.db;
   const repo = new DeviceRepository(db);
   const now = Date.now();
-  await ensureSampleDevices(repo, t.services.devices, t.services.ingest, { days: 1 });
+  // The experience devices' organisation with one device of its own (the full sample fleet takes seconds to make).
+  const samplesOrg = await repo.createOrg(SAMPLES_ORG, true, now);
 
   const owner = await t.userWithToken({ org: 'Harness Owner' });
   const recipient = await t.userWithToken({ org: 'Harness Recipient' });
@@ -92,8 +93,8 @@ export async function buildWorld(dialect: DialectName): Promise<World> {
 
   const field = await repo.findOrCreateFolder(ownerOrg, 'Field', now);
   const station = await repo.findOrCreateFolder(ownerOrg, 'Station', now);
-  const register = async (imei: string, folderId: number) => {
-    const { id } = await t.services.devices.register({ orgId: ownerOrg, imei, type: DeviceType.Tracker, speciesType: SpeciesType.Bird, sensors: ['GNSS'], folderId });
+  const register = async (imei: string, folderId: number | null, orgId = ownerOrg) => {
+    const { id } = await t.services.devices.register({ orgId, imei, type: DeviceType.Tracker, speciesType: SpeciesType.Bird, sensors: ['GNSS'], folderId, example: orgId === samplesOrg });
     await db
       .insertInto('fixes')
       .values([0, 1, 2].map((i) => ({ device_id: id, pick_time: FIX_TIME + i * HOUR, lon: 116 + i / 100, lat: 40, alt: 50, speed: 3, course: null, temperature: 20, activity: null, voltage: 3.9, channel: null, satellites: 8, hdop: 1, vdop: null, grade: 1, valid: 1, tx_time: FIX_TIME + i * HOUR, received_at: now, invalid_by: null, invalid_at: null, invalid_reason: null, extra: null })))
@@ -130,16 +131,8 @@ export async function buildWorld(dialect: DialectName): Promise<World> {
   subjects.push({ name: 'share expired', token: lapsed.token, signedIn: true, relation: 'expired', rights: NO_RIGHTS, imei: 'HARNESS-EXPIRED', folder: shareFolder, target: shareFolder, fixId });
   subjects.push({ ...own, name: 'another organisation', token: stranger.token, relation: 'stranger', rights: NO_RIGHTS });
 
-  const sample = await db
-    .selectFrom('devices as d')
-    .innerJoin('organisations as o', 'o.id', 'd.org_id')
-    .innerJoin('fixes as f', 'f.device_id', 'd.id')
-    .select(['d.imei', (eb) => eb.fn.min('f.pick_time').as('first')])
-    .where('o.is_samples', '=', 1)
-    .groupBy('d.imei')
-    .orderBy('d.imei')
-    .executeTakeFirstOrThrow();
-  subjects.push({ name: 'experience device', token: owner.token, signedIn: true, relation: 'example', rights: EXAMPLE_RIGHTS, imei: sample.imei, folder: EXPERIENCE_FOLDER_ID, target: EXPERIENCE_FOLDER_ID, fixId: String(sample.first) });
+  await register('HARNESS-SAMPLE', null, samplesOrg);
+  subjects.push({ name: 'experience device', token: owner.token, signedIn: true, relation: 'example', rights: EXAMPLE_RIGHTS, imei: 'HARNESS-SAMPLE', folder: EXPERIENCE_FOLDER_ID, target: EXPERIENCE_FOLDER_ID, fixId });
 
   // Callers without a live session, on the owner's device and folders.
   const signedOut = (await t.login(owner.userName, owner.password)) as { body: { Data: unknown }; credential?: string };
@@ -359,15 +352,31 @@ export interface Answer {
   code: number | undefined;
   msg: string | undefined;
   data: unknown;
+  /** From the request handed to the server to its answer (signing and encoding left out). */
   ms: number;
   /** The body as sent (for a failure's message). */
   sent: string;
   res: LightMyRequestResponse;
 }
 
+let addresses = 0;
+/**
+ * Each request from an address of its own: the sign-in rate limit (counted per address, before the body
+ * is read) would otherwise answer the harness's many sign-in bodies before their schema does.
+ */
+function nextAddress(): string {
+  addresses += 1;
+  return `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
+}
+
+/** The fields of a body that is an object; none otherwise (a query or upload can't carry anything else). */
+function plainObject(body: unknown): Record<string, unknown> {
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
 /** One signed call as the web client makes it: POST with a JSON body, or GET with the body's fields as the query. */
 export async function send(t: TestApp, def: CallDef, body: unknown, token: string | undefined, lang: 'en' | 'zh', raw?: string): Promise<Answer> {
-  const started = performance.now();
+  let started = 0;
   let res: LightMyRequestResponse;
   let sent: string;
   if (def.multipart) {
@@ -375,7 +384,7 @@ export async function send(t: TestApp, def: CallDef, body: unknown, token: strin
     // checked when the first file arrives; the unknown part is refused before anything is stored),
     // signed over an empty body like the web client's.
     const boundary = '----wildtrack-harness';
-    const fields = Object.entries((body ?? {}) as Record<string, unknown>)
+    const fields = Object.entries(plainObject(body))
       .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${typeof v === 'string' ? v : JSON.stringify(v)}\r\n`)
       .join('');
     const file = `--${boundary}\r\nContent-Disposition: form-data; name="harness-part"; filename="harness.txt"\r\nContent-Type: text/plain\r\n\r\nx\r\n`;
@@ -383,19 +392,22 @@ export async function send(t: TestApp, def: CallDef, body: unknown, token: strin
     sent = payload;
     const headers = signedHeaders({ token, path: def.path, body: undefined, lcid: LanguageId[lang] });
     headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
-    res = await t.app.inject({ method: 'POST', url: API_BASE + def.path, headers, payload });
+    started = performance.now();
+    res = await t.app.inject({ method: 'POST', url: API_BASE + def.path, headers, payload, remoteAddress: nextAddress() });
   } else if (def.method === 'GET') {
     const query = new URLSearchParams();
-    for (const [k, v] of Object.entries((body ?? {}) as Record<string, unknown>)) query.set(k, typeof v === 'string' ? v : JSON.stringify(v));
-    const url = `${def.path}?${query.toString()}`;
+    for (const [k, v] of Object.entries(plainObject(body))) query.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+    const url = query.size > 0 ? `${def.path}?${query.toString()}` : def.path;
     sent = url;
-    res = await t.app.inject({ method: 'GET', url: API_BASE + url, headers: signedHeaders({ token, method: 'GET', path: url, body: undefined, lcid: LanguageId[lang] }) });
+    started = performance.now();
+    res = await t.app.inject({ method: 'GET', url: API_BASE + url, headers: signedHeaders({ token, method: 'GET', path: url, body: undefined, lcid: LanguageId[lang] }), remoteAddress: nextAddress() });
   } else {
     const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body));
     sent = payload ?? '';
     const headers = signedHeaders({ token, path: def.path, body: payload, lcid: LanguageId[lang] });
     if (payload !== undefined) headers['content-type'] = 'application/json';
-    res = await t.app.inject({ method: 'POST', url: API_BASE + def.path, headers, ...(payload === undefined ? {} : { payload }) });
+    started = performance.now();
+    res = await t.app.inject({ method: 'POST', url: API_BASE + def.path, headers, ...(payload === undefined ? {} : { payload }), remoteAddress: nextAddress() });
   }
   const ms = performance.now() - started;
   let parsed: { Code?: number; Msg?: string; Data?: unknown } = {};
