@@ -46,7 +46,7 @@ export function bodyFor(def: CallDef, subject: Subject, range: { startTime: stri
   if (device) {
     put('imei', subject.imei);
     put('IMEI', subject.imei);
-    put('imeis', [subject.imei]);
+    put('imeis', subject.imeis ?? [subject.imei]);
     put('id', subject.fixId);
     put('ids', [subject.fixId]);
   }

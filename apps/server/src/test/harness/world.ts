@@ -40,6 +40,8 @@ export interface Subject {
   /** The rights the caller holds on the device (what a share grants; all on their own). */
   rights: Record<DeviceRight, boolean>;
   imei: string;
+  /** What a list of devices holds (imeis): the device alone unless said otherwise. */
+  imeis?: string[];
   /** A folder to act on and a second one (a move's target, a new folder's parent). */
   folder: string;
   target: string;
@@ -130,6 +132,13 @@ export async function buildWorld(dialect: DialectName): Promise<World> {
   await share(await register('HARNESS-EXPIRED', station), lapsedId, { EditDevice: true, RemoteInstr: true, DownloadData: true }, now - 3 * DAY, now - DAY);
   subjects.push({ name: 'share expired', token: lapsed.token, signedIn: true, relation: 'expired', rights: NO_RIGHTS, imei: 'HARNESS-EXPIRED', folder: shareFolder, target: shareFolder, fixId });
   subjects.push({ ...own, name: 'another organisation', token: stranger.token, relation: 'stranger', rights: NO_RIGHTS });
+  // The other way round: the owner naming the stranger's device and folder (in a list, beside their own).
+  const theirs = await repo.findOrCreateFolder(await orgOf('Harness Stranger'), 'Theirs', now);
+  await register('HARNESS-FOREIGN', theirs, await orgOf('Harness Stranger'));
+  subjects.push({
+    ...own, name: "another organisation's device", relation: 'stranger', rights: NO_RIGHTS,
+    imei: 'HARNESS-FOREIGN', imeis: ['HARNESS-OWN', 'HARNESS-FOREIGN'], folder: String(theirs), target: String(theirs),
+  });
 
   await register('HARNESS-SAMPLE', null, samplesOrg);
   subjects.push({ name: 'experience device', token: owner.token, signedIn: true, relation: 'example', rights: EXAMPLE_RIGHTS, imei: 'HARNESS-SAMPLE', folder: EXPERIENCE_FOLDER_ID, target: EXPERIENCE_FOLDER_ID, fixId });
