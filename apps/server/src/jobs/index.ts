@@ -11,11 +11,12 @@ const SEGMENT_BUILD_INTERVAL_MS = 10_000;
 const SEGMENT_BUILD_BATCH_DAYS = 20;
 const SEGMENT_BUILD_PASS_MS = 8_000;
 
-/** Sessions idle past the limit and ingest nonces older than the replay window are deleted. */
+/** Sessions idle past the limit, failed sign-ins that no longer count and ingest nonces older than the replay window are deleted. */
 function sweep(auth: AuthService, ingest: IngestService): Job[] {
   const every = 10 * 60_000;
   return [
     { name: 'session sweep', everyMs: every, run: () => auth.sweepIdleSessions() },
+    { name: 'sign-in failure sweep', everyMs: every, run: () => auth.sweepSignInFailures() },
     { name: 'nonce sweep', everyMs: every, run: () => ingest.sweepNonces(Date.now() - 2 * INGEST_WINDOW_MS) },
   ];
 }

@@ -24,6 +24,16 @@ describe.each(DIALECTS)('sign-in lockout per account on %s', (dialect) => {
     expect((await t.login('godwit01', password)).body.Code).toBe(Code.AccountLocked);
   });
 
+  it('forgets failures once their window and lock have passed (a job), so guessed names do not pile up', async () => {
+    for (const name of ['ghost-1', 'ghost-2']) expect((await t.login(name, 'Not-The-One-9')).body.Code).toBe(Code.SignInFailed);
+    const keys = () => t.database.db.selectFrom('sign_in_failures').select('account_key').where('account_key', 'in', ['name:ghost-1', 'name:ghost-2']).orderBy('account_key').execute();
+    expect((await keys()).map((r) => r.account_key)).toEqual(['name:ghost-1', 'name:ghost-2']);
+    // ghost-1's window opened 16 minutes ago: nothing of it counts any more.
+    await t.database.db.updateTable('sign_in_failures').set({ window_start: Date.now() - 16 * 60_000 }).where('account_key', '=', 'name:ghost-1').execute();
+    expect(await t.services.auth.sweepSignInFailures()).toBe(1);
+    expect((await keys()).map((r) => r.account_key)).toEqual(['name:ghost-2']);
+  });
+
   it('still locks a name that is no account, so a lock does not reveal which accounts exist', async () => {
     const codes: number[] = [];
     for (let i = 0; i < 5; i++) codes.push((await t.login('no-such-bird', 'Not-The-One-9')).body.Code);

@@ -98,6 +98,12 @@ export class AuthRepository {
     return until;
   }
 
+  /** Deletes failure counts whose window opened before `windowOpen` and whose lock (if any) has passed. */
+  async deleteStaleFailures(windowOpen: number, now: number): Promise<number> {
+    const r = await this.db.deleteFrom('sign_in_failures').where('window_start', '<', windowOpen).where('locked_until', '<=', now).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
   async clearFailures(accountKey: string): Promise<void> {
     await this.db.deleteFrom('sign_in_failures').where('account_key', '=', accountKey).execute();
   }

@@ -161,6 +161,14 @@ export class AuthService {
     await this.auth.deleteSession(sessionId);
   }
 
+  /**
+   * Forgets failed sign-ins that no longer count (their 15-minute window and any lock have passed): a
+   * name typed once, account or not, leaves no row for good.
+   */
+  async sweepSignInFailures(now = Date.now()): Promise<number> {
+    return this.auth.deleteStaleFailures(now - SIGN_IN_WINDOW_MS, now);
+  }
+
   async sweepIdleSessions(): Promise<number> {
     return this.auth.deleteIdleSessions(Date.now() - this.sessionIdleMs);
   }
