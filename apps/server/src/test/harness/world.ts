@@ -284,6 +284,7 @@ export class DbWatch {
    */
   async changes(): Promise<{ table: string; added: Row[]; removed: Row[]; changed: { before: Row; after: Row }[] }[]> {
     const logged = (await sql<{ tbl: string }>`select distinct tbl from harness_changes`.execute(this.db)).rows.map((r) => r.tbl);
+    if (logged.length === 0) return [];
     await this.clearLog();
     const out = [];
     for (const table of logged.sort()) {
