@@ -9,6 +9,8 @@
 //
 //   npm run bench -- load                      SQLite, and PostgreSQL too when DATABASE_URL is set
 //   npm run bench -- load --dialect sqlite     one dialect
+//   npm run bench -- load --seed-only          build the databases (minutes), measure nothing
+//   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the server process
 //   BENCH_LOAD_SECONDS=20 BENCH_SOAK_MINUTES=10 BENCH_LOAD_DEVICES=1000 BENCH_LOAD_FIXES=10000 (per device)
 // The database is built once per dialect (minutes) under $BENCH_LOAD_DIR (default <tmp>/wildtrack-bench-load)
 // and, on PostgreSQL, in the schema bench_load; later runs reuse it.
@@ -24,7 +26,7 @@ import { API_BASE, calls } from '@wildtrack/contract';
 import { callHeaders, publicKey, signIn, signInRequest, type Session, type SignInRequest } from './client.js';
 import { imeiOf, orgOfDevice, PASSWORD, seed, userName, type LoadParams, type Target } from './seed.js';
 
-const { values } = parseArgs({ options: { dialect: { type: 'string' } } });
+const { values } = parseArgs({ options: { dialect: { type: 'string' }, 'seed-only': { type: 'boolean' } } });
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
 const SOAK_MIN = Number(process.env.BENCH_SOAK_MINUTES ?? 10);
@@ -123,8 +125,12 @@ async function startServer(t: Target): Promise<{ child: ChildProcess; base: stri
     DATABASE_URL: t.databaseUrl ?? '',
     DATABASE_SCHEMA: t.schema ?? '',
     NODE_ENV: 'production',
+    // The 50 users all come from this one address; the per-address sign-in limit is for strangers.
+    SIGN_IN_RATE_LIMIT: '0',
   };
-  const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_NODE_ARGS, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof', profiles the server.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'apps/server/dist/main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     const rl = readline.createInterface({ input: child.stdout! });
     rl.on('line', (line) => {
@@ -268,6 +274,7 @@ for (const dialect of dialects) {
   console.log(`\n[${dialect}] database: ${params.devices.toLocaleString('en-US')} devices × ${params.fixesPerDevice.toLocaleString('en-US')} fixes, ${params.orgs * params.usersPerOrg} users`);
   const seeded = await seed(target, params, (line) => console.log(line));
   console.log(seeded ? `  built in ${(seeded / 1000).toFixed(0)} s` : '  kept from an earlier run');
+  if (values['seed-only']) continue;
 
   const server = await startServer(target);
   const serverKey = await publicKey(server.base);
