@@ -121,6 +121,20 @@ describe('wildtrack backup and restore (SQLite)', () => {
     expect(snapshotOf(path.join(dataDir, kept)).orgs).toHaveLength(finalCount);
   }, 120_000);
 
+  it('says so when there is no database to copy or no backup to restore', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'wildtrack-nodb-'));
+    try {
+      const r = await cli(['backup', path.join(empty, 'x.db')], { WILDTRACK_DATA: empty });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`there is no database at ${path.join(empty, 'wildtrack.db')}`);
+      const rr = await cli(['restore', path.join(empty, 'missing.db')], { WILDTRACK_DATA: empty });
+      expect(rr.code).toBe(1);
+      expect(rr.stderr).toContain('there is no file');
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('points PostgreSQL installations at pg_dump and pg_restore', async () => {
     const r = await cli(['backup', path.join(dataDir, 'pg.dump')], { ...env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
     expect(r.code).toBe(2);

@@ -19,6 +19,7 @@ const ALL_AT_ONCE = { progress: () => 0x7fffffff };
  * Writes `dest` (which must not exist) through a temporary file, so a half-made copy never has its name.
  */
 export async function backupSqlite(sqliteFile: string, dest: string): Promise<{ bytes: number; pages: number }> {
+  if (!fs.existsSync(sqliteFile)) throw new BackupError(`there is no database at ${sqliteFile} (is WILDTRACK_DATA right?)`);
   if (fs.existsSync(dest)) throw new BackupError(`${dest} exists already; choose a new file name`);
   const source = new SQLite(sqliteFile, { fileMustExist: true });
   const partial = `${dest}.partial`;
@@ -74,6 +75,7 @@ function openLock(dataDir: string, timeoutMs: number): SQLite.Database {
  * -shm) aside as `<file>.before-restore-<time>`, and copies the backup in. The caller migrates it.
  */
 export async function restoreSqlite(sqliteFile: string, backupFile: string, now = new Date()): Promise<{ keptAs: string | null }> {
+  if (!fs.existsSync(backupFile)) throw new BackupError(`there is no file ${backupFile}`);
   const backup = new SQLite(backupFile, { readonly: true, fileMustExist: true });
   try {
     const ok = backup.pragma('quick_check', { simple: true });
