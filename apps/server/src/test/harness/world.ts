@@ -147,9 +147,11 @@ export async function buildWorld(dialect: DialectName): Promise<World> {
   const signedOut = (await t.login(owner.userName, owner.password)) as { body: { Data: unknown }; credential?: string };
   const signedOutToken = signedOut.credential ?? (signedOut.body.Data as { Token: string }).Token;
   await t.call(calls.Exit.path, {}, { token: signedOutToken });
+  // A credential is `<session id>.<token>`: a wrong token for the owner's session, and a session nobody has.
   const dot = owner.token.indexOf('.');
   const garbage = `${dot > 0 ? owner.token.slice(0, dot + 1) : ''}${randomBytes(32).toString('base64url')}`;
-  for (const [name, token] of [['no token', undefined], ['garbage token', garbage], ['signed-out session', signedOutToken]] as const) {
+  const unknown = `${randomBytes(16).toString('hex')}.${randomBytes(32).toString('base64url')}`;
+  for (const [name, token] of [['no token', undefined], ['garbage token', garbage], ['unknown session', unknown], ['signed-out session', signedOutToken]] as const) {
     subjects.push({ ...own, name, token, signedIn: false, rights: NO_RIGHTS });
   }
 
