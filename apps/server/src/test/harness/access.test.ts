@@ -37,9 +37,10 @@ export function expectedOf(rule: AccessRule, s: Subject): Expected {
     return s.rights[rule.slice('device right '.length) as keyof Subject['rights']] ? ALLOWED : FORBIDDEN;
   }
   if (rule === 'device own') return s.relation === 'own' ? ALLOWED : visible ? FORBIDDEN : NO_DEVICE;
-  // Folders: the subject's are the owner's own, the sharer's folder for a share (also a lapsed one: a
-  // share folder is read-only whoever names it), the experience folder for an example.
-  if (rule === 'folder read') return s.relation === 'stranger' || s.relation === 'expired' ? NO_FOLDER : ALLOWED;
+  // Folders: the subject's are the owner's own, the sharer's folder for a share, the experience folder
+  // for an example; a hidden one's is a shared or the experience folder the caller doesn't see, which is
+  // read-only by its name whoever names it.
+  if (rule === 'folder read') return s.relation === 'stranger' || s.relation === 'hidden' ? NO_FOLDER : ALLOWED;
   if (rule === 'folder edit') return s.relation === 'own' ? ALLOWED : s.relation === 'stranger' ? NO_FOLDER : FORBIDDEN;
   throw new Error(`the harness does not know the rule ${rule}: add what it expects here`);
 }

@@ -22,13 +22,19 @@ import { createTestApp, type TestApp } from '../helper.js';
 
 /**
  * The world the generated harnesses walk: an organisation that owns devices and folders, a user it
- * shares devices with (one device per share right, and one with none), a user whose share has expired,
+ * shares devices with (one device per share right, and one with none), a user whose shares are outside
+ * their window and whose experience switch is off,
  * a stranger from another organisation, the experience devices, and callers without a live session.
  * Built once per dialect; DbWatch tells what a call changed and puts it back.
  */
 
-/** How the caller stands to the device and folder the body names. */
-export type Relation = 'own' | 'share' | 'expired' | 'stranger' | 'example';
+/**
+ * How the caller stands to the device and folder the body names: their organisation's, shared with them
+ * in its window, an example device (experience switch on), one they can't see although it has to do with
+ * them (a share outside its window, an example device with the switch off: the folder they name is a
+ * shared or experience folder, read-only by its name), another organisation's.
+ */
+export type Relation = 'own' | 'share' | 'example' | 'hidden' | 'stranger';
 
 export interface Subject {
   name: string;
@@ -129,8 +135,12 @@ export async function buildWorld(dialect: DialectName): Promise<World> {
       rights: right ? { ...NO_RIGHTS, [right]: true } : NO_RIGHTS, imei, folder: shareFolder, target: shareFolder, fixId,
     });
   }
+  // Shares outside their window, all rights: one ended, one not begun. The same user has the experience switch off.
+  const hidden = { token: lapsed.token, signedIn: true, relation: 'hidden' as const, rights: NO_RIGHTS, folder: shareFolder, target: shareFolder, fixId };
   await share(await register('HARNESS-EXPIRED', station), lapsedId, { EditDevice: true, RemoteInstr: true, DownloadData: true }, now - 3 * DAY, now - DAY);
-  subjects.push({ name: 'share expired', token: lapsed.token, signedIn: true, relation: 'expired', rights: NO_RIGHTS, imei: 'HARNESS-EXPIRED', folder: shareFolder, target: shareFolder, fixId });
+  subjects.push({ ...hidden, name: 'share expired', imei: 'HARNESS-EXPIRED' });
+  await share(await register('HARNESS-FUTURE', station), lapsedId, { EditDevice: true, RemoteInstr: true, DownloadData: true }, now + DAY, now + 3 * DAY);
+  subjects.push({ ...hidden, name: 'share not yet begun', imei: 'HARNESS-FUTURE' });
   subjects.push({ ...own, name: 'another organisation', token: stranger.token, relation: 'stranger', rights: NO_RIGHTS });
   // The other way round: the owner naming the stranger's device and folder (in a list, beside their own).
   const theirs = await repo.findOrCreateFolder(await orgOf('Harness Stranger'), 'Theirs', now);
@@ -142,6 +152,8 @@ export async function buildWorld(dialect: DialectName): Promise<World> {
 
   await register('HARNESS-SAMPLE', null, samplesOrg);
   subjects.push({ name: 'experience device', token: owner.token, signedIn: true, relation: 'example', rights: EXAMPLE_RIGHTS, imei: 'HARNESS-SAMPLE', folder: EXPERIENCE_FOLDER_ID, target: EXPERIENCE_FOLDER_ID, fixId });
+  await t.call(calls.SetExperienceFuncEnable.path, { enabled: 0 }, { token: lapsed.token });
+  subjects.push({ ...hidden, name: 'experience device, switch off', imei: 'HARNESS-SAMPLE', folder: EXPERIENCE_FOLDER_ID, target: EXPERIENCE_FOLDER_ID });
 
   // Callers without a live session, on the owner's device and folders.
   const signedOut = (await t.login(owner.userName, owner.password)) as { body: { Data: unknown }; credential?: string };
