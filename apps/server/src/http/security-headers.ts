@@ -25,7 +25,9 @@ export function tileOrigins(layers: TileLayers): string[] {
 /**
  * Security headers on every answer (issue 11, M5), by @fastify/helmet. The console's CSP, each source and why:
  * - `default-src 'self'`: anything not named below only from the server itself.
- * - `script-src 'self'`: the built console has no inline script (Vite emits files); no eval.
+ * - `script-src 'self' 'wasm-unsafe-eval'`: the built console has no inline script (Vite emits files) and no
+ *   JavaScript eval (zod runs jitless in the browser, apps/web/src/zod-jitless.ts); 'wasm-unsafe-eval' lets
+ *   CesiumJS compile its WebAssembly decoders (meshoptimizer, KTX2/Basis), which compiles no JavaScript.
  * - `worker-src 'self' blob:`: CesiumJS's workers are files under /cesium/Workers; MapLibre starts its worker
  *   from a blob: URL it makes of its own bundled code.
  * - `img-src 'self' data: blob:` + tile hosts: uploaded photos and icons from the server; antd and Cesium
@@ -50,7 +52,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, tileLayers: 
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         workerSrc: ["'self'", 'blob:'],
         imgSrc: ["'self'", 'data:', 'blob:', ...tiles],
         connectSrc: ["'self'", ...tiles],
