@@ -100,6 +100,7 @@ export const MESSAGES = {
   'upload.noFile': { zh: '没有收到文件', en: 'No file was received' },
   'upload.wrongType': { zh: '只能上传 jpg、jpeg 或 png 图片', en: 'Only jpg, jpeg or png images can be uploaded' },
   'upload.tooLarge': { zh: '图片不能超过 20 MB', en: 'The image must be under 20 MB' },
+  'upload.truncated': { zh: '上传的文件不完整，请重新上传', en: 'The upload ended before the file was complete; send it again' },
   'upload.notFound': { zh: '文件不存在', en: 'No such file' },
   'movebank.partsOrder': { zh: '请先发送文件夹（folderId），再发送文件', en: 'Send the folder (folderId) before the files' },
   'movebank.unknownPart': { zh: '无法识别的上传内容：{name}', en: 'Unknown part of the upload: {name}' },

@@ -24,12 +24,14 @@ export function uploadRoutes(app: FastifyInstance, hooks: CallHooks, uploads: Up
     await scope.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 4 } });
     registerCall(scope, hooks, calls.ImageUpload, async ({ request, caller }) => {
       if (!request.isMultipart()) throw new AppError(Code.Invalid, 'upload.notMultipart');
-      const file = await request.file();
-      if (!file) throw new AppError(Code.Invalid, 'upload.noFile');
-      const bytes = await file.toBuffer().catch((err: { code?: string }) => {
+      // Reading the body fails only on what the client sent (a form cut short, a malformed part): a 400, not a 500.
+      const unreadable = (err: { code?: string }): never => {
         if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(Code.Invalid, 'upload.tooLarge');
-        throw err;
-      });
+        throw new AppError(Code.Invalid, 'upload.truncated', {}, 400);
+      };
+      const file = await request.file().catch(unreadable);
+      if (!file) throw new AppError(Code.Invalid, 'upload.noFile');
+      const bytes = await file.toBuffer().catch(unreadable);
       return uploads.saveImage(caller, file.filename, bytes);
     });
   });
