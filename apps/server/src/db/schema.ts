@@ -165,6 +165,14 @@ export interface TrackSegmentDirtyTable {
   day: number;
 }
 
+/** A UTC day of a device's averaged fix table, summarised (modules/fix/averaging.ts `summarise`). */
+export interface FixGroupDayTable {
+  device_id: number;
+  day: number;
+  group_count: number;
+  data: Uint8Array;
+}
+
 export interface AccBurstTable {
   device_id: number;
   start_time: number;
@@ -294,6 +302,7 @@ export interface Database {
   fixes: FixTable;
   track_segments: TrackSegmentTable;
   track_segment_dirty: TrackSegmentDirtyTable;
+  fix_group_days: FixGroupDayTable;
   sensor_records: SensorRecordTable;
   acc_bursts: AccBurstTable;
   media_records: MediaRecordTable;

@@ -57,17 +57,21 @@ describe.each(DIALECTS)('shared writes on %s', (dialect) => {
   afterAll(async () => t.close());
 
   describe.each(forms)('%s', (_name, make) => {
-    it('marks the days stale: their segments deleted, the days queued once; other days and devices untouched', async () => {
+    it('marks the days stale: their segments and summaries deleted, the days queued once; other days and devices untouched', async () => {
       const w = make();
       const [a, b] = [await newDevice(), await newDevice()];
       const segment = (device_id: number, day: number) => ({ device_id, day, point_count: 1, data: new Uint8Array([1]) });
       await db().insertInto('track_segments').values([segment(a, DAY0), segment(a, DAY0 + 1), segment(a, DAY0 + 3), segment(b, DAY0)]).execute();
       await db().insertInto('track_segment_dirty').values({ device_id: a, day: DAY0 }).execute();
+      const summary = (device_id: number, day: number) => ({ device_id, day, group_count: 1, data: new Uint8Array([1]) });
+      await db().insertInto('fix_group_days').values([summary(a, DAY0), summary(a, DAY0 + 1), summary(a, DAY0 + 3), summary(b, DAY0)]).execute();
 
       await w.stale(a, [DAY0, DAY0 + 3]);
 
       const segments = await db().selectFrom('track_segments').select(['device_id', 'day']).where('device_id', 'in', [a, b]).orderBy('device_id').orderBy('day').execute();
       expect(segments.map((s) => [Number(s.device_id), Number(s.day)])).toEqual([[a, DAY0 + 1], [b, DAY0]]);
+      const summaries = await db().selectFrom('fix_group_days').select(['device_id', 'day']).where('device_id', 'in', [a, b]).orderBy('device_id').orderBy('day').execute();
+      expect(summaries.map((s) => [Number(s.device_id), Number(s.day)])).toEqual([[a, DAY0 + 1], [b, DAY0]]);
       const dirty = await db().selectFrom('track_segment_dirty').select(['device_id', 'day']).where('device_id', 'in', [a, b]).orderBy('day').execute();
       expect(dirty.map((s) => [Number(s.device_id), Number(s.day)])).toEqual([[a, DAY0], [a, DAY0 + 3]]);
     });

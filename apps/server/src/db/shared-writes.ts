@@ -25,13 +25,14 @@ export function fixDays(times: Iterable<number>): number[] {
 const DAYS_PER_STATEMENT = 500;
 
 /**
- * Fixes were written or changed on these days: their track segments are stale (deleted, so that no
- * reader gets an old one) and the days are queued for the background builder.
+ * Fixes were written or changed on these days: their track segments and averaged-table summaries are
+ * stale (deleted, so that no reader gets an old one) and the days are queued for the background builder.
  */
 export async function markTrackDaysStale(db: Kysely<Database>, deviceId: number, days: readonly number[]): Promise<void> {
   for (let i = 0; i < days.length; i += DAYS_PER_STATEMENT) {
     const chunk = days.slice(i, i + DAYS_PER_STATEMENT);
     await db.deleteFrom('track_segments').where('device_id', '=', deviceId).where('day', 'in', chunk).execute();
+    await db.deleteFrom('fix_group_days').where('device_id', '=', deviceId).where('day', 'in', chunk).execute();
     await db
       .insertInto('track_segment_dirty')
       .values(chunk.map((day) => ({ device_id: deviceId, day })))
@@ -58,12 +59,14 @@ export async function touchLastWork(db: Kysely<Database>, deviceId: number, time
 /** The same three writes as prepared statements, for a synchronous better-sqlite3 transaction. */
 export class SqliteSharedWrites {
   private readonly deleteSegment: SQLite.Statement<[number, number]>;
+  private readonly deleteGroups: SQLite.Statement<[number, number]>;
   private readonly insertDirty: SQLite.Statement<[number, number]>;
   private readonly insertNonce: SQLite.Statement<[number, string, number]>;
   private readonly updateLastWork: SQLite.Statement<[number, number | null, number, number]>;
 
   constructor(sqlite: SQLite.Database) {
     this.deleteSegment = sqlite.prepare('delete from track_segments where device_id = ? and day = ?');
+    this.deleteGroups = sqlite.prepare('delete from fix_group_days where device_id = ? and day = ?');
     this.insertDirty = sqlite.prepare('insert or ignore into track_segment_dirty (device_id, day) values (?, ?)');
     this.insertNonce = sqlite.prepare('insert or ignore into ingest_nonces (device_id, nonce, received_at) values (?, ?, ?)');
     this.updateLastWork = sqlite.prepare(
@@ -74,6 +77,7 @@ export class SqliteSharedWrites {
   markTrackDaysStale(deviceId: number, days: readonly number[]): void {
     for (const day of days) {
       this.deleteSegment.run(deviceId, day);
+      this.deleteGroups.run(deviceId, day);
       this.insertDirty.run(deviceId, day);
     }
   }

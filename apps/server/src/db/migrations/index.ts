@@ -7,6 +7,7 @@ import * as sourceMarks from './2026-11-24T00-00-00_source_marks.js';
 import * as sharedState from './2026-11-24T06-10-00_shared_state.js';
 import * as movebankImports from './2026-11-24T06-00-00_movebank_imports.js';
 import * as sessionKeys from './2026-11-24T06-30-00_session_keys.js';
+import * as fixGroupDays from './2026-11-24T07-00-00_fix_group_days.js';
 
 /**
  * Every migration, by its frozen name. Listed here rather than read from disk so that the bundled
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T06-10-00_shared_state': sharedState,
   '2026-11-24T06-00-00_movebank_imports': movebankImports,
   '2026-11-24T06-30-00_session_keys': sessionKeys,
+  '2026-11-24T07-00-00_fix_group_days': fixGroupDays,
 };

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { averageRun, averageTrack, groupsOf, mean, runs } from './averaging.js';
-import type { FixKey, FixRow, TrackRow } from './repository.js';
+import { averageRun, averageTrack, type Group, groupsFromSummaries, groupsOf, mean, runs, SUMMARY_COLUMNS, type SummaryKey, summarise } from './averaging.js';
+import type { FixKey, FixRow, SortColumn, TrackRow } from './repository.js';
 
 const T = Date.UTC(2025, 0, 1);
 const fix = (t: number, lon: number, valid: number, grade: number | null = null): FixRow => ({
@@ -43,5 +44,38 @@ describe('second-level averaging', () => {
     const { rows: out, averaged } = averageTrack(rows);
     expect(out).toEqual([[T, 2, 11, 100, 2, 1], [T + 9000, 5, 5, 5, 3, 1]]);
     expect([...averaged]).toEqual([1, 0]);
+  });
+
+  it('answers a range from day summaries as groupsOf does from the range\'s keys', () => {
+    // Short "days" so that runs cross midnights and range ends often; times 0.5 s apart at the finest.
+    const dayMs = 8000;
+    const value = fc.option(fc.integer({ min: -3, max: 9 }), { nil: null });
+    const key = fc.tuple(fc.integer({ min: 1, max: 4 }), fc.boolean(), fc.boolean(), fc.array(value, { minLength: SUMMARY_COLUMNS.length, maxLength: SUMMARY_COLUMNS.length }));
+    const columns: SortColumn[] = ['pick_time', ...SUMMARY_COLUMNS];
+    fc.assert(
+      fc.property(fc.array(key, { maxLength: 120 }), fc.nat(60_000), fc.nat(60_000), fc.constantFrom(...columns), (steps, a, b, column) => {
+        let t = 0;
+        const keys: SummaryKey[] = steps.map(([step, positioned, valid, values]) => [(t += step * 500), positioned ? 1 : 0, valid ? 1 : 0, ...values]);
+        const from = Math.min(a, b);
+        const to = Math.max(a, b);
+        const asKeys = (ks: readonly SummaryKey[]): FixKey[] =>
+          ks.map((k) => [k[0], k[1], k[2], column === 'pick_time' ? k[0] : (k[3 + (SUMMARY_COLUMNS as readonly string[]).indexOf(column)] ?? null)]);
+        const inRange = (x: number, y: number) => keys.filter((k) => k[0] >= x && k[0] <= y);
+        const byDay = new Map<number, SummaryKey[]>();
+        for (const k of keys) byDay.set(Math.floor(k[0] / dayMs), [...(byDay.get(Math.floor(k[0] / dayMs)) ?? []), k]);
+        const days = new Map([...byDay].map(([day, ks]) => [day, summarise(ks)]));
+        const { kept, regions } = groupsFromSummaries(days, from, to, column, dayMs);
+        // a kept row's fixes are those of its span: with a position for a run, the one fix otherwise
+        const got: Group[] = kept.map((g) => ({
+          time: g.time,
+          value: g.value,
+          times: g.span.positioned ? inRange(g.span.start, g.span.end).filter((k) => k[1] === 1).map((k) => k[0]) : [g.span.start],
+        }));
+        for (const [x, y] of regions) got.push(...groupsOf(asKeys(inRange(x, y)), column));
+        const order = (gs: Group[]) => [...gs].sort((p, q) => p.times[0]! - q.times[0]!);
+        expect(order(got)).toEqual(order(groupsOf(asKeys(inRange(from, to)), column)));
+      }),
+      { numRuns: 400 },
+    );
   });
 });

@@ -108,3 +108,105 @@ export function averageTrack(rows: readonly TrackRow[]): { rows: TrackRow[]; ave
   }
   return { rows: out, averaged: Uint8Array.from(flags) };
 }
+
+// ---- The averaged table from stored day summaries (bench/tracks 3) -----------------------------------
+// Forming the rows of a month of second-level fixes from their keys reads 432,000 rows per page. The
+// rows of each UTC day are kept instead, summarised (fix_group_days): per row its span, the time it
+// shows and the mean of every sortable column. A range is then answered from the summaries of its days,
+// except the rows that a range's ends or a midnight may cut or join, which are formed from the keys as
+// before (`regions`): the answer is the same as groupsOf over the range's keys (averaging.test.ts).
+
+/** The sortable columns a summary keeps the value of, in record order (pick_time's value is the time). */
+export const SUMMARY_COLUMNS = ['speed', 'alt', 'temperature', 'activity', 'voltage', 'satellites', 'hdop', 'grade', 'tx_time'] as const satisfies readonly SortColumn[];
+/** A summary record: start, end, shown time, 1 when made of fixes with a position, then SUMMARY_COLUMNS (NaN for none). */
+export const SUMMARY_RECORD = 4 + SUMMARY_COLUMNS.length;
+
+/** A fix as a summary reads it: time, has a position (1/0), valid (1/0), then SUMMARY_COLUMNS. */
+export type SummaryKey = [time: number, positioned: number, valid: number, ...values: (number | null)[]];
+
+/** A row of the averaged table from a summary: its fixes are read by span when it is shown. */
+export interface SpanGroup extends Group {
+  span: { start: number; end: number; positioned: boolean };
+}
+
+/** The rows (groups) of a day's keys, in time order, as summary records. */
+export function summarise(keys: readonly SummaryKey[]): Float64Array {
+  const out: number[] = [];
+  const put = (start: number, end: number, time: number, positioned: number, values: (number | null)[]) => {
+    out.push(start, end, time, positioned);
+    for (const v of values) out.push(v === null ? Number.NaN : v);
+  };
+  const values = (k: SummaryKey) => k.slice(3) as (number | null)[];
+  for (const k of keys) if (k[1] === 0) put(k[0], k[0], k[0], 0, values(k));
+  for (const run of runs(keys.filter((k) => k[1] === 1), (k) => k[0])) {
+    const first = run[0]!;
+    const end = run[run.length - 1]![0];
+    if (run.length === 1) {
+      put(first[0], end, first[0], 1, values(first));
+      continue;
+    }
+    const shown = members(run, (k) => k[2] === 1).members;
+    put(first[0], end, shown[0]![0], 1, SUMMARY_COLUMNS.map((c, i) => {
+      const v = mean(shown.map((k) => k[3 + i] ?? null));
+      return v !== null && ROUNDED.has(c) ? Math.round(v) : v;
+    }));
+  }
+  return Float64Array.from(out);
+}
+
+/**
+ * The averaged table's rows over [from, to] from the days' summaries: those that stand as they are,
+ * and the time regions whose rows must be formed from the keys (groupsOf over the keys of each region,
+ * added to `kept`, gives groupsOf over the range's keys). A row is formed again when a range's end cuts
+ * it, or when it lies within the 1.5 s that can join it to a row of the next or previous day.
+ */
+export function groupsFromSummaries(
+  days: ReadonlyMap<number, Float64Array>,
+  from: number,
+  to: number,
+  column: SortColumn,
+  dayMs: number,
+): { kept: SpanGroup[]; regions: [number, number][] } {
+  const at = column === 'pick_time' ? 2 : 4 + (SUMMARY_COLUMNS as readonly string[]).indexOf(column);
+  const candidates: SpanGroup[] = [];
+  const cut: [number, number][] = [];
+  for (const [day, records] of days) {
+    const dayStart = day * dayMs;
+    const dayEnd = dayStart + dayMs - 1;
+    for (let r = 0; r < records.length; r += SUMMARY_RECORD) {
+      const start = records[r]!;
+      const end = records[r + 1]!;
+      if (end < from || start > to) continue;
+      const positioned = records[r + 3] === 1;
+      const edge = positioned && (start - SECOND_LEVEL_GAP_MS <= dayStart - 1 || end + SECOND_LEVEL_GAP_MS >= dayEnd + 1);
+      if (edge || start < from || end > to) {
+        cut.push([Math.max(start, from), Math.min(end, to)]);
+        continue;
+      }
+      const value = records[r + at]!;
+      candidates.push({ time: records[r + 2]!, times: [], value: Number.isNaN(value) ? null : value, span: { start, end, positioned } });
+    }
+  }
+  // Regions close enough for a run to join them are one region.
+  cut.sort((a, b) => a[0] - b[0]);
+  const regions: [number, number][] = [];
+  for (const c of cut) {
+    const last = regions[regions.length - 1];
+    if (last && c[0] - last[1] <= SECOND_LEVEL_GAP_MS) last[1] = Math.max(last[1], c[1]);
+    else regions.push([c[0], c[1]]);
+  }
+  if (regions.length === 0) return { kept: candidates, regions };
+  const inRegion = (g: SpanGroup) => {
+    let lo = 0;
+    let hi = regions.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const [a, b] = regions[mid]!;
+      if (g.span.end < a) hi = mid - 1;
+      else if (g.span.start > b) lo = mid + 1;
+      else return true;
+    }
+    return false;
+  };
+  return { kept: candidates.filter((g) => !inRegion(g)), regions };
+}

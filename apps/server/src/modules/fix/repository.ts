@@ -1,7 +1,9 @@
 import { type Kysely, sql, type SelectQueryBuilder } from 'kysely';
+import { TrackFlag, type TrackColumns } from '@wildtrack/contract';
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import type { Database, FixTable } from '../../db/schema.js';
 import { DAY_MS, fixDays, markTrackDaysStale } from '../../db/shared-writes.js';
+import { SUMMARY_COLUMNS, SUMMARY_RECORD, type SummaryKey } from './averaging.js';
 
 /** The numeric position filters of §9 (each keeps values greater than it) and the grade set. */
 export interface FixQuery {
@@ -45,6 +47,100 @@ export { DAY_MS };
 
 /** Columns of a track point, in this order, for the bulk calls. */
 export type TrackRow = [time: number, lon: number, lat: number, alt: number | null, grade: number | null, valid: number];
+
+/** A device's track points as columns (a segment before it is encoded): TrackColumns without the IMEI. */
+export type TrackPoints = Omit<TrackColumns, 'imei'>;
+
+/** Track rows as columns, flagged valid as the codec wants them. */
+export function pointsOf(rows: readonly TrackRow[]): TrackPoints {
+  const n = rows.length;
+  const times = new Float64Array(n);
+  const lonLat = new Float64Array(2 * n);
+  const alt = new Float64Array(n);
+  const grade = new Uint8Array(n);
+  const flags = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = rows[i]!;
+    times[i] = r[0];
+    lonLat[2 * i] = r[1];
+    lonLat[2 * i + 1] = r[2];
+    alt[i] = r[3] ?? Number.NaN;
+    grade[i] = r[4] ?? 0;
+    flags[i] = r[5] === 1 ? TrackFlag.Valid : 0;
+  }
+  return { count: n, times, lonLat, alt, grade, flags };
+}
+
+/**
+ * Reads a day's track on SQLite straight into typed columns: a function SQLite calls for each row of
+ * the scan writes the row's values into growing typed arrays, so no row array is made (better-sqlite3
+ * builds an array and sets its elements one call at a time: a million rows read as arrays cost twice
+ * the CPU of this, and more in garbage collection; bench/tracks 1). One per connection (a function
+ * name belongs to the connection), so every repository on it shares it.
+ */
+class ColumnSink {
+  private capacity = 4096;
+  private n = 0;
+  private times = new Float64Array(this.capacity);
+  private lonLat = new Float64Array(2 * this.capacity);
+  private alt = new Float64Array(this.capacity);
+  private grade = new Uint8Array(this.capacity);
+  private flags = new Uint8Array(this.capacity);
+  private readonly scan: Statement<[number, number, number], number>;
+
+  constructor(sqlite: SqliteDatabase) {
+    sqlite.function('wildtrack_track_point', { deterministic: false, directOnly: true }, (t, lon, lat, alt, grade, valid) => {
+      if (this.n === this.capacity) this.grow();
+      const i = this.n++;
+      this.times[i] = t as number;
+      this.lonLat[2 * i] = lon as number;
+      this.lonLat[2 * i + 1] = lat as number;
+      this.alt[i] = alt === null ? Number.NaN : (alt as number);
+      this.grade[i] = (grade as number | null) ?? 0;
+      this.flags[i] = valid === 1 ? TrackFlag.Valid : 0;
+      return null;
+    });
+    // The primary key's range scan visits the rows in pick_time order (read() checks it).
+    this.scan = sqlite
+      .prepare<[number, number, number], number>(
+        'select count(wildtrack_track_point(pick_time, lon, lat, alt, grade, valid)) from fixes where device_id = ? and pick_time >= ? and pick_time <= ? and lon is not null and lat is not null',
+      )
+      .pluck();
+  }
+
+  private grow(): void {
+    const c = this.capacity * 2;
+    const more = <T extends Float64Array | Uint8Array>(a: T, size: number): T => {
+      const b = new (a.constructor as new (n: number) => T)(size);
+      b.set(a);
+      return b;
+    };
+    this.times = more(this.times, c);
+    this.lonLat = more(this.lonLat, 2 * c);
+    this.alt = more(this.alt, c);
+    this.grade = more(this.grade, c);
+    this.flags = more(this.flags, c);
+    this.capacity = c;
+  }
+
+  /** The positions of [from, to] as columns (views on the sink's arrays, valid until the next read), or undefined when not in time order. */
+  read(deviceId: number, from: number, to: number): TrackPoints | undefined {
+    this.n = 0;
+    this.scan.get(deviceId, from, to);
+    const n = this.n;
+    for (let i = 1; i < n; i++) if (this.times[i]! <= this.times[i - 1]!) return undefined;
+    return {
+      count: n,
+      times: this.times.subarray(0, n),
+      lonLat: this.lonLat.subarray(0, 2 * n),
+      alt: this.alt.subarray(0, n),
+      grade: this.grade.subarray(0, n),
+      flags: this.flags.subarray(0, n),
+    };
+  }
+}
+
+const sinks = new WeakMap<SqliteDatabase, ColumnSink>();
 
 /**
  * Fixes for the console (the only Kysely user of the fix module). Every query names one device and a
@@ -198,7 +294,7 @@ export class FixRepository {
   async buildSegments(
     deviceId: number,
     days: readonly number[],
-    encode: (rows: TrackRow[]) => Uint8Array,
+    encode: (points: TrackPoints) => Uint8Array,
   ): Promise<Map<number, { count: number; data: Uint8Array }>> {
     const out = new Map<number, { count: number; data: Uint8Array }>();
     if (days.length === 0) return out;
@@ -215,15 +311,19 @@ export class FixRepository {
           .prepare<[number, number], number>('select pick_time from fixes where device_id = ? and pick_time >= ? and lon is not null and lat is not null order by pick_time limit 1')
           .pluck(),
       });
-      const read = this.trackStatementOf(sqlite);
+      let sink = sinks.get(sqlite);
+      if (!sink) sinks.set(sqlite, (sink = new ColumnSink(sqlite)));
+      const columns = sink;
+      const rowsOf = this.trackStatementOf(sqlite);
       const build = sqlite.transaction(() => {
-        // A day at a time: a day's rows die young, where a million rows read at once cost more in
-        // garbage collection than in reading (bench/tracks 1).
+        // A day at a time, encoded as read.
         for (let i = 0; i < wanted.length; ) {
           const day = wanted[i]!;
-          const rows = read.all(deviceId, day * DAY_MS, (day + 1) * DAY_MS - 1, 0);
-          if (rows.length > 0) {
-            out.set(day, { count: rows.length, data: encode(rows) });
+          const from = day * DAY_MS;
+          const to = (day + 1) * DAY_MS - 1;
+          const points = columns.read(deviceId, from, to) ?? pointsOf(rowsOf.all(deviceId, from, to, 0));
+          if (points.count > 0) {
+            out.set(day, { count: points.count, data: encode(points) });
             i++;
             continue;
           }
@@ -268,7 +368,7 @@ export class FixRepository {
               const end = (day + 1) * DAY_MS;
               let e = k;
               while (e < rows.length && rows[e]![0] < end) e++;
-              if (e > k) out.set(day, { count: e - k, data: encode(rows.slice(k, e)) });
+              if (e > k) out.set(day, { count: e - k, data: encode(pointsOf(rows.slice(k, e))) });
               k = e;
             }
             i = j;
@@ -294,6 +394,122 @@ export class FixRepository {
     } catch (err) {
       // 40001: a write to these days committed meanwhile. The rows read are still a consistent answer.
       if ((err as { code?: string }).code !== '40001') throw err;
+    }
+    return out;
+  }
+
+  /** Stored summaries of the averaged table's days [dayFrom, dayTo]: day → float64 records. */
+  async groupDays(deviceId: number, dayFrom: number, dayTo: number): Promise<Map<number, Float64Array>> {
+    const rows = await this.db
+      .selectFrom('fix_group_days')
+      .select(['day', 'data'])
+      .where('device_id', '=', deviceId)
+      .where('day', '>=', dayFrom)
+      .where('day', '<=', dayTo)
+      .execute();
+    // copied: a blob's bytes need not sit on an 8-byte boundary
+    return new Map(rows.map((r) => [Number(r.day), new Float64Array(new Uint8Array(r.data).buffer)]));
+  }
+
+  /**
+   * Summarises the averaged table's rows of the given days from their fixes and stores the summaries of
+   * days that have fixes (never an empty day's); days without a fix are skipped by a seek. One
+   * transaction, as buildSegments, so a concurrent write can't leave a stale summary behind.
+   */
+  async buildGroupDays(deviceId: number, days: readonly number[], summarise: (keys: SummaryKey[]) => Float64Array): Promise<Map<number, Float64Array>> {
+    const out = new Map<number, Float64Array>();
+    if (days.length === 0) return out;
+    const wanted = [...new Set(days)].sort((a, b) => a - b);
+    const keysOf = (db: Kysely<Database>, from: number, to: number) =>
+      db
+        .selectFrom('fixes')
+        .select([
+          'pick_time',
+          sql<number>`case when lon is not null and lat is not null then 1 else 0 end`.as('positioned'),
+          'valid',
+          ...SUMMARY_COLUMNS,
+        ])
+        .where('device_id', '=', deviceId)
+        .where('pick_time', '>=', from)
+        .where('pick_time', '<=', to)
+        .orderBy('pick_time');
+    const store = (day: number, records: Float64Array) => ({
+      device_id: deviceId,
+      day,
+      group_count: records.length / SUMMARY_RECORD,
+      data: Buffer.from(records.buffer, records.byteOffset, records.byteLength),
+    });
+    if (this.sqlite) {
+      const sqlite = this.sqlite;
+      const dayKeys = sqlite.prepare(keysOf(this.db, 0, 0).compile().sql).raw(true);
+      const next = sqlite.prepare('select pick_time from fixes where device_id = ? and pick_time >= ? order by pick_time limit 1').pluck();
+      const insert = sqlite.prepare('insert or replace into fix_group_days (device_id, day, group_count, data) values (?, ?, ?, ?)');
+      const build = sqlite.transaction(() => {
+        for (let i = 0; i < wanted.length; ) {
+          const day = wanted[i]!;
+          const keys = dayKeys.all(deviceId, day * DAY_MS, (day + 1) * DAY_MS - 1) as SummaryKey[];
+          if (keys.length > 0) {
+            out.set(day, summarise(keys));
+            i++;
+            continue;
+          }
+          const t = next.get(deviceId, (day + 1) * DAY_MS) as number | undefined;
+          if (t === undefined) break;
+          while (i < wanted.length && wanted[i]! < Math.floor(t / DAY_MS)) i++;
+        }
+        for (const [day, records] of out) {
+          const v = store(day, records);
+          insert.run(v.device_id, v.day, v.group_count, v.data);
+        }
+      });
+      await this.db.connection().execute(async () => {
+        try {
+          build();
+        } catch (err) {
+          if (!String((err as { code?: string }).code).startsWith('SQLITE_BUSY')) throw err;
+        }
+      });
+      return out;
+    }
+    try {
+      await this.db
+        .transaction()
+        .setIsolationLevel('serializable')
+        .execute(async (trx) => {
+          out.clear();
+          for (let i = 0; i < wanted.length; ) {
+            const day = wanted[i]!;
+            const rows = await keysOf(trx, day * DAY_MS, (day + 1) * DAY_MS - 1).execute();
+            if (rows.length > 0) {
+              out.set(day, summarise(rows.map((r) => [Number(r.pick_time), Number(r.positioned), Number(r.valid), ...SUMMARY_COLUMNS.map((c) => (r[c] === null ? null : Number(r[c])))])));
+              i++;
+              continue;
+            }
+            const t = await trx.selectFrom('fixes').select('pick_time').where('device_id', '=', deviceId).where('pick_time', '>=', (day + 1) * DAY_MS).orderBy('pick_time').limit(1).executeTakeFirst();
+            if (!t) break;
+            while (i < wanted.length && wanted[i]! < Math.floor(Number(t.pick_time) / DAY_MS)) i++;
+          }
+          const values = [...out].map(([day, records]) => store(day, records));
+          for (let i = 0; i < values.length; i += 100) {
+            await trx.insertInto('fix_group_days').values(values.slice(i, i + 100)).onConflict((oc) => oc.columns(['device_id', 'day']).doNothing()).execute();
+          }
+        });
+    } catch (err) {
+      if ((err as { code?: string }).code !== '40001') throw err;
+    }
+    return out;
+  }
+
+  /**
+   * The fixes of summarised rows, each row's in time order: those with a position within a run's span,
+   * or the one fix of a single row.
+   */
+  async spanRows(deviceId: number, spans: readonly { start: number; end: number; positioned: boolean }[]): Promise<FixRow[][]> {
+    const out: FixRow[][] = [];
+    for (const span of spans) {
+      let q = this.db.selectFrom('fixes').select(FIX_COLUMNS).where('device_id', '=', deviceId).where('pick_time', '>=', span.start).where('pick_time', '<=', span.end);
+      q = span.positioned ? q.where('lon', 'is not', null).where('lat', 'is not', null) : q.where('pick_time', '=', span.start);
+      out.push((await q.orderBy('pick_time').execute()) as FixRow[]);
     }
     return out;
   }

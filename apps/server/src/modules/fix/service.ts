@@ -26,8 +26,8 @@ import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { requireRight } from '../device/access.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
-import { averageRun, averageTrack, groupsOf, type TableRow } from './averaging.js';
-import { type ConvertedRow, DAY_MS, type FixQuery, type FixRepository, type FixRow, SORT_COLUMNS, type TrackRow } from './repository.js';
+import { averageRun, averageTrack, type Group, groupsFromSummaries, groupsOf, type SpanGroup, summarise, type TableRow } from './averaging.js';
+import { type ConvertedRow, DAY_MS, type FixQuery, type FixRepository, type FixRow, SORT_COLUMNS, type SortColumn, type TrackPoints, type TrackRow } from './repository.js';
 
 export interface RangeInput {
   startTime?: string | undefined;
@@ -205,7 +205,7 @@ export class FixService {
     const device = await this.device(caller, body.imei);
     const q = this.query(device, this.range(caller, body), body);
     if (q.from > q.to) return 0;
-    return this.averaging(device, body.secondLevel) ? groupsOf(await this.fixes.keys(q, 'pick_time'), 'pick_time').length : this.fixes.count(q);
+    return this.averaging(device, body.secondLevel) ? (await this.averagedGroups(q, 'pick_time')).length : this.fixes.count(q);
   }
 
   async page(
@@ -219,8 +219,8 @@ export class FixService {
     const descending = body.sortOrder !== 'ascend';
     const offset = (body.currentPage - 1) * body.pageSize;
     if (this.averaging(device, body.secondLevel)) {
-      // The rows are formed and ordered from the keys of the range; whole fixes are read for one page.
-      const groups = groupsOf(await this.fixes.keys(q, column), column);
+      // The rows are formed and ordered from the day summaries (or the keys); whole fixes are read for one page.
+      const groups = await this.averagedGroups(q, column);
       groups.sort((a, b) => {
         const x = a.value;
         const y = b.value;
@@ -231,12 +231,39 @@ export class FixService {
       });
       const page = groups.slice(offset, offset + body.pageSize);
       const fixes = new Map((await this.fixes.atTimes(device.id, page.flatMap((g) => g.times))).map((r) => [r.pick_time, r]));
-      const rows = page.map((g) => g.times.map((time) => fixes.get(time)).filter((r) => r !== undefined)).filter((run) => run.length > 0);
+      const spanned = page.filter((g): g is SpanGroup => 'span' in g);
+      const spans = new Map<Group, FixRow[]>();
+      (await this.fixes.spanRows(device.id, spanned.map((g) => g.span))).forEach((rows, i) => spans.set(spanned[i]!, rows));
+      const rows = page.map((g) => spans.get(g) ?? g.times.map((time) => fixes.get(time)).filter((r) => r !== undefined)).filter((run) => run.length > 0);
       const shown = await this.named(rows.map(averageRun));
       return { List: shown.map((r) => this.toFix(caller, device, r)), Total: groups.length };
     }
     const [total, rows] = await Promise.all([this.fixes.count(q), this.fixes.page(q, column, descending, body.pageSize, offset)]);
     return { List: (await this.named(rows)).map((r) => this.toFix(caller, device, r)), Total: total };
+  }
+
+  /**
+   * The averaged table's rows of a range: unfiltered, from the summaries of its days (those missing
+   * summarised from the fixes and stored, for days that have fixes) and the keys of the few regions a
+   * summary can't answer; filtered, from the keys of the range.
+   */
+  private async averagedGroups(q: FixQuery, column: SortColumn): Promise<Group[]> {
+    if (!unfiltered(q)) return groupsOf(await this.fixes.keys(q, column), column);
+    const bounds = await this.fixes.bounds(q.deviceId);
+    if (!bounds) return [];
+    const from = Math.max(q.from, bounds.first);
+    const to = Math.min(q.to, bounds.last);
+    if (from > to) return [];
+    const firstDay = Math.floor(from / DAY_MS);
+    const lastDay = Math.floor(to / DAY_MS);
+    const days = await this.fixes.groupDays(q.deviceId, firstDay, lastDay);
+    const missing: number[] = [];
+    for (let day = firstDay; day <= lastDay; day++) if (!days.has(day)) missing.push(day);
+    for (const [day, records] of await this.fixes.buildGroupDays(q.deviceId, missing, summarise)) days.set(day, records);
+    const { kept, regions } = groupsFromSummaries(days, from, to, column, DAY_MS);
+    const groups: Group[] = kept;
+    for (const [a, b] of regions) groups.push(...groupsOf(await this.fixes.keys({ ...q, from: a, to: b }, column), column));
+    return groups;
   }
 
   async one(caller: Caller, imei: string, id: string): Promise<Fix> {
@@ -291,6 +318,7 @@ export class FixService {
     const firstDay = Math.ceil(q.from / DAY_MS);
     const lastDay = Math.floor((q.to + 1) / DAY_MS) - 1;
     const encodeRows = (rows: TrackRow[]) => encodeTrack(toColumns(imei, rows));
+    const encodePoints = (points: TrackPoints) => encodeTrack({ imei, ...points });
     if (firstDay > lastDay) {
       const rows = await this.fixes.track(q);
       return rows.length > 0 ? [encodeRows(rows)] : [];
@@ -303,7 +331,7 @@ export class FixService {
     const stored = await this.fixes.segments(q.deviceId, firstDay, lastDay);
     const missing: number[] = [];
     for (let day = firstDay; day <= lastDay; day++) if (!stored.has(day)) missing.push(day);
-    const built = await this.fixes.buildSegments(q.deviceId, missing, encodeRows);
+    const built = await this.fixes.buildSegments(q.deviceId, missing, encodePoints);
     for (let day = firstDay; day <= lastDay; day++) {
       const seg = stored.get(day) ?? built.get(day);
       if (seg && seg.count > 0) out.push(seg.data);
@@ -330,7 +358,7 @@ export class FixService {
       byDevice.set(d.deviceId, entry);
     }
     for (const [deviceId, { imei, days }] of byDevice) {
-      await this.fixes.buildSegments(deviceId, days, (rows) => encodeTrack(toColumns(imei, rows)));
+      await this.fixes.buildSegments(deviceId, days, (points) => encodeTrack({ imei, ...points }));
     }
     return dirty.length;
   }
