@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE, calls, Code, Header, newRequestCode, SIGNATURE_WINDOW_MS, signedHeaders } from '@wildtrack/contract';
+import { API_BASE, calls, Code, generateSealKeyPair, Header, newRequestCode, sealSecret, SIGNATURE_WINDOW_MS, signedHeaders, toBase64 } from '@wildtrack/contract';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openSharedState } from '../shared-state/index.js';
@@ -47,6 +47,32 @@ describe.each(STORES)('request codes on $name', ({ dialect, env }) => {
     } finally {
       await restarted.close();
     }
+  });
+
+  it('refuses a captured sign-in after a restart (M3): no second session from the same bytes', async () => {
+    const password = 'Godwit-Flats-4';
+    const userName = `replay${randomBytes(3).toString('hex')}`;
+    await t.services.users.createUser({ orgName: 'Replay Lab', userName, password });
+    const key = await t.call(calls.GetPublicKey.path, {});
+    const requestCode = newRequestCode();
+    const payload = JSON.stringify({
+      account: userName,
+      pwd: sealSecret((key.body.Data as { PublicKey: string }).PublicKey, password, requestCode),
+      timeZone: '+08:00',
+      clientKey: toBase64(generateSealKeyPair().publicKey),
+    });
+    const headers = { ...signedHeaders({ path: calls.PasswordLogin.path, body: payload, requestCode }), 'content-type': 'application/json' };
+    const signIn = (app: FastifyInstance) => app.inject({ method: 'POST', url: API_BASE + calls.PasswordLogin.path, headers, payload }).then((r) => r.json() as { Code: number });
+    expect((await signIn(t.app)).Code).toBe(Code.Success);
+    const sessions = async () => Number((await t.database.db.selectFrom('sessions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await sessions();
+    const { app: restarted } = await buildApp(config(), t.database);
+    try {
+      expect((await signIn(restarted)).Code).toBe(Code.Replayed);
+    } finally {
+      await restarted.close();
+    }
+    expect(await sessions()).toBe(before);
   });
 
   it('lets two processes racing on one code have it once', async () => {
