@@ -1,8 +1,20 @@
 import { createClient } from 'redis';
 import { type SharedState, windowOf } from './index.js';
 
-function newClient(url: string) {
-  return createClient({ url, socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(retries * 200, 2_000) } });
+/**
+ * A client that gives up when the first connection fails (so a start with a wrong REDIS_URL fails at
+ * once instead of waiting for ever), and once connected reconnects for as long as it takes.
+ */
+function newClient(url: string, state: { connected: boolean }) {
+  return createClient({
+    url,
+    // While Redis is away a command fails at once (the call is answered 500) instead of waiting in a queue.
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: 5_000,
+      reconnectStrategy: (retries, cause) => (state.connected ? Math.min(retries * 200, 2_000) : cause),
+    },
+  });
 }
 type Client = ReturnType<typeof newClient>;
 
@@ -20,11 +32,14 @@ export class RedisSharedState implements SharedState {
 
   /** Connects, failing the start (with the URL's host named) when Redis does not answer. */
   static async connect(url: string, prefix: string): Promise<RedisSharedState> {
-    const client = newClient(url);
-    // Without a listener node-redis throws on a lost connection; commands fail (and are answered 500) until it is back.
+    const state = { connected: false };
+    const client = newClient(url, state);
+    // Without a listener node-redis throws on a lost connection; commands fail (and calls are answered
+    // 500: no replay is let through for want of memory) until it is back.
     client.on('error', () => {});
     try {
       await client.connect();
+      state.connected = true;
     } catch (err) {
       client.destroy();
       throw new Error(`Redis at ${new URL(url).host} did not answer: ${err instanceof Error ? err.message : String(err)}`);
