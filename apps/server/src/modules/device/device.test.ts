@@ -8,6 +8,7 @@ import {
   EXPERIENCE_FOLDER_ID,
   LanguageId,
   SpeciesType,
+  sessionCredential,
   signedHeaders,
   TreeDataSchema,
   type TreeFolder,
@@ -277,7 +278,7 @@ describe.each(DIALECTS)('device management on %s', (dialect) => {
       calls.SaveBirdInfo, calls.SaveBeastInfo, calls.SaveOtherSpeciesInfo, calls.GetWorkStatus, calls.GetWorkStatusList,
     ];
     for (const c of paths) {
-      const { body } = await t.call(c.path, { imei: 'A-TRACKER-1', id: '1', folderId: '-1', name: 'x', parentId: '-1' }, { token: 'expired-or-stolen-token' });
+      const { body } = await t.call(c.path, { imei: 'A-TRACKER-1', id: '1', folderId: '-1', name: 'x', parentId: '-1' }, { token: sessionCredential('A'.repeat(22), 'expired-or-stolen-token') });
       expect(body.Code, c.path).toBe(Code.SessionExpired);
     }
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calls, Code, DEFAULT_TILE_LAYERS, Header, TileLayersSchema } from '@wildtrack/contract';
+import { calls, Code, DEFAULT_TILE_LAYERS, Header, sessionCredential, TileLayersSchema } from '@wildtrack/contract';
 import { ConfigError, loadConfig } from '../../config.js';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 
@@ -37,7 +37,7 @@ describe.each(DIALECTS)('map calls on %s', (dialect) => {
 
   it('refuses without a token, with a stranger token and unsigned', async () => {
     expect((await t.call(calls.GetTileLayers.path, {})).body.Code).toBe(Code.SessionExpired);
-    expect((await t.call(calls.GetTileLayers.path, {}, { token: 'not-a-session' })).body.Code).toBe(Code.SessionExpired);
+    expect((await t.call(calls.GetTileLayers.path, {}, { token: sessionCredential('A'.repeat(22), 'not-a-session') })).body.Code).toBe(Code.SessionExpired);
     const { token } = await t.userWithToken();
     const unsigned = await t.call(calls.GetTileLayers.path, {}, { token, headers: { [Header.signature]: undefined } });
     expect(unsigned.body.Code).not.toBe(Code.Success);
