@@ -226,8 +226,11 @@ export class MovebankImportService {
         folderId: job.folder_id === null ? null : Number(job.folder_id),
         referenceFile: job.reference_path ?? undefined,
         signal: abort.signal,
-        onRead: (p: ImportProgress) => {
+        onRead: async (p: ImportProgress) => {
           last = { bytesRead: p.bytes, rows: p.rows, stored: p.stored, seconds: p.seconds };
+          // SQLite writes are synchronous: without a turn of the event loop every few hundred rows the
+          // import would hold every other request of this server until it ends
+          await new Promise((resolve) => setImmediate(resolve));
         },
       });
       clearInterval(beat);

@@ -85,10 +85,12 @@ function ImportDialog({ open, onClose, folderId, jobId, setJobId, job, jobError 
   const options = useMemo(() => folderOptions(root, t), [root, t]);
   const target = folderId && (folderId === ROOT_FOLDER_ID || tree.data?.folderById.get(folderId)?.kind === 'org') ? folderId : ROOT_FOLDER_ID;
 
-  // After a reload: the organisation's import still running is shown again.
+  // After a reload: the organisation's import still running is shown again (not one the user has
+  // already seen and left with "Import another file": the list may be older than its end).
+  const dismissed = useRef(new Set<string>());
   useEffect(() => {
     if (jobId !== null || !list.data) return;
-    const active = list.data.find(isActive);
+    const active = list.data.find((j) => isActive(j) && !dismissed.current.has(j.IdStr));
     if (active) setJobId(active.IdStr);
   }, [list.data, jobId, setJobId]);
 
@@ -126,6 +128,7 @@ function ImportDialog({ open, onClose, folderId, jobId, setJobId, job, jobError 
   };
 
   const again = (): void => {
+    if (jobId !== null) dismissed.current.add(jobId);
     start.reset();
     cancel.reset();
     setJobId(null);
@@ -178,7 +181,7 @@ function ImportDialog({ open, onClose, folderId, jobId, setJobId, job, jobError 
   }
 
   return (
-    <Modal open={open} title={t('movebankImport.title')} onCancel={onClose} footer={footer} width={760} destroyOnHidden data-testid="movebank-import-dialog">
+    <Modal open={open} title={t('movebankImport.title')} onCancel={onClose} footer={footer} width={760} destroyOnHidden rootClassName="wt-movebank-import">
       {refusal ? <Alert type="error" showIcon message={refusal} className="wt-import-alert" data-testid="movebank-import-error" /> : null}
       {jobId !== null ? (
         job ? (
