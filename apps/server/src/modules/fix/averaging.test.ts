@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { averageRun, averageTrack, type Group, groupsFromSummaries, groupsOf, mean, runs, SUMMARY_COLUMNS, type SummaryKey, summarise } from './averaging.js';
+import {
+  averageRun, averageTrack, type Group, groupSet, groupsFromSummaries, groupsOf, mean, pageOf, runs, type SpanGroup, SUMMARY_COLUMNS, type SummaryKey, summarise,
+} from './averaging.js';
 import type { FixKey, FixRow, SortColumn, TrackRow } from './repository.js';
 
 const T = Date.UTC(2025, 0, 1);
@@ -66,16 +68,35 @@ describe('second-level averaging', () => {
         const days = new Map([...byDay].map(([day, ks]) => [day, summarise(ks)]));
         const { kept, regions } = groupsFromSummaries(days, from, to, column, dayMs);
         // a kept row's fixes are those of its span: with a position for a run, the one fix otherwise
-        const got: Group[] = kept.map((g) => ({
-          time: g.time,
-          value: g.value,
-          times: g.span.positioned ? inRange(g.span.start, g.span.end).filter((k) => k[1] === 1).map((k) => k[0]) : [g.span.start],
-        }));
+        const got: Group[] = Array.from({ length: kept.count }, (_, i) => {
+          const g = kept.at(i) as SpanGroup;
+          return { time: g.time, value: g.value, times: g.span.positioned ? inRange(g.span.start, g.span.end).filter((k) => k[1] === 1).map((k) => k[0]) : [g.span.start] };
+        });
         for (const [x, y] of regions) got.push(...groupsOf(asKeys(inRange(x, y)), column));
         const order = (gs: Group[]) => [...gs].sort((p, q) => p.times[0]! - q.times[0]!);
         expect(order(got)).toEqual(order(groupsOf(asKeys(inRange(from, to)), column)));
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('picks a page as sorting the whole set would, nulls last, ties by time', () => {
+    const value = fc.option(fc.integer({ min: 0, max: 5 }), { nil: null });
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 10_000 }), { maxLength: 300 }), fc.array(value, { minLength: 300, maxLength: 300 }), fc.boolean(), fc.nat(40), fc.integer({ min: 1, max: 20 }), (times, values, descending, offset, size) => {
+        const groups: Group[] = times.map((time, i) => ({ time, times: [time], value: values[i]! }));
+        const sorted = [...groups].sort((a, b) => {
+          const x = a.value;
+          const y = b.value;
+          if (x === y) return descending ? b.time - a.time : a.time - b.time;
+          if (x === null) return 1;
+          if (y === null) return -1;
+          return descending ? y - x : x - y;
+        });
+        const set = groupSet(groups);
+        expect(pageOf(set, descending, offset, size).map((i) => set.at(i))).toEqual(sorted.slice(offset, offset + size));
+      }),
+      { numRuns: 300 },
     );
   });
 });

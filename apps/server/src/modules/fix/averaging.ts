@@ -155,6 +155,78 @@ export function summarise(keys: readonly SummaryKey[]): Float64Array {
 }
 
 /**
+ * Rows of the averaged table as columns (the time each shows and its sort value, NaN for none), made
+ * into Group objects only for the page shown: a month holds 43,200 of them.
+ */
+export interface GroupSet {
+  count: number;
+  time: Float64Array;
+  value: Float64Array;
+  at(i: number): Group;
+}
+
+/** A list of groups as a set. */
+export function groupSet(groups: readonly Group[]): GroupSet {
+  const time = new Float64Array(groups.length);
+  const value = new Float64Array(groups.length);
+  groups.forEach((g, i) => {
+    time[i] = g.time;
+    value[i] = g.value ?? Number.NaN;
+  });
+  return { count: groups.length, time, value, at: (i) => groups[i]! };
+}
+
+/** Two sets as one (the rows of the summaries and those formed from the keys). */
+export function joinSets(a: GroupSet, b: GroupSet): GroupSet {
+  if (b.count === 0) return a;
+  const time = new Float64Array(a.count + b.count);
+  const value = new Float64Array(a.count + b.count);
+  time.set(a.time);
+  time.set(b.time, a.count);
+  value.set(a.value);
+  value.set(b.value, a.count);
+  return { count: a.count + b.count, time, value, at: (i) => (i < a.count ? a.at(i) : b.at(i - a.count)) };
+}
+
+/**
+ * The indices of one page of the set ordered by value (none last), ties by time, either way. The
+ * first pages, as people read them, are picked in one pass keeping the best `offset + size`; deeper
+ * ones sort the whole set.
+ */
+export function pageOf(set: GroupSet, descending: boolean, offset: number, size: number): number[] {
+  const { time, value, count } = set;
+  const before = (i: number, j: number): number => {
+    const x = value[i]!;
+    const y = value[j]!;
+    if (x === y || (Number.isNaN(x) && Number.isNaN(y))) return descending ? time[j]! - time[i]! : time[i]! - time[j]!;
+    if (Number.isNaN(x)) return 1;
+    if (Number.isNaN(y)) return -1;
+    return descending ? y - x : x - y;
+  };
+  const k = Math.min(count, offset + size);
+  if (k <= 0 || offset >= count) return [];
+  if (k * 16 > count) {
+    const all: number[] = [];
+    for (let i = 0; i < count; i++) all.push(i);
+    return all.sort(before).slice(offset, k);
+  }
+  const best: number[] = [];
+  for (let i = 0; i < count; i++) {
+    if (best.length === k && before(i, best[k - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(i, best[mid]!) < 0) hi = mid;
+      else lo = mid + 1;
+    }
+    best.splice(lo, 0, i);
+    if (best.length > k) best.pop();
+  }
+  return best.slice(offset);
+}
+
+/**
  * The averaged table's rows over [from, to] from the days' summaries: those that stand as they are,
  * and the time regions whose rows must be formed from the keys (groupsOf over the keys of each region,
  * added to `kept`, gives groupsOf over the range's keys). A row is formed again when a range's end cuts
@@ -166,25 +238,37 @@ export function groupsFromSummaries(
   to: number,
   column: SortColumn,
   dayMs: number,
-): { kept: SpanGroup[]; regions: [number, number][] } {
+): { kept: GroupSet; regions: [number, number][] } {
   const at = column === 'pick_time' ? 2 : 4 + (SUMMARY_COLUMNS as readonly string[]).indexOf(column);
-  const candidates: SpanGroup[] = [];
+  let size = 0;
+  for (const records of days.values()) size += records.length / SUMMARY_RECORD;
+  // (typed arrays filled in loops: TypedArray.from with a map function is many times slower)
+  const start = new Float64Array(size);
+  const end = new Float64Array(size);
+  const time = new Float64Array(size);
+  const value = new Float64Array(size);
+  const positioned = new Uint8Array(size);
+  let n = 0;
   const cut: [number, number][] = [];
   for (const [day, records] of days) {
     const dayStart = day * dayMs;
     const dayEnd = dayStart + dayMs - 1;
     for (let r = 0; r < records.length; r += SUMMARY_RECORD) {
-      const start = records[r]!;
-      const end = records[r + 1]!;
-      if (end < from || start > to) continue;
-      const positioned = records[r + 3] === 1;
-      const edge = positioned && (start - SECOND_LEVEL_GAP_MS <= dayStart - 1 || end + SECOND_LEVEL_GAP_MS >= dayEnd + 1);
-      if (edge || start < from || end > to) {
-        cut.push([Math.max(start, from), Math.min(end, to)]);
+      const s = records[r]!;
+      const e = records[r + 1]!;
+      if (e < from || s > to) continue;
+      const p = records[r + 3]!;
+      const edge = p === 1 && (s - SECOND_LEVEL_GAP_MS <= dayStart - 1 || e + SECOND_LEVEL_GAP_MS >= dayEnd + 1);
+      if (edge || s < from || e > to) {
+        cut.push([Math.max(s, from), Math.min(e, to)]);
         continue;
       }
-      const value = records[r + at]!;
-      candidates.push({ time: records[r + 2]!, times: [], value: Number.isNaN(value) ? null : value, span: { start, end, positioned } });
+      start[n] = s;
+      end[n] = e;
+      time[n] = records[r + 2]!;
+      value[n] = records[r + at]!;
+      positioned[n] = p;
+      n++;
     }
   }
   // Regions close enough for a run to join them are one region.
@@ -195,18 +279,39 @@ export function groupsFromSummaries(
     if (last && c[0] - last[1] <= SECOND_LEVEL_GAP_MS) last[1] = Math.max(last[1], c[1]);
     else regions.push([c[0], c[1]]);
   }
-  if (regions.length === 0) return { kept: candidates, regions };
-  const inRegion = (g: SpanGroup) => {
+  const inRegion = (s: number, e: number) => {
     let lo = 0;
     let hi = regions.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const [a, b] = regions[mid]!;
-      if (g.span.end < a) hi = mid - 1;
-      else if (g.span.start > b) lo = mid + 1;
+      if (e < a) hi = mid - 1;
+      else if (s > b) lo = mid + 1;
       else return true;
     }
     return false;
   };
-  return { kept: candidates.filter((g) => !inRegion(g)), regions };
+  const keep = new Uint32Array(n);
+  const keptTime = new Float64Array(n);
+  const keptValue = new Float64Array(n);
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    if (regions.length > 0 && inRegion(start[i]!, end[i]!)) continue;
+    keep[count] = i;
+    keptTime[count] = time[i]!;
+    keptValue[count] = value[i]!;
+    count++;
+  }
+  const kept: GroupSet = {
+    count,
+    time: keptTime.subarray(0, count),
+    value: keptValue.subarray(0, count),
+    at: (k) => {
+      const i = keep[k]!;
+      const v = value[i]!;
+      const g: SpanGroup = { time: time[i]!, times: [], value: Number.isNaN(v) ? null : v, span: { start: start[i]!, end: end[i]!, positioned: positioned[i] === 1 } };
+      return g;
+    },
+  };
+  return { kept, regions };
 }

@@ -26,7 +26,9 @@ import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { requireRight } from '../device/access.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
-import { averageRun, averageTrack, type Group, groupsFromSummaries, groupsOf, type SpanGroup, summarise, type TableRow } from './averaging.js';
+import {
+  averageRun, averageTrack, type Group, groupSet, type GroupSet, groupsFromSummaries, groupsOf, joinSets, pageOf, type SpanGroup, summarise, type TableRow,
+} from './averaging.js';
 import { type ConvertedRow, DAY_MS, type FixQuery, type FixRepository, type FixRow, SORT_COLUMNS, type SortColumn, type TrackPoints, type TrackRow } from './repository.js';
 
 export interface RangeInput {
@@ -205,7 +207,7 @@ export class FixService {
     const device = await this.device(caller, body.imei);
     const q = this.query(device, this.range(caller, body), body);
     if (q.from > q.to) return 0;
-    return this.averaging(device, body.secondLevel) ? (await this.averagedGroups(q, 'pick_time')).length : this.fixes.count(q);
+    return this.averaging(device, body.secondLevel) ? (await this.averagedGroups(q, 'pick_time')).count : this.fixes.count(q);
   }
 
   async page(
@@ -221,22 +223,14 @@ export class FixService {
     if (this.averaging(device, body.secondLevel)) {
       // The rows are formed and ordered from the day summaries (or the keys); whole fixes are read for one page.
       const groups = await this.averagedGroups(q, column);
-      groups.sort((a, b) => {
-        const x = a.value;
-        const y = b.value;
-        if (x === y) return descending ? b.time - a.time : a.time - b.time;
-        if (x === null) return 1;
-        if (y === null) return -1;
-        return descending ? y - x : x - y;
-      });
-      const page = groups.slice(offset, offset + body.pageSize);
+      const page = pageOf(groups, descending, offset, body.pageSize).map((i) => groups.at(i));
       const fixes = new Map((await this.fixes.atTimes(device.id, page.flatMap((g) => g.times))).map((r) => [r.pick_time, r]));
       const spanned = page.filter((g): g is SpanGroup => 'span' in g);
       const spans = new Map<Group, FixRow[]>();
       (await this.fixes.spanRows(device.id, spanned.map((g) => g.span))).forEach((rows, i) => spans.set(spanned[i]!, rows));
       const rows = page.map((g) => spans.get(g) ?? g.times.map((time) => fixes.get(time)).filter((r) => r !== undefined)).filter((run) => run.length > 0);
       const shown = await this.named(rows.map(averageRun));
-      return { List: shown.map((r) => this.toFix(caller, device, r)), Total: groups.length };
+      return { List: shown.map((r) => this.toFix(caller, device, r)), Total: groups.count };
     }
     const [total, rows] = await Promise.all([this.fixes.count(q), this.fixes.page(q, column, descending, body.pageSize, offset)]);
     return { List: (await this.named(rows)).map((r) => this.toFix(caller, device, r)), Total: total };
@@ -247,13 +241,12 @@ export class FixService {
    * summarised from the fixes and stored, for days that have fixes) and the keys of the few regions a
    * summary can't answer; filtered, from the keys of the range.
    */
-  private async averagedGroups(q: FixQuery, column: SortColumn): Promise<Group[]> {
-    if (!unfiltered(q)) return groupsOf(await this.fixes.keys(q, column), column);
+  private async averagedGroups(q: FixQuery, column: SortColumn): Promise<GroupSet> {
+    if (!unfiltered(q)) return groupSet(groupsOf(await this.fixes.keys(q, column), column));
     const bounds = await this.fixes.bounds(q.deviceId);
-    if (!bounds) return [];
-    const from = Math.max(q.from, bounds.first);
-    const to = Math.min(q.to, bounds.last);
-    if (from > to) return [];
+    const from = Math.max(q.from, bounds?.first ?? Number.POSITIVE_INFINITY);
+    const to = Math.min(q.to, bounds?.last ?? Number.NEGATIVE_INFINITY);
+    if (from > to) return groupSet([]);
     const firstDay = Math.floor(from / DAY_MS);
     const lastDay = Math.floor(to / DAY_MS);
     const days = await this.fixes.groupDays(q.deviceId, firstDay, lastDay);
@@ -261,9 +254,9 @@ export class FixService {
     for (let day = firstDay; day <= lastDay; day++) if (!days.has(day)) missing.push(day);
     for (const [day, records] of await this.fixes.buildGroupDays(q.deviceId, missing, summarise)) days.set(day, records);
     const { kept, regions } = groupsFromSummaries(days, from, to, column, DAY_MS);
-    const groups: Group[] = kept;
-    for (const [a, b] of regions) groups.push(...groupsOf(await this.fixes.keys({ ...q, from: a, to: b }, column), column));
-    return groups;
+    const formed: Group[] = [];
+    for (const [a, b] of regions) formed.push(...groupsOf(await this.fixes.keys({ ...q, from: a, to: b }, column), column));
+    return joinSets(kept, groupSet(formed));
   }
 
   async one(caller: Caller, imei: string, id: string): Promise<Fix> {
