@@ -8,11 +8,18 @@ describe('config', () => {
     expect(c.dataDir).toMatch(/data$/);
     expect(c.databaseUrl).toBeUndefined();
     expect(c.sessionIdleMs).toBe(7 * 24 * 3600 * 1000);
+    // Shared state in the database, a sign-in limit of 60 public calls a minute per address.
+    expect(c.redisUrl).toBeUndefined();
+    expect(c.redisKeyPrefix).toBe('wildtrack:');
+    expect(c.signInRateLimit).toBe(60);
   });
 
   it('fails fast naming the variable that is wrong', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ TLS_CERT: '/tmp/cert.pem' })).toThrow(/TLS_CERT and TLS_KEY/);
+    expect(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/);
+    expect(() => loadConfig({ SIGN_IN_RATE_LIMIT: '-1' })).toThrow(/SIGN_IN_RATE_LIMIT/);
+    expect(loadConfig({ REDIS_URL: 'rediss://cache.example.org:6380', SIGN_IN_RATE_LIMIT: '0' })).toMatchObject({ redisUrl: 'rediss://cache.example.org:6380', signInRateLimit: 0 });
   });
 });
