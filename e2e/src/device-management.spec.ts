@@ -20,7 +20,7 @@ const cases = [
     tag: 'zh',
     imei: '861000000000101',
     t: {
-      root: '全部设备',
+      root: '本单位设备',
       experience: '体验设备',
       newRootFolder: '在设备列表下新建文件夹',
       newFolder: '新建文件夹',
@@ -49,7 +49,7 @@ const cases = [
     tag: 'en',
     imei: '861000000000202',
     t: {
-      root: 'All devices',
+      root: 'Our devices',
       experience: 'Experience devices',
       newRootFolder: 'New folder in the device list',
       newFolder: 'New folder',

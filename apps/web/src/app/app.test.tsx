@@ -62,8 +62,12 @@ describe('routes and guard', () => {
     await waitFor(() => expect(document.title).toBe('Device management - Wildtrack'));
     expect(screen.getByTestId('tree-panel')).toBeTruthy();
     expect(screen.getByTestId('time-zone').textContent).toContain('+08:00');
-    expect((await screen.findAllByText('No devices yet')).length).toBeGreaterThan(0);
-    expect(await screen.findByText('All devices')).toBeTruthy();
+    expect((await screen.findAllByText('Your organisation has no devices yet')).length).toBeGreaterThan(0);
+    // how to get devices: register, import a Movebank file, or the experience devices
+    expect(screen.getByText(/Register a device/)).toBeTruthy();
+    expect(screen.getByText(/Import a Movebank file:/)).toBeTruthy();
+    expect(screen.getByText(/experience devices/i, { selector: 'li' })).toBeTruthy();
+    expect(await screen.findByText('Our devices')).toBeTruthy();
     expect(screen.getByText('Device list')).toBeTruthy();
     expect(document.body.textContent).not.toMatch(/coming soon/i);
   });

@@ -3,8 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage';
 import { RedirectHelper } from './RedirectHelper';
+import { RouteError } from './RouteError';
 import { Root } from './Root';
 import type { RouteHandle } from './routes';
+import { screens } from './screens';
 
 const handle = (h: RouteHandle): RouteHandle => h;
 
@@ -28,37 +30,45 @@ export const routeTree: RouteObject[] = [
   {
     element: <Root />,
     hydrateFallbackElement: <FirstScreenLoading />,
+    // the shell's own code failed to load, or an error outside a screen: the whole page says so
+    errorElement: <RouteError />,
     children: [
       { path: '/login', element: <LoginPage />, handle: handle({ nameKey: 'route.login' }) },
       { path: '/login2', element: <LoginPage />, handle: handle({ nameKey: 'route.login' }) },
       { path: '/redirect/*', element: <RedirectHelper /> },
       {
-        lazy: async () => ({ Component: (await import('./layout/AppLayout')).AppLayout }),
+        lazy: async () => ({ Component: (await screens.layout()).AppLayout }),
+        // A screen's errors show inside the shell (header, menu and tree stay usable).
         children: [
           { index: true, element: <Navigate to="/device" replace /> },
           {
             path: '/device',
-            lazy: async () => ({ Component: (await import('../features/device/DevicePage')).DevicePage }),
+            lazy: async () => ({ Component: (await screens.device()).DevicePage }),
+            errorElement: <RouteError />,
             handle: handle({ nameKey: 'route.device' }),
           },
           {
             path: '/track',
-            lazy: async () => ({ Component: (await import('../features/track/TrackPage')).TrackPage }),
+            lazy: async () => ({ Component: (await screens.track()).TrackPage }),
+            errorElement: <RouteError />,
             handle: handle({ nameKey: 'route.track' }),
           },
           {
             path: '/map2d',
-            lazy: async () => ({ Component: (await import('../features/map2d')).Map2dRoute }),
+            lazy: async () => ({ Component: (await screens.map2d()).Map2dRoute }),
+            errorElement: <RouteError />,
             handle: handle({ nameKey: 'route.map2d', trail: ['menu.map', 'route.map2d'] }),
           },
           {
             path: '/map3d',
-            lazy: async () => ({ Component: (await import('../features/map3d')).Map3dRoute }),
+            lazy: async () => ({ Component: (await screens.map3d()).Map3dRoute }),
+            errorElement: <RouteError />,
             handle: handle({ nameKey: 'route.map3d', trail: ['menu.map', 'route.map3d'] }),
           },
           {
             path: '*',
-            lazy: async () => ({ Component: (await import('./NotFound')).NotFound }),
+            lazy: async () => ({ Component: (await screens.notFound()).NotFound }),
+            errorElement: <RouteError />,
             handle: handle({ nameKey: 'route.notFound' }),
           },
         ],

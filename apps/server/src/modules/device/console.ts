@@ -21,6 +21,7 @@ import type { Caller } from '../../http/caller.js';
 import { AppError } from '../../http/errors.js';
 import { type AccessRow, accessOf, type DeviceAccess, deviceNotFound, permissionOf, requireRight } from './access.js';
 import type { DeviceConsoleRepository } from './console-repository.js';
+import { captionFor } from './samples.js';
 import { buildTree, folderNotFound, parseFolderRef, refuseReadOnlyFolder } from './tree.js';
 import { describeWorkStatus, readWorkStatus, workStatusOf } from './work-status.js';
 
@@ -197,7 +198,7 @@ export class DeviceConsole {
       return [
         {
           IMEI: r.imei,
-          Caption: r.caption,
+          Caption: captionFor(r.imei, r.caption, r.example === 1, caller.lang),
           RemarkName: it.remark,
           CustomerName: r.org_name,
           FolderIdStr: it.folderIdStr,

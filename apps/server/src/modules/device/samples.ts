@@ -1,4 +1,4 @@
-import { DeviceStatus } from '@wildtrack/contract';
+import { DeviceStatus, type Lang } from '@wildtrack/contract';
 import { backfill, mediaQuery, sampleFleet } from '@wildtrack/sample-fleet';
 import type { IngestService } from '../../ingest/service.js';
 import { mountDoc } from './mount.js';
@@ -10,6 +10,17 @@ export const SAMPLE_DAYS = 30;
 const DAY_MS = 24 * 3600_000;
 /** The custom field that carries the Chinese name of a sample animal. */
 const SPECIES_ZH = '中文名';
+
+/** The sample devices' Chinese names by IMEI (the database keeps the English caption, the fleet both). */
+const CAPTIONS_ZH: ReadonlyMap<string, string> = new Map(sampleFleet().map((d) => [d.imei, d.captionZh]));
+
+/**
+ * The name of a device in the caller's language: a sample device is named in Chinese for a Chinese
+ * caller; every other device has the one name its owner gave it.
+ */
+export function captionFor(imei: string, caption: string, example: boolean, lang: Lang): string {
+  return example && lang === 'zh' ? (CAPTIONS_ZH.get(imei) ?? caption) : caption;
+}
 
 export interface SampleReport {
   devices: number;

@@ -14,6 +14,7 @@ import type { Caller } from '../../http/caller.js';
 import { AppError } from '../../http/errors.js';
 import { accessOf, type DeviceAccess, EXAMPLE_RIGHTS, OWN_RIGHTS, permissionOf } from './access.js';
 import type { DeviceConsoleRepository, TreeDeviceRow, TreeRowArray } from './console-repository.js';
+import { captionFor } from './samples.js';
 
 /** The folder tree as a caller sees it (§2.5, §6): folder ids as the API writes them, and the tree built from rows. */
 
@@ -81,7 +82,7 @@ export async function buildTree(q: DeviceConsoleRepository, caller: Caller, orgN
   const add = (folder: TreeFolder, id: number, access: DeviceAccess, perm: number, r: TreeRowArray) => {
     folder.Devices.push({
       IMEI: r[2],
-      Caption: r[8],
+      Caption: captionFor(r[2], r[8], r[9] === 1, lang),
       RemarkName: r[11] ?? remarks.get(id) ?? '',
       Type: r[3],
       SpeciesType: r[4],

@@ -7,6 +7,7 @@ import { SettingsDialog } from '../../features/settings';
 import { logout } from '../../lib/auth';
 import { markSafetyPrompt, useSession } from '../../lib/session';
 import { showsTreePanel } from '../routes';
+import { prefetchScreens } from '../screens';
 import { AppHeader } from './AppHeader';
 import { Breadcrumbs } from './Breadcrumbs';
 import { KeepAliveOutlet } from './KeepAliveOutlet';
@@ -23,6 +24,9 @@ export function AppLayout() {
   useUserInfo();
   // Leaving the console (sign-out, an ended session) forgets what the tree had selected on each page.
   useEffect(() => () => resetTreeSelection(), []);
+  // Signed in: every screen's code is fetched while the browser is idle, so a dropped connection later
+  // does not cost the next screen (unit tests render screens directly and skip it).
+  useEffect(() => (import.meta.env.MODE === 'test' ? undefined : prefetchScreens()), []);
 
   return (
     <Layout className="wt-shell">

@@ -7,6 +7,8 @@ import { folderLabel, folderPath, setTreeSelection, TreeLoadState, useDeviceTree
 import { DeviceDetails } from './components/DeviceDetails';
 import { MovebankImport } from './components/MovebankImport';
 import { DeviceTable } from './components/DeviceTable';
+import { RootEmpty } from './components/RootEmpty';
+import { useGuardedDevice } from './unsaved';
 import './device.css';
 
 /**
@@ -17,6 +19,8 @@ export function DevicePage() {
   const { t } = useTranslation();
   const tree = useDeviceTree();
   const selection = useTreeSelection('device');
+  // another device drops unsaved animal info: asked first, and kept on "keep editing"
+  const shownImei = useGuardedDevice(selection.imei);
   const index = tree.data;
 
   const path = useMemo(() => (index && selection.folderId ? folderPath(index, selection.folderId) : []), [index, selection.folderId]);
@@ -28,19 +32,7 @@ export function DevicePage() {
   if (index && index.devices.length === 0 && index.top.every((f) => f.folders.length === 0)) {
     return (
       <Card className="wt-page-card" variant="borderless">
-        <Empty
-          className="wt-empty"
-          image={Empty.PRESENTED_IMAGE_SIMPLE}
-          description={
-            <div>
-              <Typography.Title level={4}>{t('device.emptyTitle')}</Typography.Title>
-              <Typography.Paragraph type="secondary" style={{ maxWidth: 520, margin: '0 auto' }}>
-                {t('device.emptyText')}
-              </Typography.Paragraph>
-              <MovebankImport folderId={null} />
-            </div>
-          }
-        />
+        <RootEmpty />
       </Card>
     );
   }
@@ -92,8 +84,8 @@ export function DevicePage() {
         )}
       </Card>
       <Card className="wt-page-card wt-details-card" variant="borderless">
-        {selection.imei ? (
-          <DeviceDetails key={selection.imei} imei={selection.imei} />
+        {shownImei ? (
+          <DeviceDetails key={shownImei} imei={shownImei} />
         ) : (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('device.pickDevice')} />
         )}

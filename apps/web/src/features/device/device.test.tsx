@@ -61,8 +61,57 @@ describe('device details', () => {
     wrap(<DeviceDetails imei={IMEI} />);
     const toggle = await screen.findByTestId('second-level-fix');
     fireEvent.click(toggle);
+    // it costs battery: asked first
+    fireEvent.click(await screen.findByRole('button', { name: 'Turn on' }));
     expect(await screen.findByTestId('second-level-refusal')).toBeTruthy();
     expect(screen.getByTestId('second-level-refusal').textContent).toContain('You do not have the right to edit this device');
+  });
+
+  it('asks before turning second-level fixes on (battery), and sends nothing when cancelled', async () => {
+    const server = fakeServer({
+      '/api/Device/GetDetailByIMEI': () => envelope(Code.Success, '', deviceDetail(IMEI)),
+      '/api/Device/SetSecondLevelFixEnable': () => envelope(Code.Success, '', null),
+    });
+    wrap(<DeviceDetails imei={IMEI} />);
+    fireEvent.click(await screen.findByTestId('second-level-fix'));
+    expect((await screen.findAllByText('Turn on second-level fixes?')).length).toBeGreaterThan(0);
+    expect(screen.getByText(/uses noticeably more battery/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(callsTo(server, '/api/Device/SetSecondLevelFixEnable')).toHaveLength(0);
+    fireEvent.click(screen.getByTestId('second-level-fix'));
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Turn on' }).length).toBeGreaterThan(0));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Turn on' }).at(-1)!);
+    await waitFor(() => expect(callsTo(server, '/api/Device/SetSecondLevelFixEnable')).toHaveLength(1));
+    expect(JSON.parse(callsTo(server, '/api/Device/SetSecondLevelFixEnable')[0]!.body as string)).toEqual({ imei: IMEI, enabled: 1 });
+  });
+
+  it('asks before another tab drops unsaved animal info, and keeps the edits on "Keep editing"', { timeout: 90_000 }, async () => {
+    fakeServer({
+      '/api/Device/GetDetailByIMEI': () => envelope(Code.Success, '', deviceDetail(IMEI)),
+      '/api/MountInfo/GetBirdInfo': () => envelope(Code.Success, '', mountInfo(IMEI)),
+      '/api/MountInfo/GetBeastInfo': () => envelope(Code.Success, '', mountInfo(IMEI)),
+      '/api/MountInfo/GetOtherSpeciesInfo': () => envelope(Code.Success, '', mountInfo(IMEI)),
+      '/api/DeviceWorkStatus/Get': () => envelope(Code.Success, '', workStatus(IMEI)),
+    });
+    wrap(<DeviceDetails imei={IMEI} />);
+    fireEvent.click(await screen.findByRole('tab', { name: 'Animal info' }));
+    const form = await screen.findByTestId('animal-form');
+    const species = within(form).getByLabelText('Species');
+    fireEvent.change(species, { target: { value: 'Edited species' } });
+    fireEvent.click(screen.getByRole('tab', { name: 'Work status' }));
+    expect((await screen.findAllByText('Discard the unsaved animal info?')).length).toBeGreaterThan(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Keep editing' }));
+    expect((within(screen.getByTestId('animal-form')).getByLabelText('Species') as HTMLInputElement).value).toBe('Edited species');
+    expect(screen.getByRole('tab', { name: 'Animal info' }).getAttribute('aria-selected')).toBe('true');
+    fireEvent.click(screen.getByRole('tab', { name: 'Work status' }));
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Discard changes' }).length).toBeGreaterThan(0));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Discard changes' }).at(-1)!);
+    await waitFor(() => expect(screen.queryByTestId('animal-form')).toBeNull());
+    // without edits, tabs change at once
+    fireEvent.click(screen.getByRole('tab', { name: 'Animal info' }));
+    await screen.findByTestId('animal-form');
+    fireEvent.click(screen.getByRole('tab', { name: 'Details' }));
+    await waitFor(() => expect(screen.queryByTestId('animal-form')).toBeNull());
   });
 
   it('says why an example device is read-only and offers no save', async () => {

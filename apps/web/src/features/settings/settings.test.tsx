@@ -12,7 +12,7 @@ import { queryClient } from '../../lib/queryClient';
 import type * as KeyCheck from './api/checkTdtKey';
 
 // Every key check the form starts, so a test can await the answer the form is waiting for.
-const keyChecks = vi.hoisted((): Promise<boolean>[] => []);
+const keyChecks = vi.hoisted((): Promise<string>[] => []);
 vi.mock('./api/checkTdtKey', async (importOriginal) => {
   const original = await importOriginal<typeof KeyCheck>();
   return {
@@ -156,6 +156,69 @@ describe('the settings dialog', () => {
     expect(chosenTimeZone()).toBeUndefined();
   });
 
+  /** Tianditu out of reach: the test tile fails and so does the request that asks whether the host answers. */
+  function tiandituUnreachable(server: ReturnType<typeof fakeServer>): void {
+    const answer = server.getMockImplementation()!;
+    server.mockImplementation((url, init) => (url.includes('tianditu.gov.cn') ? Promise.reject(new TypeError('Failed to fetch')) : answer(url, init)));
+    FakeTile.answer = 'error';
+  }
+
+  it('asks before saving a key it could not check (Tianditu out of reach), and saves it when told to', async () => {
+    const server = fakeServer({
+      '/api/User/GetAccountSetting': () => envelope(Code.Success, '', stored()),
+      '/api/User/SetAccountSetting': () => envelope(Code.Success, '', null),
+    });
+    tiandituUnreachable(server);
+    const onClose = open();
+    await screen.findByTestId('settings-form');
+    fireEvent.change(keyInput(), { target: { value: 'offlinekey1' } });
+    fireEvent.click(saveButton());
+    expect((await screen.findAllByText("Can't check the key now")).length).toBeGreaterThan(0);
+    expect(screen.queryByText('Map key validation failed: Tianditu did not serve a map tile with this key')).toBeNull();
+    expect(sentBodies(server)).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Save anyway' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(sentBodies(server)).toEqual([{ app: 1, email: 0, tdtKey: 'offlinekey1', timeZone: '+08:00' }]);
+  });
+
+  it('an unchecked key never blocks the time zone: "keep the saved key" saves the zone with the old key', async () => {
+    const server = fakeServer({
+      '/api/User/GetAccountSetting': () => envelope(Code.Success, '', stored({ TdtKey: 'savedkey42' })),
+      '/api/User/SetAccountSetting': () => envelope(Code.Success, '', null),
+    });
+    tiandituUnreachable(server);
+    const onClose = open();
+    await screen.findByTestId('settings-form');
+    fireEvent.change(keyInput(), { target: { value: 'offlinekey1' } });
+    fireEvent.mouseDown(zoneSelect());
+    fireEvent.change(zoneSelect(), { target: { value: '-05' } });
+    fireEvent.click(await screen.findByTitle('-05:00'));
+    fireEvent.click(saveButton());
+    fireEvent.click(await screen.findByTestId('settings-keep-key'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(sentBodies(server)).toEqual([{ app: 1, email: 0, tdtKey: 'savedkey42', timeZone: '-05:00' }]);
+    expect(readStoredUser().timeZone).toBe('-05:00');
+  });
+
+  it('saves nothing when the unchecked key is cancelled', async () => {
+    const server = fakeServer({
+      '/api/User/GetAccountSetting': () => envelope(Code.Success, '', stored()),
+      '/api/User/SetAccountSetting': () => envelope(Code.Success, '', null),
+    });
+    tiandituUnreachable(server);
+    const onClose = open();
+    await screen.findByTestId('settings-form');
+    fireEvent.change(keyInput(), { target: { value: 'offlinekey1' } });
+    fireEvent.click(saveButton());
+    const [title] = await screen.findAllByText("Can't check the key now");
+    const dialog = title!.closest('.ant-modal-confirm') as HTMLElement;
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(keyChecks).toHaveLength(1));
+    expect(await keyChecks[0]).toBe('unreachable');
+    expect(sentBodies(server)).toEqual([]);
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
   it('refuses a key with other characters before asking Tianditu', async () => {
     const server = fakeServer({ '/api/User/GetAccountSetting': () => envelope(Code.Success, '', stored()) });
     open();
@@ -212,7 +275,7 @@ describe('the settings dialog', () => {
     // the test has the answer the form has made its choice: a save would have started its mutation.
     const mutationsBefore = queryClient.getMutationCache().getAll().length;
     FakeTile.answerHeld();
-    expect(await keyChecks[0]).toBe(true);
+    expect(await keyChecks[0]).toBe('ok');
     expect(queryClient.getMutationCache().getAll()).toHaveLength(mutationsBefore);
     expect(sentBodies(server)).toEqual([]);
   });

@@ -16,6 +16,7 @@ import {
   type DEVICE_SORT_FIELDS,
   type MountInfo,
 } from '@wildtrack/contract';
+import { useLang } from '../../../i18n';
 import { call } from '../../../lib/api';
 import { queryKeys } from '../../../lib/queryKeys';
 import { useSignedIn, useZone } from '../../../lib/session';
@@ -29,9 +30,10 @@ export type ListParams = Required<Pick<ListBody, 'folderId' | 'currentPage' | 'p
 
 export function useDeviceList(params: ListParams | null) {
   const timeZone = useZone();
+  const lang = useLang();
   const signedIn = useSignedIn();
   return useQuery({
-    queryKey: [...queryKeys.devices, 'list', params, timeZone],
+    queryKey: [...queryKeys.devices, 'list', params, timeZone, lang],
     queryFn: ({ signal }) => {
       const p = params!;
       const body: ListBody = {
@@ -51,11 +53,15 @@ export function useDeviceList(params: ListParams | null) {
 
 export function useDeviceDetail(imei: string | null) {
   const timeZone = useZone();
+  const lang = useLang();
   const signedIn = useSignedIn();
   return useQuery({
-    queryKey: [...queryKeys.devices, 'detail', imei, timeZone],
+    queryKey: [...queryKeys.devices, 'detail', imei, timeZone, lang],
     queryFn: ({ signal }) => call(GetDetailByIMEI, { imei: imei!, timeZone }, { loading: false, signal }),
     enabled: imei !== null && signedIn,
+    // A new language or zone reads the device again with the old answer on screen: the tabs (and an
+    // animal-info form being edited) stay mounted.
+    placeholderData: keepPreviousData,
   });
 }
 
@@ -96,9 +102,10 @@ export function useSaveMountInfo(form: SpeciesForm) {
 
 export function useWorkStatus(imei: string) {
   const timeZone = useZone();
+  const lang = useLang();
   const signedIn = useSignedIn();
   return useQuery({
-    queryKey: [...queryKeys.devices, 'work', imei, timeZone],
+    queryKey: [...queryKeys.devices, 'work', imei, timeZone, lang],
     queryFn: ({ signal }) => call(GetWorkStatus, { imei, timeZone }, { loading: false, repeatCheck: false, signal }),
     enabled: signedIn,
   });

@@ -8,6 +8,7 @@ import {
   MovebankImport,
   type MovebankImportJob,
 } from '@wildtrack/contract';
+import { useLang } from '../../../i18n';
 import { call, upload } from '../../../lib/api';
 import { queryKeys } from '../../../lib/queryKeys';
 import { useSignedIn, useZone } from '../../../lib/session';
@@ -24,8 +25,10 @@ export const isActive = (job: MovebankImportJob | undefined): boolean => job !==
 export function useMovebankImports(enabled: boolean) {
   const signedIn = useSignedIn();
   const timeZone = useZone();
+  // reasons and notices come in the caller's language
+  const lang = useLang();
   return useQuery({
-    queryKey: [...importsKey, 'list', timeZone],
+    queryKey: [...importsKey, 'list', timeZone, lang],
     queryFn: ({ signal }) => call(GetMovebankImportList, { timeZone }, { loading: false, repeatCheck: false, signal }),
     enabled: enabled && signedIn,
     staleTime: 0,
@@ -36,8 +39,9 @@ export function useMovebankImports(enabled: boolean) {
 export function useMovebankImport(id: string | null) {
   const signedIn = useSignedIn();
   const timeZone = useZone();
+  const lang = useLang();
   return useQuery({
-    queryKey: [...importsKey, 'job', id, timeZone],
+    queryKey: [...importsKey, 'job', id, timeZone, lang],
     queryFn: ({ signal }) => call(GetMovebankImport, { id: id!, timeZone }, { loading: false, repeatCheck: false, signal }),
     enabled: id !== null && signedIn,
     refetchInterval: (query) => (query.state.data === undefined || isActive(query.state.data) ? IMPORT_POLL_MS : false),
@@ -70,10 +74,11 @@ export function useStartMovebankImport() {
 export function useCancelMovebankImport() {
   const client = useQueryClient();
   const timeZone = useZone();
+  const lang = useLang();
   return useMutation({
     mutationFn: (id: string) => call(CancelMovebankImport, { id, timeZone }, { loading: false }),
     onSuccess: (job) => {
-      client.setQueryData([...importsKey, 'job', job.IdStr, timeZone], job);
+      client.setQueryData([...importsKey, 'job', job.IdStr, timeZone, lang], job);
       return client.invalidateQueries({ queryKey: [...importsKey, 'list'] });
     },
   });

@@ -35,7 +35,7 @@ import {
 } from 'antd';
 import type { Rule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
 import { isApiError, isIgnorable, uploadImage } from '../../../lib/api';
@@ -44,6 +44,7 @@ import { MapBoundary } from '../../../map/MapBoundary';
 import { useZone } from '../../../lib/session';
 import { MEASURES, toFormValues, toMountInfo, type AnimalFormValues } from '../animalForm';
 import { speciesForm, useMountInfo, useSaveMountInfo, type SpeciesForm } from '../api';
+import { setAnimalEdits, useBeforeUnloadWhileEdited } from '../unsaved';
 
 const ReleaseMap = lazy(() => import('./ReleaseMap'));
 
@@ -76,6 +77,9 @@ export function AnimalInfoForm({ imei, species, info, readOnly }: FormProps) {
   const initial = useMemo(() => toFormValues(info, measures), [info, measures]);
   const save = useSaveMountInfo(species);
   const [refusal, setRefusal] = useState<string | null>(null);
+  // Edits not yet saved: leaving the tab, the device or the page asks first (../unsaved).
+  useEffect(() => () => setAnimalEdits(false), []);
+  useBeforeUnloadWhileEdited();
   const lon = Form.useWatch('ReleaseLon', form) ?? null;
   const lat = Form.useWatch('ReleaseLat', form) ?? null;
 
@@ -123,6 +127,7 @@ export function AnimalInfoForm({ imei, species, info, readOnly }: FormProps) {
     }
     try {
       await save.mutateAsync(body);
+      setAnimalEdits(false);
       message.success(t('common.saved'));
     } catch (e) {
       if (!isIgnorable(e)) setRefusal(isApiError(e) ? (e.info.msg ?? e.message) : String(e));
@@ -140,6 +145,7 @@ export function AnimalInfoForm({ imei, species, info, readOnly }: FormProps) {
       initialValues={initial}
       disabled={readOnly}
       onFinish={(v) => void submit(v)}
+      onValuesChange={() => setAnimalEdits(!readOnly)}
       data-testid="animal-form"
       data-species={species}
       scrollToFirstError

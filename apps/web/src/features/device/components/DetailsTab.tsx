@@ -31,11 +31,22 @@ export function secondLevelFixBlock(d: Pick<DeviceDetail, 'Type' | 'Example' | '
 
 function SecondLevelFix({ detail }: { detail: DeviceDetail }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const mutation = useSetSecondLevelFix();
   const [refusal, setRefusal] = useState<string | null>(null);
   const block = secondLevelFixBlock(detail);
+  // Second-level fixes take SECOND_LEVEL_FIX_COUNT fixes each time and cost battery: the switch asks first.
   const toggle = (checked: boolean): void => {
+    const which = checked ? 'on' : 'off';
+    modal.confirm({
+      title: t(`device.secondLevelConfirm.${which}Title`),
+      content: t(`device.secondLevelConfirm.${which}Text`, { count: SECOND_LEVEL_FIX_COUNT }),
+      okText: t(`device.secondLevelConfirm.${which}`),
+      cancelText: t('common.cancel'),
+      onOk: () => apply(checked),
+    });
+  };
+  const apply = (checked: boolean): void => {
     setRefusal(null);
     mutation.mutate(
       { imei: detail.IMEI, enabled: checked ? 1 : 0 },

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
 import { useDeviceDetail } from '../api';
+import { useConfirmDiscard } from '../unsaved';
 import { AnimalInfoTab } from './AnimalInfoTab';
 import { DetailsTab } from './DetailsTab';
 import { StatusTag } from './status';
@@ -13,6 +14,7 @@ export function DeviceDetails({ imei }: { imei: string }) {
   const { t } = useTranslation();
   const detail = useDeviceDetail(imei);
   const [tab, setTab] = useState('details');
+  const confirmDiscard = useConfirmDiscard();
 
   if (detail.isPending) return <Skeleton active paragraph={{ rows: 8 }} />;
   if (detail.isError) return <ErrorState title={t('device.detailError')} error={detail.error} onRetry={() => void detail.refetch()} />;
@@ -40,7 +42,8 @@ export function DeviceDetails({ imei }: { imei: string }) {
       ) : null}
       <Tabs
         activeKey={tab}
-        onChange={setTab}
+        // leaving the animal-info tab drops its unsaved edits: asked first
+        onChange={(next) => (tab === 'animal' ? confirmDiscard(() => setTab(next)) : setTab(next))}
         items={[
           { key: 'details', label: t('device.tab.details'), children: <DetailsTab detail={d} /> },
           { key: 'animal', label: t('device.tab.animal'), children: tab === 'animal' ? <AnimalInfoTab detail={d} readOnly={readOnly} /> : null },

@@ -1,10 +1,11 @@
-import type { DeviceDetail } from '@wildtrack/contract';
+import { ROOT_FOLDER_ID, type DeviceDetail } from '@wildtrack/contract';
 import { Table, Tag, Typography, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
 import { SensorIcons } from '../../../components/SensorIcons';
 import { useServerTable } from '../../../components/serverTable';
 import { useDeviceList, type SortField } from '../api';
+import { RootEmpty } from './RootEmpty';
 import { Battery, StatusTag } from './status';
 
 interface Props {
@@ -77,7 +78,8 @@ export function DeviceTable({ folderId, selectedImei, onSelect }: Props) {
       dataSource={list.data?.List ?? []}
       loading={list.isFetching}
       scroll={{ x: 1120, y: 340 }}
-      locale={{ emptyText: t('device.folderEmpty') }}
+      // the organisation's own devices: how to get some; a folder: that it is empty
+      locale={{ emptyText: folderId === ROOT_FOLDER_ID ? <RootEmpty /> : t('device.folderEmpty') }}
       rowClassName={(d) => (d.IMEI === selectedImei ? 'wt-row-selected' : '')}
       onRow={(d) => ({ onClick: () => onSelect(d.IMEI), style: { cursor: 'pointer' } })}
       pagination={table.pagination(list.data?.Total ?? 0, (total) => t('device.total', { total }))}

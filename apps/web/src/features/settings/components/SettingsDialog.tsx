@@ -74,9 +74,37 @@ function SettingsBody({ isOpen, onClose }: BodyProps) {
 
 function SettingsForm({ setting, isOpen, onClose }: BodyProps & { setting: AccountSetting }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const [form] = Form.useForm<SettingsValues>();
   const save = useSaveAccountSetting();
+
+  /** The key could not be tried: save it anyway, save the rest with the key already saved, or cancel. */
+  const askUnchecked = (): Promise<'anyway' | 'keep' | 'cancel'> =>
+    new Promise((resolve) => {
+      const dialog = modal.confirm({
+        title: t('settings.keyUnchecked.title'),
+        content: t('settings.keyUnchecked.text'),
+        okText: t('settings.keyUnchecked.saveAnyway'),
+        cancelText: t('common.cancel'),
+        onOk: () => resolve('anyway'),
+        onCancel: () => resolve('cancel'),
+        footer: (_, { OkBtn, CancelBtn }) => (
+          <>
+            <CancelBtn />
+            <Button
+              data-testid="settings-keep-key"
+              onClick={() => {
+                resolve('keep');
+                dialog.destroy();
+              }}
+            >
+              {setting.TdtKey ? t('settings.keyUnchecked.keepSaved') : t('settings.keyUnchecked.withoutKey')}
+            </Button>
+            <OkBtn />
+          </>
+        ),
+      });
+    });
   const [checking, setChecking] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
 
@@ -94,18 +122,29 @@ function SettingsForm({ setting, isOpen, onClose }: BodyProps & { setting: Accou
     form.setFieldValue('tdtKey', tdtKey);
     // §5: a key is proved by a test tile before it is saved. The key already saved was proved when it
     // was entered; asking again would keep an offline field laptop from changing anything else.
+    let keyToSave = tdtKey;
     if (tdtKey && tdtKey !== setting.TdtKey) {
       setChecking(true);
       form.setFields([{ name: 'tdtKey', validating: true, errors: [] }]);
-      const works = await checkTdtKey(tdtKey);
+      const check = await checkTdtKey(tdtKey);
       setChecking(false);
       // Closed while the tile loaded: no save the user walked away from.
       if (!isOpen.current) return;
-      form.setFields([{ name: 'tdtKey', validating: false, errors: works ? [] : [t('settings.keyInvalid')] }]);
-      if (!works) return;
+      form.setFields([{ name: 'tdtKey', validating: false, errors: check === 'refused' ? [t('settings.keyInvalid')] : [] }]);
+      if (check === 'refused') return;
+      if (check === 'unreachable') {
+        // Tianditu can't be asked (offline, or no answer): the key is not known to be wrong. The user
+        // chooses; the rest of the settings (the time zone) are saved either way but on Cancel.
+        const choice = await askUnchecked();
+        if (choice === 'cancel' || !isOpen.current) return;
+        if (choice === 'keep') {
+          keyToSave = setting.TdtKey;
+          form.setFieldValue('tdtKey', setting.TdtKey);
+        }
+      }
     }
     try {
-      await save.mutateAsync({ app: values.app ? 1 : 0, email: values.email ? 1 : 0, tdtKey, timeZone: values.timeZone });
+      await save.mutateAsync({ app: values.app ? 1 : 0, email: values.email ? 1 : 0, tdtKey: keyToSave, timeZone: values.timeZone });
     } catch (e) {
       // The client has shown the refusal already; it stays beside the form until the next try.
       if (isOpen.current && !isIgnorable(e)) setRefusal(isApiError(e) ? (e.info.msg ?? e.message) : e instanceof Error ? e.message : String(e));

@@ -12,6 +12,7 @@ import {
   type PositionFilter,
   type SecondLevelMode,
 } from '@wildtrack/contract';
+import { useLang } from '../../../i18n';
 import { call } from '../../../lib/api';
 import { positionKeys } from '../../../lib/tracks';
 import { useSignedIn, useZone } from '../../../lib/session';
@@ -38,9 +39,9 @@ export interface FixQuery {
 export type FixPageParams = FixQuery & PageBody & Pick<CallBody<typeof GetFixListByPage>, 'sortField' | 'sortOrder'>;
 
 export const trackKeys = {
-  page: (p: FixPageParams, zone: string) => [...positionKeys.all, 'table', p, zone] as const,
-  converted: (p: ConvertedPageParams, zone: string) => [...positionKeys.all, 'converted', p, zone] as const,
-  fix: (imei: string, id: string, zone: string) => [...positionKeys.all, 'fix', imei, id, zone] as const,
+  page: (p: FixPageParams, zone: string, lang: string) => [...positionKeys.all, 'table', p, zone, lang] as const,
+  converted: (p: ConvertedPageParams, zone: string, lang: string) => [...positionKeys.all, 'converted', p, zone, lang] as const,
+  fix: (imei: string, id: string, zone: string, lang: string) => [...positionKeys.all, 'fix', imei, id, zone, lang] as const,
 };
 
 function queryBody(q: FixQuery, zone: string) {
@@ -49,9 +50,10 @@ function queryBody(q: FixQuery, zone: string) {
 
 export function useFixPage(params: FixPageParams | null) {
   const zone = useZone();
+  const lang = useLang();
   const signedIn = useSignedIn();
   return useQuery({
-    queryKey: params ? trackKeys.page(params, zone) : [...positionKeys.all, 'table', 'none'],
+    queryKey: params ? trackKeys.page(params, zone, lang) : [...positionKeys.all, 'table', 'none'],
     queryFn: ({ signal }) => {
       const p = params!;
       const body = {
@@ -70,9 +72,10 @@ export function useFixPage(params: FixPageParams | null) {
 /** One fix with what only its detail carries (its Annotations); null reads nothing. */
 export function useFix(imei: string, id: string | null) {
   const zone = useZone();
+  const lang = useLang();
   const signedIn = useSignedIn();
   return useQuery({
-    queryKey: trackKeys.fix(imei, id ?? '', zone),
+    queryKey: trackKeys.fix(imei, id ?? '', zone, lang),
     queryFn: ({ signal }) => call(GetFix, { imei, id: id!, timeZone: zone }, { loading: false, repeatCheck: false, signal }),
     enabled: id !== null && signedIn,
   });
@@ -96,9 +99,10 @@ export type ConvertedPageParams = Required<Pick<CallBody<typeof GetConvertedInva
 
 export function useConvertedInvalid(params: ConvertedPageParams, enabled: boolean) {
   const zone = useZone();
+  const lang = useLang();
   const signedIn = useSignedIn();
   return useQuery({
-    queryKey: trackKeys.converted(params, zone),
+    queryKey: trackKeys.converted(params, zone, lang),
     queryFn: ({ signal }) => call(GetConvertedInvalidListPage, { ...params, timeZone: zone }, { loading: false, repeatCheck: false, signal }),
     enabled: enabled && signedIn,
     placeholderData: keepPreviousData,

@@ -13,6 +13,7 @@ import {
   type CallData,
   type CallDef,
 } from '@wildtrack/contract';
+import { useLang } from '../../../i18n';
 import { call } from '../../../lib/api';
 import { queryKeys } from '../../../lib/queryKeys';
 import { useSignedIn, useZone, writeStoredUser } from '../../../lib/session';
@@ -22,8 +23,10 @@ import { buildIndex } from '../model';
 export function useDeviceTree() {
   const signedIn = useSignedIn();
   const timeZone = useZone();
+  // The server names folders in the caller's language (the root, the experience folder, "shared by").
+  const lang = useLang();
   return useQuery({
-    queryKey: [...queryKeys.tree, timeZone],
+    queryKey: [...queryKeys.tree, timeZone, lang],
     queryFn: ({ signal }) => call(GetTree, { timeZone }, { loading: false, repeatCheck: false, signal }),
     select: buildIndex,
     staleTime: 60_000,
@@ -34,8 +37,9 @@ export function useDeviceTree() {
 
 /** The organisation's folders, for the move-to picker. */
 export function useFolderTree(enabled: boolean) {
+  const lang = useLang();
   return useQuery({
-    queryKey: queryKeys.folders,
+    queryKey: [...queryKeys.folders, lang],
     queryFn: ({ signal }) => call(GetFolderTree, undefined, { loading: false, repeatCheck: false, signal }),
     enabled,
   });

@@ -57,7 +57,7 @@ describe('DeviceTree', () => {
     const server = fakeServer({ '/api/Device/GetTree': () => envelope(Code.Success, '', sample()) });
     renderTree();
     await screen.findByText('Stork A');
-    expect(titles()).toEqual(['All devices', 'Storks', 'Stork A', 'Stork B', 'Full folder', 'VHF station', 'Experience devices']);
+    expect(titles()).toEqual(['Our devices', 'Storks', 'Stork A', 'Stork B', 'Full folder', 'VHF station', 'Experience devices']);
     expect(getTreeSelection('device')).toMatchObject({ folderId: '10', imei: '860000000000011' });
     expect(screen.getByTestId('tree-folder-10').querySelector('[data-testid="folder-count"]')?.textContent).toBe('2');
     // the VHF receiver is greyed out on every page (§6)
@@ -72,7 +72,7 @@ describe('DeviceTree', () => {
     renderTree();
     await screen.findByText('Stork A');
     fireEvent.change(screen.getByPlaceholderText('Name, remark name or IMEI'), { target: { value: '0021' } });
-    await waitFor(() => expect(titles()).toEqual(['All devices', 'Full folder', 'Deer']));
+    await waitFor(() => expect(titles()).toEqual(['Our devices', 'Full folder', 'Deer']));
     expect(screen.getByTestId('tree-summary').textContent).toBe('Matching: 1 of 5');
     fireEvent.change(screen.getByPlaceholderText('Name, remark name or IMEI'), { target: { value: 'nothing' } });
     expect(await screen.findByText('No device matches')).toBeTruthy();
@@ -87,7 +87,7 @@ describe('DeviceTree', () => {
     const option = await screen.findByTitle('Temperature (1)');
     expect(screen.getByTitle('GNSS (4)')).toBeTruthy();
     fireEvent.click(option);
-    await waitFor(() => expect(titles()).toEqual(['All devices', 'Storks', 'Stork A']));
+    await waitFor(() => expect(titles()).toEqual(['Our devices', 'Storks', 'Stork A']));
   });
 
   it('checks devices on a checkable page and greys out what the page does not allow', async () => {
@@ -108,7 +108,7 @@ describe('DeviceTree', () => {
     await waitFor(() => expect([...getTreeSelection('download').checkedKeys].sort()).toEqual(['d:10:860000000000011', 'd:10:860000000000012', 'f:10']));
     expect(checkbox('Storks').className).toContain('ant-tree-checkbox-checked');
     expect(checkbox('Stork B').getAttribute('aria-checked')).toBe('true');
-    expect(checkbox('All devices').className).toContain('ant-tree-checkbox-indeterminate');
+    expect(checkbox('Our devices').className).toContain('ant-tree-checkbox-indeterminate');
     // the VHF receiver can't be checked
     expect(checkbox('VHF station').className).toContain('ant-tree-checkbox-disabled');
     fireEvent.click(checkbox('VHF station'));
@@ -126,7 +126,7 @@ describe('DeviceTree', () => {
     fireEvent.keyDown(list, { key: 'ArrowUp' });
     expect(list.getAttribute('aria-activedescendant')).toBe(screen.getByText('Storks').closest('[role="treeitem"]')!.id);
     fireEvent.keyDown(list, { key: 'ArrowLeft' });
-    await waitFor(() => expect(titles()).toEqual(['All devices', 'Storks', 'Full folder', 'VHF station', 'Experience devices']));
+    await waitFor(() => expect(titles()).toEqual(['Our devices', 'Storks', 'Full folder', 'VHF station', 'Experience devices']));
     fireEvent.keyDown(list, { key: 'Enter' });
     await waitFor(() => expect(getTreeSelection('device')).toMatchObject({ folderId: '10', imei: null }));
     fireEvent.keyDown(list, { key: 'ArrowRight' });
