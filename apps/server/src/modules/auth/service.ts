@@ -148,7 +148,7 @@ export class AuthService {
    */
   async resolveImageCookie(value: string | undefined): Promise<SignedIn> {
     const dot = value?.indexOf('.') ?? -1;
-    if (!value || dot < 0 || value.length > 200) throw sessionExpired();
+    if (!value || dot !== 22 || value.length > 200) throw sessionExpired(); // ids are 22 characters (newSessionId)
     const signer = await this.signer(value.slice(0, dot));
     const given = Buffer.from(value.slice(dot + 1), 'hex');
     if (!signer) throw sessionExpired();
