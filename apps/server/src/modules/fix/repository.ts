@@ -569,16 +569,16 @@ export class FixRepository {
   }
 
   /** Days whose segments writes made stale, oldest devices first, with the device's IMEI. */
-  async dirtyDays(limit: number): Promise<{ deviceId: number; imei: string; day: number }[]> {
+  async dirtyDays(limit: number): Promise<{ deviceId: number; imei: string; secondLevel: boolean; day: number }[]> {
     const rows = await this.db
       .selectFrom('track_segment_dirty as t')
       .innerJoin('devices as d', 'd.id', 't.device_id')
-      .select(['t.device_id', 't.day', 'd.imei'])
+      .select(['t.device_id', 't.day', 'd.imei', 'd.second_level_fix'])
       .orderBy('t.device_id')
       .orderBy('t.day')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ deviceId: Number(r.device_id), imei: r.imei, day: Number(r.day) }));
+    return rows.map((r) => ({ deviceId: Number(r.device_id), imei: r.imei, secondLevel: Number(r.second_level_fix) === 1, day: Number(r.day) }));
   }
 
   /** Who marked fixes: user id → nickname (or account). */

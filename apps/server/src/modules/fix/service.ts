@@ -338,20 +338,21 @@ export class FixService {
   }
 
   /**
-   * Builds the segments of up to `limit` days that writes made stale (the server runs this in the
-   * background, so a track is usually served from segments even right after an import). Answers how
-   * many days it built.
+   * Builds the segments of up to `limit` days that writes made stale, and a second-level device's
+   * averaged-table summaries of those days (the server runs this in the background, so a track or a
+   * page is usually served from them even right after an import). Answers how many days it built.
    */
   async buildStaleSegments(limit = 200): Promise<number> {
     const dirty = await this.fixes.dirtyDays(limit);
-    const byDevice = new Map<number, { imei: string; days: number[] }>();
+    const byDevice = new Map<number, { imei: string; secondLevel: boolean; days: number[] }>();
     for (const d of dirty) {
-      const entry = byDevice.get(d.deviceId) ?? { imei: d.imei, days: [] };
+      const entry = byDevice.get(d.deviceId) ?? { imei: d.imei, secondLevel: d.secondLevel, days: [] };
       entry.days.push(d.day);
       byDevice.set(d.deviceId, entry);
     }
-    for (const [deviceId, { imei, days }] of byDevice) {
+    for (const [deviceId, { imei, secondLevel, days }] of byDevice) {
       await this.fixes.buildSegments(deviceId, days, (points) => encodeTrack({ imei, ...points }));
+      if (secondLevel) await this.fixes.buildGroupDays(deviceId, days, summarise);
     }
     return dirty.length;
   }

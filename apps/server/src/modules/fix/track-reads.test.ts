@@ -163,4 +163,18 @@ describe.each(DIALECTS)('track reads on %s', (dialect) => {
     expect(after.List.map((f) => f.GroupIds?.length ?? 1)).toEqual([1, 8, 5, 1, 5, 5]);
     expect(after.List[5]!.Id).toBe(String(day(2025, 6, 1) + 10 * 3600_000 + 1000));
   });
+
+  it('summarises a second-level device\'s stale days in the background job, with its segments', async () => {
+    const summaries = async () =>
+      (await t.database.db.selectFrom('fix_group_days').select('day').where('device_id', '=', secondLevel.id).orderBy('day').execute()).map((r) => Number(r.day));
+    const late = day(2025, 6, 4) + 3600_000;
+    await t.services.ingest.writeDecoded(secondLevel.id, { fixes: [fix(late), fix(late + 1000)], sensors: [], bursts: [], lastTime: null, lastVoltage: null }, null);
+    const lateDay = Math.floor(late / DAY);
+    expect(await summaries()).not.toContain(lateDay);
+    // the job's passes, until no stale day is left
+    for (let pass = 0; (await t.services.fixes.buildStaleSegments(50)) > 0; pass++) expect(pass).toBeLessThan(10);
+    expect(await summaries()).toContain(lateDay);
+    const [groups] = await t.database.db.selectFrom('fix_group_days').select('group_count').where('device_id', '=', secondLevel.id).where('day', '=', lateDay).execute();
+    expect(Number(groups!.group_count)).toBe(1);
+  });
 });
