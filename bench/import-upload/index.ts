@@ -4,7 +4,8 @@
 // (multipart folderId + file, streamed from disk), then imported in the background while the bench reads
 // the job's progress. The server's RSS is sampled every 10 ms: its growth over the idle figure is printed
 // for the upload and for the import, with the upload rate and the import's rows/s.
-// BENCH_IMPORT_MB sets the file's size (default 100).
+// BENCH_IMPORT_MB sets the file's size (default 100); BENCH_UPLOAD_ONLY=1 cancels the import once the
+// upload is answered (to measure uploads larger than an import should take on a bench).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -102,30 +103,36 @@ try {
   if (started.Code !== 1000 || !started.Data) throw new Error(`upload refused: ${started.Code} ${started.Msg}`);
   console.log(`file: ${(fileSize / 1e6).toFixed(1)} MB; server RSS idle ${idle.toFixed(0)} MiB`);
   console.log(`upload: ${(uploadMs / 1000).toFixed(1)} s (${(fileSize / 1e6 / (uploadMs / 1000)).toFixed(0)} MB/s); server RSS peak ${uploadPeak.toFixed(0)} MiB, growth ${(uploadPeak - idle).toFixed(0)} MiB`);
-  peak = rssMiB();
-  const importStart = peak;
-  let job = started.Data;
-  let lastLine = 0;
-  // how long the server takes to answer another call while it imports (the import yields to it)
-  let slowest = 0;
-  while (job.Status === 'queued' || job.Status === 'running') {
-    await new Promise((r) => setTimeout(r, 500));
-    const asked = performance.now();
-    job = (await post(calls.GetMovebankImport.path, { id: job.IdStr })).Data as MovebankImportJob;
-    slowest = Math.max(slowest, performance.now() - asked);
-    if (performance.now() - lastLine > 5000) {
-      lastLine = performance.now();
-      console.log(`  ${job.Status}: ${job.Rows.toLocaleString('en-US')} rows, ${job.Percent}% of the file, ${job.RowsPerSecond.toLocaleString('en-US')} rows/s, server RSS ${rssMiB().toFixed(0)} MiB`);
+  if (process.env.BENCH_UPLOAD_ONLY === '1') {
+    clearInterval(timer);
+    const stopped = (await post(calls.CancelMovebankImport.path, { id: started.Data.IdStr })).Data as MovebankImportJob;
+    console.log(`import cancelled after ${stopped.Rows.toLocaleString('en-US')} rows (BENCH_UPLOAD_ONLY)`);
+  } else {
+    peak = rssMiB();
+    const importStart = peak;
+    let job = started.Data;
+    let lastLine = 0;
+    // how long the server takes to answer another call while it imports (the import yields to it)
+    let slowest = 0;
+    while (job.Status === 'queued' || job.Status === 'running') {
+      await new Promise((r) => setTimeout(r, 500));
+      const asked = performance.now();
+      job = (await post(calls.GetMovebankImport.path, { id: job.IdStr })).Data as MovebankImportJob;
+      slowest = Math.max(slowest, performance.now() - asked);
+      if (performance.now() - lastLine > 5000) {
+        lastLine = performance.now();
+        console.log(`  ${job.Status}: ${job.Rows.toLocaleString('en-US')} rows, ${job.Percent}% of the file, ${job.RowsPerSecond.toLocaleString('en-US')} rows/s, server RSS ${rssMiB().toFixed(0)} MiB`);
+      }
     }
+    clearInterval(timer);
+    peak = Math.max(peak, rssMiB());
+    const r = job.Report;
+    console.log(
+      `import: ${job.Status}, ${job.Rows.toLocaleString('en-US')} rows in ${r?.Seconds ?? '?'} s (${job.RowsPerSecond.toLocaleString('en-US')} rows/s), ${r?.Stored.toLocaleString('en-US') ?? '?'} fixes stored; ` +
+        `server RSS at its start ${importStart.toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB, growth over idle ${(peak - idle).toFixed(0)} MiB`,
+    );
+    console.log(`progress calls during the import: slowest answer ${slowest.toFixed(0)} ms`);
   }
-  clearInterval(timer);
-  peak = Math.max(peak, rssMiB());
-  const r = job.Report;
-  console.log(
-    `import: ${job.Status}, ${job.Rows.toLocaleString('en-US')} rows in ${r?.Seconds ?? '?'} s (${job.RowsPerSecond.toLocaleString('en-US')} rows/s), ${r?.Stored.toLocaleString('en-US') ?? '?'} fixes stored; ` +
-      `server RSS at its start ${importStart.toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB, growth over idle ${(peak - idle).toFixed(0)} MiB`,
-  );
-  console.log(`progress calls during the import: slowest answer ${slowest.toFixed(0)} ms`);
 } finally {
   child.kill('SIGTERM');
   fs.rmSync(path.dirname(file), { recursive: true, force: true });
