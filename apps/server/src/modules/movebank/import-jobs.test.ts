@@ -18,7 +18,7 @@ import {
   signedHeaders,
 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type Envelope, SHARED_DATA, type TestApp } from '../../test/helper.js';
-import { STALE_MS } from './jobs.js';
+import { ORPHAN_AGE_MS, STALE_MS } from './jobs.js';
 
 const GULLS = path.join(SHARED_DATA, 'movebank_gulls_gps_acc.csv');
 const GULLS_REFERENCE = path.join(SHARED_DATA, 'movebank_gulls_trackdata.csv');
@@ -244,6 +244,33 @@ describe.each(DIALECTS)('Movebank import from the console on %s', (dialect) => {
     expect(stopped.Stored).toBe(bigFixes);
     expect(stopped.Report!.Stored).toBe(bigFixes);
     expect((await state()).files).toBe(0);
+  });
+
+  it('deletes uploaded files no job names once untouched for an hour (a server stopped mid-upload), never the file of a job still to run', async () => {
+    const dir = path.join(t.dataDir, 'imports', String(aliceOrg));
+    fs.mkdirSync(dir, { recursive: true });
+    const orphan = path.join(dir, 'orphan.csv');
+    const fresh = path.join(dir, 'being-written.csv');
+    const queued = path.join(dir, 'queued.csv');
+    for (const f of [orphan, fresh, queued]) fs.writeFileSync(f, 'event-id,timestamp\n');
+    const old = new Date(Date.now() - ORPHAN_AGE_MS - 60_000);
+    fs.utimesSync(orphan, old, old);
+    fs.utimesSync(queued, old, old);
+    const id = Number(
+      (
+        await t.database.db
+          .insertInto('movebank_imports')
+          .values({ org_id: aliceOrg, user_id: null, folder_id: null, file_name: 'queued.csv', reference_name: null, data_path: queued, reference_path: null, size: 20, status: 'running', created_at: Date.now(), started_at: Date.now(), updated_at: Date.now() + STALE_MS })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    // a job another server runs (its heartbeat is fresh): its file must outlive the sweep
+    expect(await t.services.imports.sweepOrphans()).toBe(1);
+    expect([fs.existsSync(orphan), fs.existsSync(fresh), fs.existsSync(queued)]).toEqual([false, true, true]);
+    await t.database.db.updateTable('movebank_imports').set({ status: 'cancelled' }).where('id', '=', id).execute();
+    fs.rmSync(fresh);
+    fs.rmSync(queued);
   });
 
   it('marks an import interrupted when its server stopped: one whose heartbeat aged, and the running ones of a server that closes', async () => {

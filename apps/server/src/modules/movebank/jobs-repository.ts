@@ -127,6 +127,12 @@ export class ImportJobRepository {
     await this.db.updateTable('movebank_imports').set({ cancel_requested: 1 }).where('id', '=', id).where('status', '=', 'running').execute();
   }
 
+  /** The files queued and running jobs will read. */
+  async pendingFiles(): Promise<string[]> {
+    const rows = await this.db.selectFrom('movebank_imports').select(['data_path', 'reference_path']).where('status', 'in', ['queued', 'running']).execute();
+    return rows.flatMap((r) => (r.reference_path ? [r.data_path, r.reference_path] : [r.data_path]));
+  }
+
   /** Running jobs whose heartbeat stopped before `before` and that this server does not run. */
   async stale(before: number): Promise<ImportJobRow[]> {
     return this.select().where('j.status', '=', 'running').where('j.updated_at', '<', before).execute();

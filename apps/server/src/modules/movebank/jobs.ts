@@ -24,6 +24,9 @@ import { formatErrorMessage, reasonText, type StoredMessage } from './texts.js';
 export const HEARTBEAT_MS = 500;
 /** A running import whose heartbeat is older than this belonged to a server that stopped: it is interrupted. */
 export const STALE_MS = 15_000;
+/** Uploaded files no job names are looked for this often, and deleted once untouched this long. */
+const ORPHAN_SWEEP_MS = 10 * 60_000;
+export const ORPHAN_AGE_MS = 60 * 60_000;
 /** How long a cancel waits for an import another server runs to stop. */
 const CANCEL_WAIT_MS = 10_000;
 const LIST_LIMIT = 20;
@@ -58,6 +61,7 @@ export class MovebankImportService {
   private readonly running = new Map<number, Running>();
   private draining: Promise<void> | null = null;
   private closed = false;
+  private lastOrphanSweep = 0;
 
   constructor(
     private readonly repo: ImportJobRepository,
@@ -168,6 +172,33 @@ export class MovebankImportService {
       if (this.running.has(Number(row.id))) continue;
       if (await this.repo.interrupt(Number(row.id), now - STALE_MS, stored({ key: 'movebank.interrupted', params: {} }), now)) {
         this.discard(row.data_path, row.reference_path ?? undefined);
+        n += 1;
+      }
+    }
+    if (now - this.lastOrphanSweep >= ORPHAN_SWEEP_MS) {
+      this.lastOrphanSweep = now;
+      await this.sweepOrphans(now);
+    }
+    return n;
+  }
+
+  /**
+   * Uploaded files no job will read: a server stopped during an upload (the file was written, the row
+   * never made). A file still being written is younger than ORPHAN_AGE_MS (each write touches it); one a
+   * queued or running job names is kept.
+   */
+  async sweepOrphans(now = Date.now()): Promise<number> {
+    const root = path.join(this.dataDir, 'imports');
+    if (!fs.existsSync(root)) return 0;
+    const kept = new Set(await this.repo.pendingFiles());
+    let n = 0;
+    for (const org of fs.readdirSync(root)) {
+      const dir = path.join(root, org);
+      if (!fs.statSync(dir).isDirectory()) continue;
+      for (const name of fs.readdirSync(dir)) {
+        const file = path.join(dir, name);
+        if (kept.has(file) || now - fs.statSync(file).mtimeMs < ORPHAN_AGE_MS) continue;
+        fs.rmSync(file, { force: true });
         n += 1;
       }
     }
