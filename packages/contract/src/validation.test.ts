@@ -220,3 +220,22 @@ describe('input rules of issue 11 (low findings)', () => {
     }
   });
 });
+
+describe('animal info as stored and as sent', () => {
+  it('answers what is stored even when it predates the input rules, and refuses it in a save', async () => {
+    const calls = await import('./calls/index.js');
+    const stored = {
+      IMEI: '860000000000001',
+      AnimalInfo: { Species: 'Stork', ScientificName: 'Ciconia', Sex: 0, Age: 0, Weight: null },
+      WorkInfo: { CaptureTime: '', MountTime: '', ReleaseTime: '', ReleaseLon: null, ReleaseLat: null, ReleaseSite: '', Images: ['https://old.example/photo.jpg'] },
+      AdditionalInfo: [{ Name: 'comments', Value: 'caught at dawn\nringed left leg' }],
+      Measurements: {},
+    };
+    expect(calls.GetBirdInfo.data.safeParse(stored).success).toBe(true);
+    expect(calls.GetBeastInfo.data.safeParse(stored).success).toBe(true);
+    expect(calls.GetOtherSpeciesInfo.data.safeParse(stored).success).toBe(true);
+    const save = calls.SaveBirdInfo.body.safeParse(stored);
+    expect(save.success).toBe(false);
+    expect(save.error!.issues.map((i) => i.path.join('.')).sort()).toEqual(['AdditionalInfo.0.Value', 'WorkInfo.Images.0']);
+  });
+});

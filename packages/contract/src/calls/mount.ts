@@ -80,15 +80,32 @@ function mountInfo<M extends readonly string[]>(measures: M) {
 export const BirdInfoSchema = mountInfo(BIRD_MEASURES);
 export const BeastInfoSchema = mountInfo(BEAST_MEASURES);
 export const OtherSpeciesInfoSchema = mountInfo([] as const);
+
+/**
+ * Animal info as a Get answers it: what is stored, which may predate today's input rules (an import's
+ * comment with line breaks, a photo address saved before ImageUrlSchema), so the texts are not checked
+ * again; a Save body is (the schemas above).
+ */
+function storedMountInfo<M extends readonly string[]>(measures: M) {
+  const stored = z.string();
+  const body = mountInfo(measures);
+  return z.object({
+    IMEI: z.string(),
+    AnimalInfo: AnimalInfoSchema.extend({ Species: stored, ScientificName: stored }),
+    WorkInfo: WorkInfoSchema.extend({ CaptureTime: stored, MountTime: stored, ReleaseTime: stored, ReleaseSite: stored, Images: z.array(stored) }),
+    AdditionalInfo: z.array(z.object({ Name: stored, Value: stored })),
+    Measurements: body.shape.Measurements,
+  });
+}
 export type BirdInfo = z.infer<typeof BirdInfoSchema>;
 export type BeastInfo = z.infer<typeof BeastInfoSchema>;
 export type MountInfo = Omit<z.infer<typeof OtherSpeciesInfoSchema>, 'Measurements'> & { Measurements: Partial<Record<MeasureName, number | null>> };
 
 const byImei = z.object({ imei, timeZone: TimeZoneField });
 
-export const GetBirdInfo = defineCall({ path: '/api/MountInfo/GetBirdInfo', auth: 'session', access: 'device read', body: byImei, data: BirdInfoSchema, summary: 'Animal info of a bird.' });
-export const GetBeastInfo = defineCall({ path: '/api/MountInfo/GetBeastInfo', auth: 'session', access: 'device read', body: byImei, data: BeastInfoSchema, summary: 'Animal info of a beast.' });
-export const GetOtherSpeciesInfo = defineCall({ path: '/api/MountInfo/GetOtherSpeciesInfo', auth: 'session', access: 'device read', body: byImei, data: OtherSpeciesInfoSchema, summary: 'Animal info of another species.' });
+export const GetBirdInfo = defineCall({ path: '/api/MountInfo/GetBirdInfo', auth: 'session', access: 'device read', body: byImei, data: storedMountInfo(BIRD_MEASURES), summary: 'Animal info of a bird.' });
+export const GetBeastInfo = defineCall({ path: '/api/MountInfo/GetBeastInfo', auth: 'session', access: 'device read', body: byImei, data: storedMountInfo(BEAST_MEASURES), summary: 'Animal info of a beast.' });
+export const GetOtherSpeciesInfo = defineCall({ path: '/api/MountInfo/GetOtherSpeciesInfo', auth: 'session', access: 'device read', body: byImei, data: storedMountInfo([] as const), summary: 'Animal info of another species.' });
 export const SaveBirdInfo = defineCall({ path: '/api/MountInfo/SaveBirdInfo', auth: 'session', access: 'device right EditDevice', body: BirdInfoSchema.extend({ timeZone: TimeZoneField }), data: z.null(), summary: 'Saves the animal info of a bird; needs EditDevice.' });
 export const SaveBeastInfo = defineCall({ path: '/api/MountInfo/SaveBeastInfo', auth: 'session', access: 'device right EditDevice', body: BeastInfoSchema.extend({ timeZone: TimeZoneField }), data: z.null(), summary: 'Saves the animal info of a beast; needs EditDevice.' });
 export const SaveOtherSpeciesInfo = defineCall({ path: '/api/MountInfo/SaveOtherSpeciesInfo', auth: 'session', access: 'device right EditDevice', body: OtherSpeciesInfoSchema.extend({ timeZone: TimeZoneField }), data: z.null(), summary: 'Saves the animal info of another species; needs EditDevice.' });
