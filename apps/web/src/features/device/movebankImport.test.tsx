@@ -6,7 +6,7 @@ import { setLang } from '../../i18n';
 import { clearSession } from '../../lib/session';
 import { callsTo, envelope, fakeServer } from '../../test/server';
 import { signInForTest } from '../../test/session';
-import { MovebankImport } from './components/MovebankImport';
+import { MovebankImport, resetMovebankImportDialog } from './components/MovebankImport';
 
 /** The Movebank import dialog's states from the server's answers (the upload itself is in the e2e spec). */
 
@@ -60,6 +60,7 @@ function job(overrides: Partial<MovebankImportJob> = {}): MovebankImportJob {
 beforeEach(() => {
   signInForTest();
   setLang('en');
+  resetMovebankImportDialog();
 });
 
 afterEach(() => clearSession());
@@ -117,6 +118,30 @@ describe('Movebank import dialog', () => {
     expect(await screen.findByText('Folder')).toBeTruthy();
     expect(screen.getByText('Reference data (optional)')).toBeTruthy();
     expect(screen.queryByTestId('movebank-import-job')).toBeNull();
+  });
+
+  it("keeps the dialog and its import when the page swaps the button (an import's first devices replace the empty page by the toolbar)", async () => {
+    const done = job({ Status: 'done', Percent: 100, BytesRead: 43_700_000, Report: report({ Cancelled: false }) });
+    fakeServer({
+      '/api/Movebank/GetImportList': () => envelope(Code.Success, '', [job()]),
+      '/api/Movebank/GetImport': () => envelope(Code.Success, '', done),
+    });
+    const page = render(
+      <AppProviders>
+        <MovebankImport folderId={null} />
+      </AppProviders>,
+    );
+    fireEvent.click(await screen.findByTestId('movebank-import-open'));
+    await waitFor(() => expect(screen.getByTestId('movebank-import-job').getAttribute('data-status')).toBe('done'));
+    page.unmount();
+    render(
+      <AppProviders>
+        <MovebankImport folderId="-1" />
+      </AppProviders>,
+    );
+    // no click: the report is still on screen
+    expect((await screen.findByTestId('movebank-import-job')).getAttribute('data-status')).toBe('done');
+    expect(screen.getByText('Import finished')).toBeTruthy();
   });
 
   it('speaks Chinese', async () => {

@@ -1,7 +1,7 @@
 import { CloudUploadOutlined, UploadOutlined } from '@ant-design/icons';
 import { ROOT_FOLDER_ID, type MovebankImportJob, type MovebankImportReportData } from '@wildtrack/contract';
 import { Alert, Button, Descriptions, Form, Modal, Progress, Space, Spin, Table, TreeSelect, Typography, Upload, type UploadFile } from 'antd';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError, isIgnorable } from '../../../lib/api';
 import { folderLabel, useDeviceTree, type FolderEntry } from '../../../slots/device-tree';
@@ -35,6 +35,41 @@ function folderOptions(root: FolderEntry | undefined, t: (key: string) => string
 }
 
 /**
+ * Which import the dialog shows and whether it is open, kept outside the component: the button lives
+ * in the toolbar and in the empty page of an organisation without devices, and an import that creates
+ * the first devices swaps one page for the other while its report is on screen. Also the imports whose
+ * end already refreshed the tree, and those left with "Import another file".
+ */
+interface DialogState {
+  open: boolean;
+  jobId: string | null;
+}
+let dialogState: DialogState = { open: false, jobId: null };
+const listeners = new Set<() => void>();
+const refreshed = new Set<string>();
+const dismissed = new Set<string>();
+function setDialogState(next: Partial<DialogState>): void {
+  dialogState = { ...dialogState, ...next };
+  for (const l of listeners) l();
+}
+function useDialogState(): DialogState {
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => dialogState,
+  );
+}
+
+/** For tests: a fresh page. */
+export function resetMovebankImportDialog(): void {
+  dialogState = { open: false, jobId: null };
+  refreshed.clear();
+  dismissed.clear();
+}
+
+/**
  * "Import Movebank file" on /device (issue 10 item 7): the toolbar button and its dialog. A Movebank CSV
  * and its optional reference data are uploaded into a folder (upload progress), then the server imports
  * them in the background: the progress bar reads the job every half second (rows read, % of the file,
@@ -43,17 +78,17 @@ function folderOptions(root: FolderEntry | undefined, t: (key: string) => string
  */
 export function MovebankImport({ folderId }: { folderId: string | null }) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  const [jobId, setJobId] = useState<string | null>(null);
+  const { open, jobId } = useDialogState();
+  const setJobId = (id: string | null): void => setDialogState({ jobId: id });
   const job = useMovebankImport(jobId);
   const running = isActive(job.data);
 
   return (
     <>
-      <Button icon={<CloudUploadOutlined />} onClick={() => setOpen(true)} data-testid="movebank-import-open">
+      <Button icon={<CloudUploadOutlined />} onClick={() => setDialogState({ open: true })} data-testid="movebank-import-open">
         {running && job.data ? t('movebankImport.buttonRunning', { percent: Math.floor(job.data.Percent) }) : t('movebankImport.button')}
       </Button>
-      <ImportDialog open={open} onClose={() => setOpen(false)} folderId={folderId} jobId={jobId} setJobId={setJobId} job={job.data} jobError={job.error} />
+      <ImportDialog open={open} onClose={() => setDialogState({ open: false })} folderId={folderId} jobId={jobId} setJobId={setJobId} job={job.data} jobError={job.error} />
     </>
   );
 }
@@ -87,18 +122,16 @@ function ImportDialog({ open, onClose, folderId, jobId, setJobId, job, jobError 
 
   // After a reload: the organisation's import still running is shown again (not one the user has
   // already seen and left with "Import another file": the list may be older than its end).
-  const dismissed = useRef(new Set<string>());
   useEffect(() => {
     if (jobId !== null || !list.data) return;
-    const active = list.data.find((j) => isActive(j) && !dismissed.current.has(j.IdStr));
+    const active = list.data.find((j) => isActive(j) && !dismissed.has(j.IdStr));
     if (active) setJobId(active.IdStr);
   }, [list.data, jobId, setJobId]);
 
   // An import that stored something refreshes the tree and the lists once it ends.
-  const refreshedFor = useRef<string | null>(null);
   useEffect(() => {
-    if (!job || isActive(job) || refreshedFor.current === job.IdStr) return;
-    refreshedFor.current = job.IdStr;
+    if (!job || isActive(job) || refreshed.has(job.IdStr)) return;
+    refreshed.add(job.IdStr);
     if (job.Stored > 0) void refresh();
   }, [job, refresh]);
 
@@ -128,7 +161,7 @@ function ImportDialog({ open, onClose, folderId, jobId, setJobId, job, jobError 
   };
 
   const again = (): void => {
-    if (jobId !== null) dismissed.current.add(jobId);
+    if (jobId !== null) dismissed.add(jobId);
     start.reset();
     cancel.reset();
     setJobId(null);
