@@ -66,7 +66,7 @@ describe('second-level averaging', () => {
         const byDay = new Map<number, SummaryKey[]>();
         for (const k of keys) byDay.set(Math.floor(k[0] / dayMs), [...(byDay.get(Math.floor(k[0] / dayMs)) ?? []), k]);
         const days = new Map([...byDay].map(([day, ks]) => [day, summarise(ks)]));
-        const { kept, regions } = groupsFromSummaries(days, from, to, column, dayMs);
+        const { kept, regions } = groupsFromSummaries(days, from, to, column);
         // a kept row's fixes are those of its span: with a position for a run, the one fix otherwise
         const got: Group[] = Array.from({ length: kept.count }, (_, i) => {
           const g = kept.at(i) as SpanGroup;

@@ -230,14 +230,14 @@ export function pageOf(set: GroupSet, descending: boolean, offset: number, size:
  * The averaged table's rows over [from, to] from the days' summaries: those that stand as they are,
  * and the time regions whose rows must be formed from the keys (groupsOf over the keys of each region,
  * added to `kept`, gives groupsOf over the range's keys). A row is formed again when a range's end cuts
- * it, or when it lies within the 1.5 s that can join it to a row of the next or previous day.
+ * it, or when a fix with a position of the next or previous day is within 1.5 s of it (the two runs are
+ * one). `days` holds every day of the range that has fixes.
  */
 export function groupsFromSummaries(
   days: ReadonlyMap<number, Float64Array>,
   from: number,
   to: number,
   column: SortColumn,
-  dayMs: number,
 ): { kept: GroupSet; regions: [number, number][] } {
   const at = column === 'pick_time' ? 2 : 4 + (SUMMARY_COLUMNS as readonly string[]).indexOf(column);
   let size = 0;
@@ -250,15 +250,27 @@ export function groupsFromSummaries(
   const positioned = new Uint8Array(size);
   let n = 0;
   const cut: [number, number][] = [];
+  // The first and last time with a position of each day, to see whether a run joins one across midnight.
+  const ends = new Map<number, { first: number; last: number }>();
   for (const [day, records] of days) {
-    const dayStart = day * dayMs;
-    const dayEnd = dayStart + dayMs - 1;
+    let first = Number.POSITIVE_INFINITY;
+    let last = Number.NEGATIVE_INFINITY;
+    for (let r = 0; r < records.length; r += SUMMARY_RECORD) {
+      if (records[r + 3] !== 1) continue;
+      first = Math.min(first, records[r]!);
+      last = Math.max(last, records[r + 1]!);
+    }
+    ends.set(day, { first, last });
+  }
+  for (const [day, records] of days) {
+    const before = ends.get(day - 1)?.last ?? Number.NEGATIVE_INFINITY;
+    const after = ends.get(day + 1)?.first ?? Number.POSITIVE_INFINITY;
     for (let r = 0; r < records.length; r += SUMMARY_RECORD) {
       const s = records[r]!;
       const e = records[r + 1]!;
       if (e < from || s > to) continue;
       const p = records[r + 3]!;
-      const edge = p === 1 && (s - SECOND_LEVEL_GAP_MS <= dayStart - 1 || e + SECOND_LEVEL_GAP_MS >= dayEnd + 1);
+      const edge = p === 1 && (s - before <= SECOND_LEVEL_GAP_MS || after - e <= SECOND_LEVEL_GAP_MS);
       if (edge || s < from || e > to) {
         cut.push([Math.max(s, from), Math.min(e, to)]);
         continue;

@@ -149,6 +149,7 @@ const sinks = new WeakMap<SqliteDatabase, ColumnSink>();
 export class FixRepository {
   /** Prepared once: the bulk track read on SQLite skips Kysely's per-row objects (bench/tracks). */
   private trackStatement: Statement<[number, number, number, number], TrackRow> | undefined;
+  private readonly prepared = new Map<string, Statement>();
   private segmentStatements:
     | { insert: Statement; dirty: Statement<[number, number, number], number>; clean: Statement; next: Statement<[number, number], number> }
     | undefined;
@@ -203,7 +204,7 @@ export class FixRepository {
     // than the query (a 259,200-fix range: 0.6 s through Kysely).
     if (this.sqlite) {
       const { sql: text, parameters } = query.compile();
-      return this.sqlite.prepare(text).raw(true).all(...parameters) as FixKey[];
+      return this.preparedOf(this.sqlite, text).raw(true).all(...parameters) as FixKey[];
     }
     const rows = await query.execute();
     return rows.map((r) => [Number(r.pick_time), Number(r.positioned), Number(r.valid), r.value === null ? null : Number(r.value)]);
@@ -509,9 +510,25 @@ export class FixRepository {
     for (const span of spans) {
       let q = this.db.selectFrom('fixes').select(FIX_COLUMNS).where('device_id', '=', deviceId).where('pick_time', '>=', span.start).where('pick_time', '<=', span.end);
       q = span.positioned ? q.where('lon', 'is not', null).where('lat', 'is not', null) : q.where('pick_time', '=', span.start);
-      out.push((await q.orderBy('pick_time').execute()) as FixRow[]);
+      q = q.orderBy('pick_time');
+      if (this.sqlite) {
+        // a page's 20 rows: prepared once rather than built and prepared 20 times
+        const { sql: text, parameters } = q.compile();
+        out.push(this.preparedOf(this.sqlite, text).all(...parameters) as FixRow[]);
+      } else out.push((await q.execute()) as FixRow[]);
     }
     return out;
+  }
+
+  /** A statement prepared once per SQL text (the few texts the averaged table's page runs many times). */
+  private preparedOf(sqlite: SqliteDatabase, text: string): Statement {
+    let statement = this.prepared.get(text);
+    if (!statement) {
+      statement = sqlite.prepare(text);
+      if (this.prepared.size >= 64) this.prepared.clear();
+      this.prepared.set(text, statement);
+    }
+    return statement;
   }
 
   private trackStatementOf(sqlite: SqliteDatabase): Statement<[number, number, number, number], TrackRow> {

@@ -253,7 +253,7 @@ export class FixService {
     const missing: number[] = [];
     for (let day = firstDay; day <= lastDay; day++) if (!days.has(day)) missing.push(day);
     for (const [day, records] of await this.fixes.buildGroupDays(q.deviceId, missing, summarise)) days.set(day, records);
-    const { kept, regions } = groupsFromSummaries(days, from, to, column, DAY_MS);
+    const { kept, regions } = groupsFromSummaries(days, from, to, column);
     const formed: Group[] = [];
     for (const [a, b] of regions) formed.push(...groupsOf(await this.fixes.keys({ ...q, from: a, to: b }, column), column));
     return joinSets(kept, groupSet(formed));
