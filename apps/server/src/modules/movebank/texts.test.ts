@@ -36,6 +36,10 @@ describe('Movebank report texts', () => {
     expect(reasonText('zh', reason)).toMatch(/[\u4e00-\u9fff]/);
   });
 
+  it('gives the expected timestamp format with its example in Chinese', () => {
+    expect(reasonText('zh', `unparseable timestamp: expected ${TIMESTAMP_FORMAT}`)).toBe('无法解析的时间戳：应为 yyyy-MM-dd HH:mm:ss.SSS (UTC)，例如 2008-05-31 13:29:31.000');
+  });
+
   it('knows every reason listed, and passes an unknown one through', () => {
     expect(REASON_PATTERNS.length).toBe(REASONS.length);
     expect(reasonText('zh', 'something new')).toBe('something new');

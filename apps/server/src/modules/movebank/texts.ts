@@ -39,7 +39,11 @@ const REASONS: Rule[] = [
 export function reasonText(lang: Lang, reason: string): string {
   for (const [re, key, params] of REASONS) {
     const m = reason.match(re);
-    if (m) return message(lang, key, params(m));
+    if (!m) continue;
+    const p = params(m);
+    // the expected timestamp format's example is introduced in the caller's language too
+    if (lang === 'zh' && p.format) p.format = p.format.replace(', e.g. ', '，例如 ');
+    return message(lang, key, p);
   }
   return reason;
 }
