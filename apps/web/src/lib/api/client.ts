@@ -233,10 +233,17 @@ async function exchange(
   if (typeof out.body === 'string') headers['content-type'] = 'application/json';
 
   const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(TIMEOUT),
-    out.timeout === 'long' ? LONG_REQUEST_TIMEOUT_MS : REQUEST_TIMEOUT_MS,
-  );
+  const limit = out.timeout === 'long' ? LONG_REQUEST_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
+  let timer = setTimeout(() => controller.abort(TIMEOUT), limit);
+  // An upload whose progress is shown times out on silence, not on its length: a large file on a slow
+  // link takes longer than any fixed limit while its bytes still go out.
+  const onUploadProgress =
+    opts.onUploadProgress &&
+    ((sent: number, total: number): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => controller.abort(TIMEOUT), limit);
+      opts.onUploadProgress?.(sent, total);
+    });
   const onCancel = (): void => controller.abort(CANCELLED);
   if (opts.signal?.aborted) onCancel();
   else opts.signal?.addEventListener('abort', onCancel, { once: true });
@@ -244,7 +251,7 @@ async function exchange(
   let response: Response;
   let text: string;
   try {
-    const transport = upload !== undefined && opts.onUploadProgress ? fetchWithUploadProgress(opts.onUploadProgress) : fetch;
+    const transport = upload !== undefined && onUploadProgress ? fetchWithUploadProgress(onUploadProgress) : fetch;
     response = await transport(`${API_BASE}${out.path}`, {
       method: out.method,
       headers,
