@@ -28,9 +28,10 @@ async function serverReachable(): Promise<boolean> {
  * page again (a failed code load is remembered by the browser until a reload); while the server is still
  * out of reach the page stays and says so.
  */
-export function RouteError() {
+export function RouteError({ error: given }: { error?: unknown } = {}) {
   const { t } = useTranslation();
-  const error = useRouteError();
+  const routeError = useRouteError();
+  const error = given ?? routeError;
   const navigate = useNavigate();
   const [checking, setChecking] = useState(false);
   const [stillDown, setStillDown] = useState(false);

@@ -1,5 +1,6 @@
 import { Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
+import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage';
 import { RedirectHelper } from './RedirectHelper';
@@ -9,6 +10,20 @@ import type { RouteHandle } from './routes';
 import { screens } from './screens';
 
 const handle = (h: RouteHandle): RouteHandle => h;
+
+/**
+ * A route's `lazy`: the screen's code, or when it can't be fetched (server restarting, Wi-Fi gone) the
+ * error page in its place, inside the shell. Retry there reloads the page, which fetches the code anew.
+ */
+function screen<M>(loader: () => Promise<M>, pick: (module: M) => ComponentType) {
+  return async (): Promise<{ Component: ComponentType }> => {
+    try {
+      return { Component: pick(await loader()) };
+    } catch (error) {
+      return { Component: () => <RouteError error={error} /> };
+    }
+  };
+}
 
 /**
  * Shown while the first screen's code loads (a deep link into the console): the same spinner as the
@@ -37,37 +52,37 @@ export const routeTree: RouteObject[] = [
       { path: '/login2', element: <LoginPage />, handle: handle({ nameKey: 'route.login' }) },
       { path: '/redirect/*', element: <RedirectHelper /> },
       {
-        lazy: async () => ({ Component: (await screens.layout()).AppLayout }),
+        lazy: screen(screens.layout, (m) => m.AppLayout),
         // A screen's errors show inside the shell (header, menu and tree stay usable).
         children: [
           { index: true, element: <Navigate to="/device" replace /> },
           {
             path: '/device',
-            lazy: async () => ({ Component: (await screens.device()).DevicePage }),
+            lazy: screen(screens.device, (m) => m.DevicePage),
             errorElement: <RouteError />,
             handle: handle({ nameKey: 'route.device' }),
           },
           {
             path: '/track',
-            lazy: async () => ({ Component: (await screens.track()).TrackPage }),
+            lazy: screen(screens.track, (m) => m.TrackPage),
             errorElement: <RouteError />,
             handle: handle({ nameKey: 'route.track' }),
           },
           {
             path: '/map2d',
-            lazy: async () => ({ Component: (await screens.map2d()).Map2dRoute }),
+            lazy: screen(screens.map2d, (m) => m.Map2dRoute),
             errorElement: <RouteError />,
             handle: handle({ nameKey: 'route.map2d', trail: ['menu.map', 'route.map2d'] }),
           },
           {
             path: '/map3d',
-            lazy: async () => ({ Component: (await screens.map3d()).Map3dRoute }),
+            lazy: screen(screens.map3d, (m) => m.Map3dRoute),
             errorElement: <RouteError />,
             handle: handle({ nameKey: 'route.map3d', trail: ['menu.map', 'route.map3d'] }),
           },
           {
             path: '*',
-            lazy: async () => ({ Component: (await screens.notFound()).NotFound }),
+            lazy: screen(screens.notFound, (m) => m.NotFound),
             errorElement: <RouteError />,
             handle: handle({ nameKey: 'route.notFound' }),
           },

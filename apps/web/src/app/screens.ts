@@ -9,6 +9,9 @@ export const screens = {
   track: () => import('../features/track/TrackPage'),
   map2d: () => import('../features/map2d'),
   map3d: () => import('../features/map3d'),
+  // the maps' own code, which their routes load inside the screen (MapLibre, deck.gl, CesiumJS)
+  map2dPage: () => import('../features/map2d/Map2dPage'),
+  map3dPage: () => import('../features/map3d/Map3dPage'),
   notFound: () => import('./NotFound'),
 };
 

@@ -168,7 +168,7 @@ describe('animal info', () => {
     expect(within(await screen.findByTestId('measures')).getAllByRole('spinbutton')).toHaveLength(9);
     fireEvent.click(screen.getByTestId('add-custom-field'));
     fireEvent.click(screen.getByTestId('save-animal'));
-    expect(await screen.findByText('field name: the field name must not be empty')).toBeTruthy();
+    expect(await screen.findByText('The field name must not be empty.')).toBeTruthy();
     fireEvent.change(document.querySelector('#AdditionalInfo_1_Name')!, { target: { value: 'ring' } });
     fireEvent.click(screen.getByTestId('save-animal'));
     expect((await screen.findAllByText('the field name is used twice')).length).toBeGreaterThan(0);

@@ -162,7 +162,7 @@ describe('DeviceTree', () => {
     fireEvent.click(screen.getByRole('button', { name: 'New folder in the device list' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await within(dialog).findByText('name: enter a folder name')).toBeTruthy();
+    expect(await within(dialog).findByText('Enter a folder name.')).toBeTruthy();
     fireEvent.change(within(dialog).getByRole('textbox'), { target: { value: '  Seals ' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await screen.findByText('Seals');
