@@ -86,6 +86,7 @@ async function createServer(config: Config): Promise<FastifyInstance> {
   app.decorateRequest('rawBody', undefined);
   app.decorateRequest('lang', 'en');
   app.decorateRequest('session', undefined);
+  app.decorateRequest('signer', undefined);
   app.addHook('onRequest', async (request, reply) => {
     request.lang = requestLang(request);
     reply.header(Header.requestId, request.id);
@@ -94,7 +95,6 @@ async function createServer(config: Config): Promise<FastifyInstance> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
-  app.decorateRequest('signer', undefined);
     request.rawBody = text;
     if (text.length === 0) return done(null, undefined);
     try {
