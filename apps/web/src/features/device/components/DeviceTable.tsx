@@ -68,6 +68,8 @@ export function DeviceTable({ folderId, selectedImei, onSelect }: Props) {
   ];
 
   if (list.isError && !list.data) return <ErrorState title={t('device.listError')} error={list.error} onRetry={() => void list.refetch()} />;
+  // the organisation's own devices, none yet: how to get some, in full (not inside the table's scroll box)
+  if (folderId === ROOT_FOLDER_ID && list.data && list.data.Total === 0 && !list.isPlaceholderData) return <RootEmpty />;
 
   return (
     <Table<DeviceDetail>
@@ -78,8 +80,7 @@ export function DeviceTable({ folderId, selectedImei, onSelect }: Props) {
       dataSource={list.data?.List ?? []}
       loading={list.isFetching}
       scroll={{ x: 1120, y: 340 }}
-      // the organisation's own devices: how to get some; a folder: that it is empty
-      locale={{ emptyText: folderId === ROOT_FOLDER_ID ? <RootEmpty /> : t('device.folderEmpty') }}
+      locale={{ emptyText: t('device.folderEmpty') }}
       rowClassName={(d) => (d.IMEI === selectedImei ? 'wt-row-selected' : '')}
       onRow={(d) => ({ onClick: () => onSelect(d.IMEI), style: { cursor: 'pointer' } })}
       pagination={table.pagination(list.data?.Total ?? 0, (total) => t('device.total', { total }))}
