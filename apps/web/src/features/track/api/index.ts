@@ -78,6 +78,9 @@ export function useFix(imei: string, id: string | null) {
     queryKey: trackKeys.fix(imei, id ?? '', zone, lang),
     queryFn: ({ signal }) => call(GetFix, { imei, id: id!, timeZone: zone }, { loading: false, repeatCheck: false, signal }),
     enabled: id !== null && signedIn,
+    // The same fix stays on screen while it is read again in another language or zone; another fix never
+    // stands in for the one asked for (its annotations would be shown as this one's).
+    placeholderData: (previous) => (previous && previous.Id === id ? previous : undefined),
   });
 }
 

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   CreateFolder,
   DeleteFolder,
@@ -30,6 +30,9 @@ export function useDeviceTree() {
     queryFn: ({ signal }) => call(GetTree, { timeZone }, { loading: false, repeatCheck: false, signal }),
     select: buildIndex,
     staleTime: 60_000,
+    // A new language or zone reads the tree again: the screens built on it stay (a chosen fix, an open
+    // detail) while it loads, and switch when it arrives.
+    placeholderData: keepPreviousData,
     // without a session there is nothing to read
     enabled: signedIn,
   });
