@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { sampleFleet } from '@wildtrack/sample-fleet';
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { animationsSettled, chooseUserMenuItem, newContext, screenshot, serverAndBrowser, signIn } from './harness';
+import { animationsSettled, chooseUserMenuItem, newContext, screenshot, serverAndBrowser, signIn, type Account } from './harness';
 
 /**
  * Issue 12 items 2 and 6 and the tree's root, in both languages: the whole screen switches language at
@@ -32,7 +32,7 @@ const cases = [
 ];
 const fleet = sampleFleet();
 
-async function signedIn(page: Page, who = setup.server.admin): Promise<void> {
+async function signedIn(page: Page, who: Account = setup.server.admin): Promise<void> {
   await signIn(page, setup.server.baseUrl, who);
   await page.waitForURL(`${setup.server.baseUrl}/device`);
 }
