@@ -1,4 +1,5 @@
-import { Button, Result } from 'antd';
+import { CloseCircleFilled, ExclamationCircleFilled } from '@ant-design/icons';
+import { Button, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse, useNavigate, useRouteError } from 'react-router';
@@ -48,32 +49,31 @@ export function RouteError({ error: given }: { error?: unknown } = {}) {
   };
 
   const detail = connection ? '' : error instanceof Error ? error.message : status !== null ? String(status) : '';
+  // Built of what the sign-in page loads already (Typography, Button, an icon), not antd's Result: the
+  // error page sits on the root route, so its code is part of /login's first load (350 kB budget).
   return (
-    <Result
-      status={connection ? 'warning' : 'error'}
-      className="wt-route-error"
-      data-testid="route-error"
-      data-kind={connection ? 'connection' : 'error'}
-      title={connection ? t('routeError.connectionTitle') : t('routeError.title')}
-      subTitle={
-        <>
-          <div>{connection ? t('routeError.connectionText') : t('routeError.text')}</div>
-          {detail ? <div className="wt-muted">{detail}</div> : null}
-          {stillDown ? (
-            <div role="alert" data-testid="route-error-still-down">
-              {t('routeError.stillDown')}
-            </div>
-          ) : null}
-        </>
-      }
-      extra={[
-        <Button key="retry" type="primary" loading={checking} onClick={() => void retry()} data-testid="route-error-retry">
+    <div className="wt-route-error" data-testid="route-error" data-kind={connection ? 'connection' : 'error'}>
+      <span className={connection ? 'wt-route-error-icon wt-route-error-icon-warning' : 'wt-route-error-icon wt-route-error-icon-error'} aria-hidden>
+        {connection ? <ExclamationCircleFilled /> : <CloseCircleFilled />}
+      </span>
+      <Typography.Title level={3} className="wt-route-error-title">
+        {connection ? t('routeError.connectionTitle') : t('routeError.title')}
+      </Typography.Title>
+      <div className="wt-route-error-text">
+        <div>{connection ? t('routeError.connectionText') : t('routeError.text')}</div>
+        {detail ? <div className="wt-muted">{detail}</div> : null}
+        {stillDown ? (
+          <div role="alert" data-testid="route-error-still-down">
+            {t('routeError.stillDown')}
+          </div>
+        ) : null}
+      </div>
+      <div className="wt-route-error-actions">
+        <Button type="primary" loading={checking} onClick={() => void retry()} data-testid="route-error-retry">
           {t('common.retry')}
-        </Button>,
-        <Button key="home" onClick={() => void navigate('/')}>
-          {t('common.backHome')}
-        </Button>,
-      ]}
-    />
+        </Button>
+        <Button onClick={() => void navigate('/')}>{t('common.backHome')}</Button>
+      </div>
+    </div>
   );
 }
