@@ -132,9 +132,21 @@ async function nameDialog(page: Page, title: string, value: string): Promise<voi
 
 async function moveTo(page: Page, title: RegExp, target: string, moveHere: string): Promise<Locator> {
   const d = dialog(page, title);
-  await d.locator('.ant-tree').getByText(target, { exact: true }).click();
-  expect(await d.locator('.ant-modal-footer .ant-btn-primary').textContent()).toMatch(label(moveHere));
-  await d.locator('.ant-modal-footer .ant-btn-primary').click();
+  const confirm = d.locator('.ant-modal-footer .ant-btn-primary');
+  // A click on the target while the dialog still opens can select nothing (seen under load: the button
+  // stayed disabled): click again until the choice shows as the enabled confirm button.
+  for (let attempt = 0; ; attempt++) {
+    await d.locator('.ant-tree').getByText(target, { exact: true }).click();
+    const chosen = await expect
+      .poll(() => confirm.isEnabled(), { timeout: 5_000 })
+      .toBe(true)
+      .then(() => true)
+      .catch(() => false);
+    if (chosen) break;
+    if (attempt >= 3) throw new Error(`choosing ${target} in the move dialog never enabled its confirm button`);
+  }
+  expect(await confirm.textContent()).toMatch(label(moveHere));
+  await confirm.click();
   await d.waitFor({ state: 'hidden' });
   return d;
 }

@@ -165,7 +165,7 @@ describe.each(cases)('issue 12 polish ($tag)', ({ locale, tag, texts, other, swi
     } finally {
       await broken.close();
     }
-  });
+  }, 240_000); // two sign-ins, every screen fetched, offline and back: 26-35 s alone, over 60 s with CI's other work on both cores
 
   it('saves the settings with Tianditu out of reach: "can\'t check the key now, save anyway?", never "key refused"', async () => {
     const context = await newContext(setup.browser, locale);
