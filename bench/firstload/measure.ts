@@ -24,11 +24,11 @@ export const BUDGET_GZIP = 350_000;
 /** Chunks that only the map screens may load (names from apps/web/vite.config.ts's groups). */
 export const MAP_CHUNKS = /^assets\/(maplibre|deckgl|cesium|geo-common)-/;
 
-/** The scripts index.html asks for: the entry and the modulepreloads. */
+/** The scripts index.html asks for: the entry, any classic script (public/zod-jitless.js) and the modulepreloads. */
 export function entryScripts(html: string): string[] {
   const tags = html.match(/<(script|link)\b[^>]*>/g) ?? [];
   const urls = tags.flatMap((tag) => {
-    const isEntry = /^<script\b/.test(tag) && /\btype="module"/.test(tag);
+    const isEntry = /^<script\b/.test(tag);
     const isPreload = /^<link\b/.test(tag) && /\brel="modulepreload"/.test(tag);
     const url = /\b(?:src|href)="([^"]+)"/.exec(tag)?.[1];
     return (isEntry || isPreload) && url ? [url] : [];
