@@ -12,6 +12,7 @@ import { buildApp } from '../../apps/server/src/app.js';
 import { DeviceRepository } from '../../apps/server/src/modules/device/repository.js';
 import { importBatch } from '../../apps/server/src/modules/movebank/writer.js';
 import type { FixRow } from '../../apps/server/src/ingest/decode.js';
+import { random } from '../random.js';
 
 export interface LoadParams {
   orgs: number;
@@ -34,17 +35,6 @@ export interface Target {
   dataDir: string;
   databaseUrl: string | undefined;
   schema: string | undefined;
-}
-
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A device's fixes: a wandering animal (random walk with resting spells), one every stepMin, ending an hour ago. */

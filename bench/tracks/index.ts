@@ -19,6 +19,7 @@ import { loadConfig } from '../../apps/server/src/config.js';
 import { connect, migrateToLatest } from '../../apps/server/src/db/connect.js';
 import { benchSignIn } from '../sign-in.js';
 import { FixRepository } from '../../apps/server/src/modules/fix/repository.js';
+import { random } from '../random.js';
 
 const TRACK_POINTS = Number(process.env.BENCH_TRACK_POINTS ?? 1_000_000);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 1_000);
@@ -40,17 +41,6 @@ const token = await benchSignIn(services.auth, { account: 'flyway', password: 'F
 const orgId = await services.devices.orgIdByName('Flyway Study');
 const sqlite = database.sqlite!;
 
-/** Seeded random numbers, so every run measures the same data. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const gauss = (rnd: () => number) => Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd());
 
 const insertFix = sqlite.prepare(
