@@ -171,6 +171,20 @@ export class FixRepository {
     return out;
   }
 
+  /**
+   * Runs a SQLite write (segments, summaries) built from a read's snapshot; when another process wrote
+   * since (SQLITE_BUSY), the read keeps its answer and stores nothing.
+   */
+  private async storeUnlessBusy(build: () => void): Promise<void> {
+    await this.db.connection().execute(async () => {
+      try {
+        build();
+      } catch (err) {
+        if (!String((err as { code?: string }).code).startsWith('SQLITE_BUSY')) throw err;
+      }
+    });
+  }
+
   async count(f: FixQuery): Promise<number> {
     const row = await this.filtered(this.db.selectFrom('fixes').select((eb) => eb.fn.countAll<number | string>().as('n')), f).executeTakeFirst();
     return Number(row?.n ?? 0);
@@ -340,14 +354,7 @@ export class FixRepository {
         const asked = new Set(wanted);
         for (const day of stale) if (asked.has(day)) s.clean.run(deviceId, day);
       });
-      await this.db.connection().execute(async () => {
-        try {
-          build();
-        } catch (err) {
-          // another process wrote since this snapshot was read: keep the answer, store nothing
-          if (!String((err as { code?: string }).code).startsWith('SQLITE_BUSY')) throw err;
-        }
-      });
+      await this.storeUnlessBusy(build);
       return out;
     }
     try {
@@ -463,13 +470,7 @@ export class FixRepository {
           insert.run(v.device_id, v.day, v.group_count, v.data);
         }
       });
-      await this.db.connection().execute(async () => {
-        try {
-          build();
-        } catch (err) {
-          if (!String((err as { code?: string }).code).startsWith('SQLITE_BUSY')) throw err;
-        }
-      });
+      await this.storeUnlessBusy(build);
       return out;
     }
     try {
