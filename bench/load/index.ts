@@ -100,6 +100,8 @@ interface Tally {
   ok: number;
   bad: number;
   example?: string;
+  /** Each answer's time (ms, as the generator measured it), for the per-kind p50/p99. */
+  ms: number[];
 }
 
 // ---- the server --------------------------------------------------------------------------------------
@@ -160,6 +162,9 @@ interface Measured {
   p99: number;
   requests: number;
   failures: number;
+  /** Of the failures: answers that took longer than autocannon's timeout (10 s), and other connection errors. */
+  timeouts: number;
+  errors: number;
   tallies: Map<string, Tally>;
 }
 
@@ -167,7 +172,7 @@ async function run(base: string, users: UserState[], serverKey: string, mode: 'n
   let nextUser = 0;
   const tallies = new Map<string, Tally>();
   const count = (name: string, ok: boolean, body: string) => {
-    const t = tallies.get(name) ?? { ok: 0, bad: 0 };
+    const t = tallies.get(name) ?? { ok: 0, bad: 0, ms: [] };
     if (ok) t.ok += 1;
     else {
       t.bad += 1;
@@ -180,68 +185,93 @@ async function run(base: string, users: UserState[], serverKey: string, mode: 'n
     kind?: string;
     signIn?: SignInRequest;
   }
-  const result = await autocannon({
-    url: base,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
+  // onResponse (which knows the call's kind) runs just before the tracker's 'response' (which knows its
+  // time), synchronously for the same answer: the kind is handed over between the two.
+  let answered: Tally | undefined;
+  let instance: autocannon.Instance | undefined;
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon(
       {
-        method: 'POST',
-        setupRequest: (req, context) => {
-          const ctx = context as Ctx;
-          ctx.user ??= users[nextUser++ % users.length]!;
-          const u = ctx.user;
-          if (mode === 'noop') {
-            ctx.kind = 'no-op';
-            return { ...req, method: 'POST', path: API_BASE + calls.Heartbeat.path, body: '{}', headers: callHeaders(u.session, calls.Heartbeat.path, '{}') };
-          }
-          let r = Math.random() * TOTAL_WEIGHT;
-          if (r < SIGN_IN_WEIGHT) {
-            ctx.kind = 'sign-in';
-            ctx.signIn = signInRequest(serverKey, u.session.account, PASSWORD);
-            return { ...req, method: 'POST', path: API_BASE + calls.PasswordLogin.path, body: ctx.signIn.body, headers: ctx.signIn.headers };
-          }
-          r -= SIGN_IN_WEIGHT;
-          let kind = MIX[0]!;
-          for (const k of MIX) {
-            if (r < k.weight) {
-              kind = k;
-              break;
-            }
-            r -= k.weight;
-          }
-          ctx.kind = kind.name;
-          const body = kind.body(u);
-          if (kind.method === 'GET') {
-            const headers = callHeaders(u.session, kind.path + body, undefined, 'GET');
-            return { ...req, method: 'GET', path: API_BASE + kind.path + body, body: undefined, headers };
-          }
-          return { ...req, method: 'POST', path: API_BASE + kind.path, body, headers: callHeaders(u.session, kind.path, body) };
-        },
-        onResponse: (status, body, context) => {
-          const ctx = context as Ctx;
-          const ok = status === 200 && body.includes('"Code":1000');
-          count(ctx.kind ?? '?', ok, body);
-          if (ok && ctx.kind === 'sign-in' && ctx.user && ctx.signIn) {
-            // The user goes on with the new session, as the browser does after signing in again.
-            const s = ctx.signIn.session(body);
-            if (s) ctx.user.session = s;
-          }
-        },
+        url: base,
+        connections: CONNECTIONS,
+        duration: seconds,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (req, context) => {
+              const ctx = context as Ctx;
+              ctx.user ??= users[nextUser++ % users.length]!;
+              const u = ctx.user;
+              if (mode === 'noop') {
+                ctx.kind = 'no-op';
+                return { ...req, method: 'POST', path: API_BASE + calls.Heartbeat.path, body: '{}', headers: callHeaders(u.session, calls.Heartbeat.path, '{}') };
+              }
+              let r = Math.random() * TOTAL_WEIGHT;
+              if (r < SIGN_IN_WEIGHT) {
+                ctx.kind = 'sign-in';
+                ctx.signIn = signInRequest(serverKey, u.session.account, PASSWORD);
+                return { ...req, method: 'POST', path: API_BASE + calls.PasswordLogin.path, body: ctx.signIn.body, headers: ctx.signIn.headers };
+              }
+              r -= SIGN_IN_WEIGHT;
+              let kind = MIX[0]!;
+              for (const k of MIX) {
+                if (r < k.weight) {
+                  kind = k;
+                  break;
+                }
+                r -= k.weight;
+              }
+              ctx.kind = kind.name;
+              const body = kind.body(u);
+              if (kind.method === 'GET') {
+                const headers = callHeaders(u.session, kind.path + body, undefined, 'GET');
+                return { ...req, method: 'GET', path: API_BASE + kind.path + body, body: undefined, headers };
+              }
+              return { ...req, method: 'POST', path: API_BASE + kind.path, body, headers: callHeaders(u.session, kind.path, body) };
+            },
+            onResponse: (status, body, context) => {
+              const ctx = context as Ctx;
+              const ok = status === 200 && body.includes('"Code":1000');
+              count(ctx.kind ?? '?', ok, body);
+              answered = tallies.get(ctx.kind ?? '?');
+              if (ok && ctx.kind === 'sign-in' && ctx.user && ctx.signIn) {
+                // The user goes on with the new session, as the browser does after signing in again.
+                const s = ctx.signIn.session(body);
+                if (s) ctx.user.session = s;
+              }
+            },
+          },
+        ],
       },
-    ],
+      (err, res) => (err ? reject(err) : resolve(res)),
+    );
   });
-  const failures = [...tallies.values()].reduce((n, t) => n + t.bad, 0) + result.errors + result.timeouts;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total, failures, tallies };
+  instance!.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => {
+    answered?.ms.push(ms);
+    answered = undefined;
+  });
+  const result = await done;
+  // autocannon counts a timeout as an error too
+  const failures = [...tallies.values()].reduce((n, t) => n + t.bad, 0) + result.errors;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total, failures, timeouts: result.timeouts, errors: result.errors - result.timeouts, tallies };
 }
 
 function printMeasured(label: string, m: Measured): void {
-  console.log(`  ${label.padEnd(28)} ${m.rps.toFixed(0).padStart(7)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   failures ${m.failures}`);
+  console.log(`  ${label.padEnd(28)} ${m.rps.toFixed(0).padStart(7)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(m.p99).padStart(4)} ms   failures ${m.failures}${m.failures ? ` (timeouts ${m.timeouts}, other connection errors ${m.errors})` : ''}`);
 }
 
+function quantile(sorted: number[], q: number): number {
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+/** Per call kind: how many, p50 and p99 of its answers' times, and the share of the server's time it took. */
 function printTallies(m: Measured): void {
+  const total = [...m.tallies.values()].reduce((n, t) => n + t.ms.reduce((a, b) => a + b, 0), 0) || 1;
   for (const [name, t] of [...m.tallies].sort((a, b) => b[1].ok - a[1].ok)) {
-    console.log(`      ${name.padEnd(24)} ${String(t.ok + t.bad).padStart(8)} calls${t.bad ? `, ${t.bad} failed, e.g. ${t.example}` : ''}`);
+    const ms = [...t.ms].sort((a, b) => a - b);
+    const sum = ms.reduce((a, b) => a + b, 0);
+    const figures = `p50 ${quantile(ms, 0.5).toFixed(1).padStart(6)} ms  p99 ${quantile(ms, 0.99).toFixed(1).padStart(7)} ms  ${((sum / total) * 100).toFixed(1).padStart(5)} % of time`;
+    console.log(`      ${name.padEnd(24)} ${String(t.ok + t.bad).padStart(8)} calls  ${figures}${t.bad ? `, ${t.bad} failed, e.g. ${t.example}` : ''}`);
   }
 }
 

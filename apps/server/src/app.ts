@@ -20,7 +20,7 @@ import { validatorCompiler } from './http/validation.js';
 import { serverJobs, sharedStateSweep, startJobs } from './jobs/index.js';
 import { AuthRepository } from './modules/auth/repository.js';
 import { authRoutes } from './modules/auth/routes.js';
-import { AuthService } from './modules/auth/service.js';
+import { AuthService, SESSION_CACHE_MS } from './modules/auth/service.js';
 import { UserRepository } from './modules/user/repository.js';
 import { userRoutes } from './modules/user/routes.js';
 import { UserService } from './modules/user/service.js';
@@ -32,6 +32,9 @@ import { DeviceRepository } from './modules/device/repository.js';
 import { deviceRoutes } from './modules/device/routes.js';
 import { uploadRoutes } from './modules/upload/routes.js';
 import { UploadService } from './modules/upload/service.js';
+import { AdviceRepository } from './modules/advice/repository.js';
+import { adviceRoutes } from './modules/advice/routes.js';
+import { AdviceService } from './modules/advice/service.js';
 import { FixRepository } from './modules/fix/repository.js';
 import { fixRoutes } from './modules/fix/routes.js';
 import { FixService } from './modules/fix/service.js';
@@ -40,6 +43,31 @@ import { ImportJobRepository } from './modules/movebank/jobs-repository.js';
 import { MovebankImportService } from './modules/movebank/jobs.js';
 import { SourceMarkRepository } from './modules/movebank/repository.js';
 import { movebankRoutes } from './modules/movebank/routes.js';
+import { FieldRepository } from './modules/field/repository.js';
+import { fieldRoutes } from './modules/field/routes.js';
+import { FieldService } from './modules/field/service.js';
+import { InstructionRepository } from './modules/instruction/repository.js';
+import { instructionRoutes } from './modules/instruction/routes.js';
+import { InstructionService } from './modules/instruction/service.js';
+import { UserLogRepository } from './modules/userlog/repository.js';
+import { userLogRoutes } from './modules/userlog/routes.js';
+import { UserLogService } from './modules/userlog/service.js';
+import { versionRoutes } from './modules/version/routes.js';
+import { VersionService } from './modules/version/service.js';
+import { SensorRepository } from './modules/sensor/repository.js';
+import { sensorRoutes } from './modules/sensor/routes.js';
+import { SensorService } from './modules/sensor/service.js';
+import { AccelerationService } from './modules/sensor/acceleration.js';
+import { accelerationRoutes } from './modules/sensor/acceleration-routes.js';
+import { BurstRepository } from './modules/sensor/burst-repository.js';
+import { ArchiveRepository } from './modules/archive/repository.js';
+import { archiveRoutes } from './modules/archive/routes.js';
+import { ArchiveService } from './modules/archive/service.js';
+import { accelerationArchives } from './jobs/archives.js';
+import { mediaThumbnails } from './jobs/thumbnails.js';
+import { MediaRepository } from './modules/media/repository.js';
+import { mediaRoutes } from './modules/media/routes.js';
+import { MediaService } from './modules/media/service.js';
 import { signInRateLimit } from './modules/auth/rate-limit.js';
 import { ingestRoutes } from './ingest/routes.js';
 import { openSharedState } from './shared-state/index.js';
@@ -52,8 +80,14 @@ export interface Services {
   devices: DeviceRegistry;
   ingest: IngestService;
   fixes: FixService;
+  /** Daily ACC archives (the job's pass, tick, is also run by tests). */
+  archives: ArchiveService;
   /** Movebank imports started from the console, run in the background. */
   imports: MovebankImportService;
+  /** Media files (the thumbnail job's pass, makeThumbnails, is also run by tests and bench/media). */
+  media: MediaService;
+  /** Remote instructions: the console's calls and the COMM_ERROR job's pass. */
+  instructions: InstructionService;
 }
 
 export interface BuiltApp {
@@ -122,7 +156,7 @@ async function createServer(config: Config): Promise<FastifyInstance> {
 }
 
 /** The server: transport, modules and their routes, the built console, background jobs. */
-export async function buildApp(config: Config, database: Db): Promise<BuiltApp> {
+export async function buildApp(config: Config, database: Db, opts: { jobs?: boolean } = {}): Promise<BuiltApp> {
   const app = await createServer(config);
 
   const userRepo = new UserRepository(database.db);
@@ -131,12 +165,15 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
   const deviceConsole = new DeviceConsole(new DeviceConsoleRepository(database.db, database.sqlite));
   const registry = new DeviceRegistry(deviceRepo);
   const ingest = createIngestService(database, config.dataDir);
+  const acceleration = new AccelerationService(deviceConsole, new BurstRepository(database.db));
   const services: Services = {
-    auth: new AuthService(new AuthRepository(database.db, database.sqlite), users, config.sessionIdleMs),
+    // With REDIS_URL several processes must agree on a sign-out at once: no session is kept per process.
+    auth: new AuthService(new AuthRepository(database.db, database.sqlite), users, config.sessionIdleMs, config.redisUrl ? 0 : SESSION_CACHE_MS),
     users,
     devices: registry,
     ingest,
     fixes: new FixService(deviceConsole, new FixRepository(database.db, database.sqlite)),
+    archives: new ArchiveService(config.dataDir, deviceConsole, new ArchiveRepository(database.db), acceleration),
     imports: new MovebankImportService(
       new ImportJobRepository(database.db),
       { devices: registry, ingest, marks: new SourceMarkRepository(database.db), tags: deviceRepo },
@@ -144,6 +181,8 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
       config.dataDir,
       app.log,
     ),
+    media: new MediaService(config.dataDir, deviceConsole, new MediaRepository(database.db)),
+    instructions: new InstructionService(deviceConsole, new InstructionRepository(database.db)),
   };
   // Request codes and sign-in counters: in the database, or Redis with REDIS_URL; shared by every process.
   const shared = await openSharedState(database, { redisUrl: config.redisUrl, redisPrefix: config.redisKeyPrefix });
@@ -157,17 +196,28 @@ export async function buildApp(config: Config, database: Db): Promise<BuiltApp> 
     openSealed: (field, value, code) => services.auth.openSealed(field, value, code),
   };
 
+  const uploads = new UploadService(config.dataDir, (caller, url) => deviceConsole.canSeeImage(caller, url));
   authRoutes(app, hooks, services.auth);
-  userRoutes(app, hooks, services.users);
+  userRoutes(app, hooks, services.users, uploads);
+  adviceRoutes(app, hooks, new AdviceService(new AdviceRepository(database.db), (caller, url, field) => void uploads.ownPicture(caller, url, field)));
   ingestRoutes(app, services.ingest);
   deviceRoutes(app, hooks, deviceConsole, new MountService(deviceConsole, deviceRepo));
   fixRoutes(app, hooks, services.fixes);
-  uploadRoutes(app, hooks, new UploadService(config.dataDir, (caller, url) => deviceConsole.canSeeImage(caller, url)));
+  uploadRoutes(app, hooks, uploads);
   mapRoutes(app, hooks, config.tileLayers);
   movebankRoutes(app, hooks, services.imports);
+  sensorRoutes(app, hooks, new SensorService(deviceConsole, new SensorRepository(database.db, database.sqlite)));
+  mediaRoutes(app, hooks, services.media);
+  accelerationRoutes(app, hooks, acceleration);
+  archiveRoutes(app, hooks, services.archives);
+  fieldRoutes(app, hooks, new FieldService(deviceConsole, new FieldRepository(database.db)), config.dataDir);
+  instructionRoutes(app, hooks, services.instructions);
+  userLogRoutes(app, hooks, new UserLogService(new UserLogRepository(database.db)));
+  versionRoutes(app, hooks, new VersionService(config.version));
   app.get(`${API_BASE}/docs`, { schema: { hide: true } }, async () => app.swagger());
 
   await serveWebClient(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
-  startJobs(app, [...serverJobs(services), sharedStateSweep(shared)]);
+  // a bench that times the jobs' work runs their passes itself (jobs: false)
+  if (opts.jobs !== false) startJobs(app, [...serverJobs(services), sharedStateSweep(shared), accelerationArchives(services.archives), mediaThumbnails(services.media)]);
   return { app, services };
 }

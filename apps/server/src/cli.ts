@@ -5,6 +5,7 @@ import { type Config, loadConfig } from './config.js';
 import { backupSqlite, BackupError, restoreSqlite } from './db/backup.js';
 import { connect, migrateToLatest } from './db/connect.js';
 import { UserRepository } from './modules/user/repository.js';
+import { AdviceRepository } from './modules/advice/repository.js';
 import { AuthRepository } from './modules/auth/repository.js';
 import { UserInputError, UserService } from './modules/user/service.js';
 import { DeviceRepository } from './modules/device/repository.js';
@@ -38,6 +39,11 @@ const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [opti
       skipped for each reason. Importing the same file again stores nothing twice and applies the
       outlier marks changed since. Exits 1 when nothing was imported, or when rows were skipped
       unless --allow-skips is given.
+
+  list-feedback [--limit <n>] [--json]
+      Prints the feedback users sent from the console (newest first, 50 unless --limit): when, who
+      (account and organisation), the e-mail and phone to answer to, the question and the pictures'
+      addresses (files under WILDTRACK_DATA/uploads). --json prints one JSON object a line.
 
   end-sessions [--user <user name>]
       Signs out every session (or one user's): their next call is answered 1004.
@@ -166,6 +172,41 @@ async function run(argv: string[]): Promise<number> {
           folderId,
         });
         process.stdout.write(`${JSON.stringify({ imei: r.imei, secret: r.secret })}\n`);
+        return 0;
+      }
+      case 'list-feedback': {
+        const { values } = parseArgs({ args: rest, options: { limit: { type: 'string' }, json: { type: 'boolean' } } });
+        const limit = values.limit === undefined ? 50 : Number(values.limit);
+        if (!Number.isInteger(limit) || limit < 1) {
+          process.stderr.write('list-feedback: --limit takes a whole number above 0\n');
+          return 2;
+        }
+        const rows = await new AdviceRepository(database.db).list(limit);
+        if (rows.length === 0) {
+          process.stdout.write('no feedback\n');
+          return 0;
+        }
+        for (const r of rows) {
+          const item = {
+            id: Number(r.id),
+            time: new Date(Number(r.created_at)).toISOString(),
+            user: r.user_name ?? `user ${r.user_id}`,
+            org: r.org_name ?? `organisation ${r.org_id}`,
+            email: r.email,
+            phone: r.phone,
+            lang: r.lang,
+            qa: r.qa,
+            pictures: r.pictures ? r.pictures.split('#') : [],
+          };
+          if (values.json) {
+            process.stdout.write(`${JSON.stringify(item)}\n`);
+            continue;
+          }
+          const head = `#${item.id}  ${item.time.slice(0, 16).replace('T', ' ')} UTC  ${item.user} (${item.org})  ${item.email}${item.phone ? `  ${item.phone}` : ''}`;
+          const body = item.qa.split(/\r?\n/).map((line) => `    ${line}`).join('\n');
+          const pictures = item.pictures.map((p) => `    picture: ${p}`).join('\n');
+          process.stdout.write(`${head}\n${body}\n${pictures ? `${pictures}\n` : ''}\n`);
+        }
         return 0;
       }
       case 'list-devices': {

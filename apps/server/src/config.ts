@@ -12,6 +12,9 @@ const tileTemplates = z
   .transform((v) => v.split(',').map((u) => u.trim()).filter((u) => u !== ''))
   .refine((urls) => urls.length > 0 && urls.every(isTileUrlTemplate), 'must be http(s) URL templates with {z}, {x} and {y}, comma-separated');
 
+/** An http(s) address (a download host). */
+const httpUrl = z.string().regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// address');
+
 /** The environment, parsed once; a bad value stops the start with a message naming the variable. */
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -45,6 +48,10 @@ const EnvSchema = z.object({
   MAP_TILES_SATELLITE: tileTemplates.optional(),
   MAP_TILES_STREET: tileTemplates.optional(),
   MAP_TILES_TERRAIN: tileTemplates.optional(),
+  VERSION_DOWNLOAD_HOST_EN: httpUrl.default('https://en.download.wildtrack.app'),
+  VERSION_DOWNLOAD_HOST_NA: httpUrl.default('https://na.download.wildtrack.app'),
+  VERSION_DOWNLOAD_HOST_OTHER: httpUrl.default('https://download.wildtrack.app'),
+  WILDTRACK_BUILD: z.string().max(64).default(''),
 });
 
 export interface Config {
@@ -80,6 +87,8 @@ export interface Config {
   samplesAsOf: number | undefined;
   /** The global map tile layers the web offers (§2.5). */
   tileLayers: TileLayers;
+  /** The version page (§2.4): the app download host of each region, and the build the server was made from. */
+  version: { downloadHosts: { en: string; na: string; other: string }; build: string };
 }
 
 export class ConfigError extends Error {}
@@ -116,6 +125,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       Satellite: tileLayer(DEFAULT_TILE_LAYERS.Satellite, e.MAP_TILES_SATELLITE),
       Street: tileLayer(DEFAULT_TILE_LAYERS.Street, e.MAP_TILES_STREET),
       Terrain: tileLayer(DEFAULT_TILE_LAYERS.Terrain, e.MAP_TILES_TERRAIN),
+    },
+    version: {
+      downloadHosts: { en: e.VERSION_DOWNLOAD_HOST_EN, na: e.VERSION_DOWNLOAD_HOST_NA, other: e.VERSION_DOWNLOAD_HOST_OTHER },
+      build: e.WILDTRACK_BUILD,
     },
   };
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
-import { ensureInitialAdmin, INITIAL_ADMIN_FILE, keepFilesPrivate, loosePermissionWarnings } from './bootstrap.js';
+import { ensureInitialAdmin, INITIAL_ADMIN_FILE, INITIAL_ORG, keepFilesPrivate, loosePermissionWarnings } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { holdServerLock } from './db/backup.js';
 import { connect, migrateToLatest } from './db/connect.js';
@@ -19,7 +19,10 @@ async function main(): Promise<void> {
   for (const { msg, ...where } of loosePermissionWarnings(config.dataDir)) app.log.warn(where, msg);
   const admin = await ensureInitialAdmin(services.users, config);
   if (config.sampleDevices) {
-    const samples = await ensureSampleDevices(new DeviceRepository(database.db), services.devices, services.ingest, { asOf: config.samplesAsOf });
+    const samples = await ensureSampleDevices(new DeviceRepository(database.db), services.devices, services.ingest, {
+      asOf: config.samplesAsOf,
+      history: (entries) => services.instructions.storeSampleHistory(entries),
+    });
     if (samples) app.log.info(samples, 'sample devices created');
   }
 
@@ -42,7 +45,7 @@ async function main(): Promise<void> {
   const lines = ['', `  Wildtrack is running: ${url}`, `  Database: ${db}`];
   if (admin) {
     lines.push(
-      '  First start: an organisation and its primary user were created.',
+      `  First start: the organisation "${INITIAL_ORG}" and its primary user were created.`,
       `    account:  ${admin.account}`,
       `    password: ${admin.password}`,
       `  (printed once; also in ${admin.file}, readable only by you)`,

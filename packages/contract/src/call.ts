@@ -24,8 +24,10 @@ export type DeviceRight = (typeof DEVICE_RIGHTS)[number];
  *   folder '0', or the folder of a user who shares devices with the caller ('share-<userId>').
  * - `folder edit`: the folder is the caller's organisation's ('-1', the root, only as a target);
  *   experience and shared folders are read-only (1003), another organisation's don't exist (1002).
+ * - `primary`: the caller is their organisation's primary user (IsPrimary; 1003 otherwise); the call reads
+ *   or changes only their own organisation (a member of another one named in the body doesn't exist, 1002).
  */
-export type SessionRule = 'session' | 'device read' | `device right ${DeviceRight}` | 'device own' | 'folder read' | 'folder edit';
+export type SessionRule = 'session' | 'device read' | `device right ${DeviceRight}` | 'device own' | 'folder read' | 'folder edit' | 'primary';
 export type AccessRule = 'public' | SessionRule;
 
 export const ACCESS_RULES: readonly AccessRule[] = [
@@ -36,6 +38,7 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   'device own',
   'folder read',
   'folder edit',
+  'primary',
 ];
 
 /**
@@ -75,13 +78,30 @@ export interface CallDef<B extends z.ZodType = z.ZodType, D extends z.ZodType = 
   multipart?: { fields: z.ZodObject; files: readonly string[] };
   /** Body fields sealed to the server's public key (see wire.ts). */
   sealed?: readonly string[];
+  /**
+   * A download (§7.1 "Downloads post with a blob response"): a success is answered with the file of this
+   * type instead of the envelope, `data` is then z.null(); a refusal is the envelope as for any call.
+   */
+  download?: { type: string };
   /** 'long' uses the 120 s timeout of §7.1 instead of 30 s. */
   timeout?: 'normal' | 'long';
   summary: string;
 }
 
+/**
+ * A call's body refuses a field it does not declare (601 naming it, "This call does not take the field
+ * x.") instead of dropping it silently: a misspelt optional field would otherwise be lost without a word.
+ * Only the body's own level: nested objects keep zod's default.
+ */
+function strictBody<S extends z.ZodType>(schema: S): S {
+  if (schema instanceof z.ZodObject) return schema.strict() as unknown as S;
+  if (schema instanceof z.ZodOptional) return strictBody(schema.unwrap() as z.ZodType).optional() as unknown as S;
+  if (schema instanceof z.ZodNullable) return strictBody(schema.unwrap() as z.ZodType).nullable() as unknown as S;
+  return schema;
+}
+
 export function defineCall<B extends z.ZodType, D extends z.ZodType, A extends CallAccess>(def: CallDef<B, D, A>): CallDef<B, D, A> {
-  return def;
+  return { ...def, body: strictBody(def.body) };
 }
 
 export type CallBody<C> = C extends CallDef<infer B, z.ZodType> ? z.input<B> : never;

@@ -69,6 +69,13 @@ export const InstrSupportFlag = {
 } as const;
 export type InstrSupportName = keyof typeof InstrSupportFlag;
 
+/**
+ * Event types (§3 Event). Stored now (table `events`) for the event list and notifications of their own
+ * issue: an instruction's status change is an Instr event.
+ */
+export const EventType = { Unknown: 0, Fence: 1, Instr: 2, FixUpdate: 3, Device: 4 } as const;
+export type EventType = (typeof EventType)[keyof typeof EventType];
+
 export const Sex = { Unknown: 0, Male: 1, Female: 2 } as const;
 export const Age = { Unknown: 0, Larva: 1, Subadult: 2, Adult: 3 } as const;
 

@@ -25,6 +25,8 @@ export const Code = {
   TooLarge: 1030,
   UnknownPath: 1031,
   BadJson: 1032,
+  /** A store every server process shares (Redis) does not answer: nothing was done, try again shortly (HTTP 503). */
+  Unavailable: 1040,
   ServerError: 500,
   Invalid: 601,
 } as const;

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { InstructionParamsSchema, InstrTypeSchema } from './calls/instruction.js';
+import { WorkSettingsSchema } from './calls/mount.js';
 import { SENSOR_KIND_NAMES } from './device.js';
+import { ImeiSchema } from './validation.js';
 import { bodyHash, canonicalString, newRequestCode } from './wire.js';
 
 /**
@@ -82,24 +85,101 @@ export const BurstSchema = z.object({
 });
 export type Burst = z.infer<typeof BurstSchema>;
 
+/** At most this many photos per POI, each at most POI_PHOTO_MAX_BYTES (JPEG or PNG). */
+export const POI_MAX_PHOTOS = 9;
+export const POI_PHOTO_MAX_BYTES = 2 * 1024 * 1024;
+/** Field records per batch (they are few: a ranger records a handful a day). */
+export const INGEST_MAX_FIELD_RECORDS = 500;
+
+const fieldText = (max: number) => z.string().trim().max(max);
+/** The ranger using the phone, as the organisation's field app numbers them. */
+const recorder = { recorder: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER), recorderName: fieldText(64).min(1) };
+
+/** A point of interest a phone recorded (§3 POI): its photos travel in the batch, base64. */
+export const PoiRecordSchema = z.object({
+  t: time,
+  ...recorder,
+  name: fieldText(100).min(1),
+  target: fieldText(100).default(''),
+  lon: z.number().min(-180).max(180),
+  lat: z.number().min(-90).max(90),
+  alt: num.nullable().optional(),
+  address: fieldText(200).default(''),
+  description: fieldText(2000).default(''),
+  /** JPEG or PNG files, base64. */
+  photos: z.array(z.string().min(1)).max(POI_MAX_PHOTOS).default([]),
+});
+export type PoiRecord = z.input<typeof PoiRecordSchema>;
+
+/**
+ * A behaviour observation (§3 Behavior). `motion` is a default motion's code (DEFAULT_MOTIONS) or a name of
+ * the organisation's list; a name the list lacks is added to it.
+ */
+export const BehaviorRecordSchema = z.object({
+  start: time,
+  end: time,
+  ...recorder,
+  lon: z.number().min(-180).max(180),
+  lat: z.number().min(-90).max(90),
+  motion: fieldText(50).min(1),
+});
+export type BehaviorRecord = z.input<typeof BehaviorRecordSchema>;
+
+/**
+ * The device's own report of how it works (§3 DeviceWorkStatus), sent in a batch whenever it changes (at
+ * start, after applying an instruction, after its battery moved it between adaptive levels) or with any
+ * batch. The server keeps the latest as the device's work status (docs/ingest.md "Work status").
+ * `at`: when the device's settings took this shape, epoch ms (a report older than the stored one is kept out).
+ */
+export const WorkStatusReportSchema = z.object({
+  at: time,
+  settings: WorkSettingsSchema,
+});
+export type WorkStatusReport = z.infer<typeof WorkStatusReportSchema>;
+
 export const IngestBatchSchema = z.object({
   fixes: FixColumnsSchema.optional(),
   sensors: z.array(SensorColumnsSchema).optional(),
   bursts: z.array(BurstSchema).optional(),
+  pois: z.array(PoiRecordSchema).max(INGEST_MAX_FIELD_RECORDS).optional(),
+  behaviors: z.array(BehaviorRecordSchema).max(INGEST_MAX_FIELD_RECORDS).optional(),
+  /** The device's work status as it reports it (see WorkStatusReportSchema). */
+  workStatus: WorkStatusReportSchema.optional(),
+  /**
+   * The IMEI of the receiver station or phone that carried this batch from the device (a device of the
+   * same organisation); absent when the device sent it itself. The batch is still signed with the
+   * device's own secret. Instructions delivered in the answer, and acknowledgements sent with the same
+   * relay, name it (Instruction RelayIMEI / RelayCaption).
+   */
+  relay: ImeiSchema.optional(),
 });
 export type IngestBatch = z.infer<typeof IngestBatchSchema>;
 
+/**
+ * An instruction waiting for the device, handed over with each ingest answer until it is acknowledged
+ * (or withdrawn, or marked COMM_ERROR). `params` is the typed InstructionParams (calls/instruction.ts);
+ * its hours are whole hours in `timeZone` ('+08:00', the sender's zone).
+ */
 export const PendingInstructionSchema = z.object({
   id: z.number().int(),
-  type: z.enum(['ACQUISITION_FREQUENCY', 'POSTBACK_FREQUENCY']),
-  params: z.record(z.string(), z.unknown()),
+  type: InstrTypeSchema,
+  params: InstructionParamsSchema,
+  timeZone: z.string(),
   sentAt: z.number().int(),
 });
 export type PendingInstruction = z.infer<typeof PendingInstructionSchema>;
 
 export const IngestAnswerSchema = z.object({
   ok: z.literal(true),
-  accepted: z.object({ fixes: z.number().int(), sensors: z.number().int(), bursts: z.number().int(), media: z.number().int() }),
+  accepted: z.object({
+    fixes: z.number().int(),
+    sensors: z.number().int(),
+    bursts: z.number().int(),
+    media: z.number().int(),
+    /** Field records (absent from servers before them). */
+    pois: z.number().int().optional(),
+    behaviors: z.number().int().optional(),
+  }),
   /** Records already stored (same device, time and kind): counted, not stored again. */
   duplicates: z.number().int(),
   instructions: z.array(PendingInstructionSchema),
@@ -110,11 +190,17 @@ export type IngestAnswer = z.infer<typeof IngestAnswerSchema>;
 export const IngestErrorSchema = z.object({ ok: z.literal(false), error: z.string(), reason: z.string() });
 export type IngestError = z.infer<typeof IngestErrorSchema>;
 
+/**
+ * A device's answer to an instruction: SUCCESSFUL (applied at executedAt: the server updates the device's
+ * work status from the instruction's params) or FAILED with the device's error message. `relay`: as in a
+ * batch, the station or phone that carried the acknowledgement.
+ */
 export const AckSchema = z.object({
   id: z.number().int(),
   outcome: z.enum(['SUCCESSFUL', 'FAILED']),
   executedAt: time,
   message: z.string().max(500).optional(),
+  relay: ImeiSchema.optional(),
 });
 export type Ack = z.infer<typeof AckSchema>;
 

@@ -13,6 +13,9 @@ function columns(imei: string, points: { t: number; lon: number; lat: number; al
   };
 }
 
+/** The structured clone postMessage uses (the contract's types know no DOM or Node globals). */
+const clone = (globalThis as unknown as { structuredClone: <T>(value: T, options: { transfer: ArrayBuffer[] }) => T }).structuredClone;
+
 describe('track codec', () => {
   it('gives back every point of several tracks: times, coordinates to 1e-6°, altitude to 0.1 m, grades and flags', () => {
     const t0 = Date.UTC(2026, 10, 1, 8, 0, 0);
@@ -33,6 +36,19 @@ describe('track codec', () => {
     expect(Array.from(a!.valid)).toEqual([1, 0, 1]);
     expect(Array.from(a!.averaged)).toEqual([0, 0, 1]);
     expect(b).toMatchObject({ imei: 'EMPTY', count: 0 });
+  });
+
+  it('gives every decoded array a buffer of its own, so tracks with and without fixes can be handed to another thread', () => {
+    const t0 = Date.UTC(2026, 10, 1, 8, 0, 0);
+    const point = { t: t0, lon: 120.1, lat: 36.1, alt: 5, grade: 2 };
+    for (const set of [[columns('A', []), columns('B', [])], [columns('A', [point]), columns('B', [point, { ...point, t: t0 + 60_000 }])], [columns('A', []), columns('B', [point])]]) {
+      const tracks = decodeTrackSet(encodeTrackSet(set));
+      const buffers = tracks.flatMap((t) => [t.times, t.lonLat, t.alt, t.grade, t.valid, t.averaged].map((a) => a.buffer));
+      expect(new Set(buffers).size).toBe(buffers.length);
+      // what the decoding worker does with them (postMessage's transfer list refuses a buffer listed twice)
+      const moved = clone(tracks, { transfer: buffers as ArrayBuffer[] });
+      expect(moved.map((t) => Array.from(t.grade))).toEqual(set.map((c) => Array.from(c.grade)));
+    }
   });
 
   it('keeps millisecond times and gaps longer than 32 bits of milliseconds', () => {

@@ -235,7 +235,9 @@ function readTrack(r: BinaryReader, bytes: Uint8Array, end: number): TrackArrays
     valid[i] = f & TrackFlag.Valid ? 1 : 0;
     averaged[i] = f & TrackFlag.Averaged ? 1 : 0;
   }
-  return { imei, count, times, lonLat, alt: altitude, grade: grade.length === count ? grade : new Uint8Array(count), valid, averaged };
+  // The grades are copied: r.bytes() is a view into the whole message, so every track's grades would share
+  // one buffer, and a worker handing the tracks over (transfer list) would list that buffer twice.
+  return { imei, count, times, lonLat, alt: altitude, grade: grade.length === count ? grade.slice() : new Uint8Array(count), valid, averaged };
 }
 
 function concat(parts: readonly TrackArrays[]): TrackArrays {

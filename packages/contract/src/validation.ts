@@ -49,12 +49,15 @@ export const AccountNameSchema = z
   .regex(/^[\x21-\x7e]+$/, { error: 'validation.accountName.chars' })
   .refine((v) => !v.includes('@'), { error: 'validation.accountName.at' });
 
+/** What an e-mail address looks like (§5); EmailSchema and the feedback form's e-mail check it. */
+export const EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
+
 export const EmailSchema = z
   .string(required)
   .trim()
   .min(1, required)
   .max(EMAIL_MAX, { error: 'validation.email.length' })
-  .regex(/^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/, { error: 'validation.email.invalid' });
+  .regex(EMAIL_PATTERN, { error: 'validation.email.invalid' });
 
 export const PhoneSchema = z
   .string(required)

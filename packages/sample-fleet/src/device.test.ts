@@ -2,12 +2,15 @@ import { type FixColumns, IngestBatchSchema, isValidPosition } from '@wildtrack/
 import { describe, expect, it } from 'vitest';
 import {
   backfill,
+  batteryLevel,
   burstOdba,
   countRecords,
+  Coverage,
   createDevice,
   DAY,
   distance,
   HOUR,
+  type InstructionOutcome,
   MINUTE,
   ownFleet,
   PROFILE_IDS,
@@ -71,7 +74,7 @@ describe('every profile', () => {
 
     it(`${id}: at the shortest interval an instruction can set, still within bounds`, () => {
       const dev = createDevice(id, { seed: 3, start: START });
-      expect(dev.applyInstruction({ type: 'ACQUISITION_FREQUENCY', params: { intervalMinutes: 1 } }).ok).toBe(true);
+      expect(dev.applyInstruction({ type: 'ACQUISITION_FREQUENCY', params: { intervalMinutes: p.minFixIntervalMinutes } }).ok).toBe(true);
       for (const n of fixesPerFullDay(dev.advance(START + 4 * DAY).batch.fixes!)) expect(n).toBeLessThanOrEqual(p.fixesPerDay[1]);
     });
 
@@ -274,7 +277,89 @@ describe('instructions', () => {
     expect(dev.applyInstruction({ type: 'ACQUISITION_FREQUENCY', params: { accEnabled: true } })).toMatchObject({ ok: false, message: expect.stringMatching(/accelerometer/) });
     expect(createDevice('vhf', { seed: 1, start: START }).applyInstruction({ type: 'POSTBACK_FREQUENCY', params: { hours: Array.from({ length: 13 }, (_, i) => i) } }).ok).toBe(false);
     const deer = createDevice('deer', { seed: 1, start: START });
-    expect(deer.applyInstruction({ type: 'ACQUISITION_FREQUENCY', params: { intervalMinutes: 2 } })).toMatchObject({ ok: true, message: expect.stringMatching(/raised to 5/) });
+    expect(deer.applyInstruction({ type: 'ACQUISITION_FREQUENCY', params: { intervalMinutes: 2 } })).toEqual({ ok: false, message: "intervalMinutes 2 is out of this device's range: its fixes at least 5 min apart" });
+    expect(deer.schedule.describe.fix).toBe('every 30 min');
+  });
+
+  const acq = (p: Record<string, unknown>) => ({ type: 'ACQUISITION_FREQUENCY' as const, params: { Type: 'ACQUISITION_FREQUENCY', ...p }, timeZone: '+08:00' });
+
+  it('typed params (the contract\'s InstructionParams): GNSS interval and ACC off, reported in the work status', () => {
+    const dev = createDevice('deer', { seed: 2, start: START });
+    dev.advance(START + DAY);
+    expect(dev.applyInstruction(acq({ GNSS: { Mode: 'INTERVAL', IntervalMinutes: 10 }, ACC: { Mode: 'OFF' } }))).toEqual({ ok: true });
+    const { batch } = dev.advance(START + 3 * DAY);
+    expect(median(intervals(batch.fixes!.t))).toBe(10);
+    expect(batch.bursts).toBeUndefined();
+    expect(dev.workStatus).toMatchObject({ GNSSCollectionMode: 0, NormalType: 'INTERVAL', IntervalMinutes: 10, AccEnabled: false });
+  });
+
+  it('hours are taken in the instruction\'s zone and kept in UTC', () => {
+    const dev = createDevice('fisher', { seed: 2, start: START });
+    expect(dev.applyInstruction(acq({ GNSS: { Mode: 'HOURS', Hours: [8, 20] } })).ok).toBe(true);
+    expect(dev.workStatus.CustomHours).toEqual([0, 12]);
+    for (const t of dev.advance(START + 2 * DAY).batch.fixes!.t) expect([0, 12]).toContain(new Date(t).getUTCHours());
+  });
+
+  it('ACC following GNSS: a burst with each scheduled fix, at the given frequency', () => {
+    const dev = createDevice('deer', { seed: 5, start: START });
+    expect(dev.applyInstruction(acq({ GNSS: { Mode: 'INTERVAL', IntervalMinutes: 60 }, ACC: { Mode: 'FOLLOW_GNSS', FrequencyHz: 25 } })).ok).toBe(true);
+    const { batch } = dev.advance(START + DAY);
+    // (The last fix, seconds after its minute, waits for the next advance: its burst is already out.)
+    const fixMinutes = batch.fixes!.t.map((t) => Math.floor(t / MINUTE) * MINUTE);
+    expect(batch.bursts!.map((b) => b.t).slice(0, fixMinutes.length)).toEqual(fixMinutes);
+    expect(batch.bursts!.length - fixMinutes.length).toBeLessThanOrEqual(1);
+    expect(batch.bursts!.every((b) => b.hz === 25)).toBe(true);
+  });
+
+  it('voltage-adaptive high (128) spaces fixes by the battery level at each fix (a drained stork goes High -> Medium -> Low)', () => {
+    const dev = createDevice('stork', { seed: 1, start: START });
+    // 50 Hz bursts every minute drain the solar tag by night; fixes slow down as the voltage falls.
+    expect(dev.applyInstruction(acq({ GNSS: { Mode: 'ADAPTIVE_HIGH', High: 5, Medium: 15, Low: 60 }, ACC: { Mode: 'INTERVAL', FrequencyHz: 50, IntervalMinutes: 1 } })).ok).toBe(true);
+    const f = dev.advance(START + 4 * DAY).batch.fixes!;
+    const want = { High: 5, Medium: 15, Low: 60 };
+    const minute = f.t.map((t) => Math.floor(t / MINUTE));
+    const seen = new Set<string>();
+    let checked = 0;
+    for (let i = 1; i + 1 < f.t.length; i++) {
+      // Second-level fixes (10 in a minute) come on their own clock: skip the gaps around them.
+      if (minute[i] === minute[i - 1] || minute[i] === minute[i + 1] || minute[i + 1] === minute[i + 2]) continue;
+      const level = batteryLevel(dev.profile, f.voltage![i]!);
+      seen.add(level);
+      const every = want[level];
+      expect(minute[i + 1]).toBe((Math.floor(minute[i]! / every) + 1) * every);
+      checked++;
+    }
+    expect([...seen].sort()).toEqual(['High', 'Low', 'Medium']);
+    expect(checked).toBeGreaterThan(150);
+  });
+
+  it('refuses what it can\'t do: out of its range, unsupported, or more fixes on a low battery', () => {
+    const stork = createDevice('stork', { seed: 1, start: START });
+    expect(stork.applyInstruction(acq({ ACC: { Mode: 'INTERVAL', FrequencyHz: 100, IntervalMinutes: 10 } }))).toEqual({ ok: false, message: "ACC.FrequencyHz 100 is out of this device's range (5..50 Hz)" });
+    expect(stork.applyInstruction({ type: 'POSTBACK_FREQUENCY', params: { Type: 'POSTBACK_FREQUENCY', Postback: { Mode: 'DATA_CNT', PacketCount: 10, PacketSize: 4096, Realtime: false } } })).toMatchObject({ ok: false, message: expect.stringMatching(/PacketSize 4096 is out of this device's range/) });
+    expect(createDevice('seal', { seed: 1, start: START }).applyInstruction(acq({ GNSS: { Mode: 'ADAPTIVE_HIGH', High: 20, Medium: 30, Low: 60 } }))).toEqual({ ok: false, message: 'this device does not support GNSSCollectionAdaptiveHighFrequency' });
+    // Drain the tag to its Low level, then ask for more fixes: refused; fewer: taken.
+    stork.applyInstruction(acq({ GNSS: { Mode: 'ADAPTIVE_HIGH', High: 5, Medium: 15, Low: 60 }, ACC: { Mode: 'INTERVAL', FrequencyHz: 50, IntervalMinutes: 1 } }));
+    let t = START;
+    while (stork.batteryLevel !== 'Low' && t < START + 4 * DAY) stork.advance((t += 10 * MINUTE));
+    expect(stork.batteryLevel).toBe('Low');
+    expect(stork.applyInstruction(acq({ GNSS: { Mode: 'INTERVAL', IntervalMinutes: 10 } }))).toEqual({ ok: false, message: `battery low (${stork.voltage.toFixed(2)} V): more fixes refused` });
+    expect(stork.applyInstruction(acq({ ACC: { Mode: 'OFF' } }))).toEqual({ ok: true });
+  });
+
+  it('is out of coverage now and then, on days drawn from its seed (the same ones after a restart)', () => {
+    const a = createDevice('seal', { seed: 3, start: START });
+    const b = createDevice('seal', { seed: 3, start: START + 5 * DAY });
+    let out = 0;
+    for (let t = START; t < START + 30 * DAY; t += 10 * MINUTE) {
+      expect(a.covered(t)).toBe(b.covered(t));
+      if (!a.covered(t)) out++;
+      if (a.covered(t)) expect(a.outageEnd(t)).toBeNull();
+      else expect(a.outageEnd(t)!).toBeGreaterThan(t);
+    }
+    // The seal: an outage of 4-20 h on half of its days.
+    expect(out / (30 * 144)).toBeGreaterThan(0.1);
+    expect(out / (30 * 144)).toBeLessThan(0.5);
   });
 
   it('POSTBACK_FREQUENCY {hours} holds records until the upload hour and stamps tx with it', () => {
@@ -292,6 +377,42 @@ describe('instructions', () => {
 });
 
 describe('backfill and the sample fleet', () => {
+  it('backfill takes instructions: fetched at the first contact in coverage, applied or refused there, or COMM_ERROR', () => {
+    const acq = (p: Record<string, unknown>) => ({ type: 'ACQUISITION_FREQUENCY' as const, params: { Type: 'ACQUISITION_FREQUENCY', ...p }, timeZone: '+08:00' });
+    // A collar seed with an outage longer than the 6-hour window on one of the first days.
+    let seed = 0;
+    let outage: [number, number] | null = null;
+    for (let s = 1; s < 500 && !outage; s++) {
+      const c = new Coverage(s, PROFILES.deer.coverage);
+      for (let d = 1; d < 5 && !outage; d++) {
+        const o = c.outage(Math.floor(START / DAY) + d);
+        if (o && o[1] - o[0] > 7 * HOUR && o[1] < START + 6 * DAY) [seed, outage] = [s, o];
+      }
+    }
+    expect(outage).not.toBeNull();
+    const [from, to] = outage!;
+    const shift = 3 * DAY;
+    const outcomes: InstructionOutcome[] = [];
+    const fixes: number[] = [];
+    const instructions = [
+      { sentAt: to + 3 * HOUR + 5 * MINUTE, instruction: acq({ GNSS: { Mode: 'INTERVAL', IntervalMinutes: 10 } }) },
+      { sentAt: from + 10 * MINUTE, instruction: acq({ GNSS: { Mode: 'INTERVAL', IntervalMinutes: 60 } }) },
+      { sentAt: to + 2 * HOUR, instruction: acq({ GNSS: { Mode: 'INTERVAL', IntervalMinutes: 2 } }) },
+      { sentAt: START + 7 * DAY - 5 * MINUTE, instruction: acq({ ACC: { Mode: 'OFF' } }) },
+    ];
+    for (const { batch } of backfill('deer', { seed, start: START, end: START + 7 * DAY, shift, instructions, onInstruction: (o) => outcomes.push(o) })) fixes.push(...(batch.fixes?.t ?? []));
+    const applied = Math.ceil((instructions[0]!.sentAt) / (10 * MINUTE)) * 10 * MINUTE;
+    expect(outcomes.sort((a, b) => a.index - b.index)).toEqual([
+      { index: 0, status: 'SUCCESSFUL', executeTime: applied + shift, message: null },
+      { index: 1, status: 'COMM_ERROR', executeTime: null, message: null },
+      { index: 2, status: 'FAILED', executeTime: Math.ceil(instructions[2]!.sentAt / (10 * MINUTE)) * 10 * MINUTE + shift, message: "GNSS.IntervalMinutes 2 is out of this device's range: its fixes at least 5 min apart" },
+      { index: 3, status: 'SENT', executeTime: null, message: null },
+    ]);
+    const minutes = (ts: number[]) => ts.slice(1).map((x, i) => Math.floor(x / MINUTE) - Math.floor(ts[i]! / MINUTE));
+    expect(new Set(minutes(fixes.filter((x) => x < applied + shift)))).toEqual(new Set([30]));
+    expect(new Set(minutes(fixes.filter((x) => x > applied + shift)))).toEqual(new Set([10]));
+  });
+
   it('six devices, distinct valid IMEIs, every sensor kind and media type between them', () => {
     const fleet = sampleFleet();
     expect(fleet).toHaveLength(6);

@@ -1,16 +1,17 @@
 // Over 400 lines: one Device class whose minute-by-minute loop ties the schedule, power, GNSS, sensors,
 // bursts, media and the outbox together over shared state; split, each part would reach into the others.
 import {
+  type BehaviorRecord,
   type Burst,
   DeviceType,
   type IngestBatch,
-  type InstrSupportName,
   type PendingInstruction,
   type SensorKindName,
+  type WorkSettings,
 } from '@wildtrack/contract';
 import { EXPECTED_ODBA, makeBurst } from './acceleration.js';
 import { clamp, magneticField, round, Weather } from './environment.js';
-import { bearingOf, enu, MINUTE, offset, sunElevation, wrap360 } from './geo.js';
+import { bearingOf, enu, type LonLat, MINUTE, offset, sunElevation, wrap360 } from './geo.js';
 import { badQuality, fixQuality, type FixQuality } from './gnss.js';
 import { pooledPhoto } from './media/jpeg.js';
 import { PDM_CONTENT_TYPE, PDM_RATE, pooledCall } from './media/pdm.js';
@@ -19,16 +20,8 @@ import { createMotion, type Motion } from './motion.js';
 import { Power } from './power.js';
 import { getProfile, type Profile, type ProfileId } from './profiles.js';
 import { Rng, Stream } from './rng.js';
-import {
-  describeFix,
-  describePostback,
-  type FixSchedule,
-  hoursParam,
-  intParam,
-  nextTime,
-  ParamError,
-  type PostbackSchedule,
-} from './schedule.js';
+import { describeFix, describePostback, type FixSchedule, nextTime, ParamError, type PostbackSchedule } from './schedule.js';
+import { applyParams, type BatteryLevel, batteryLevel, Coverage, defaultSettings, fixScheduleOf, postbackScheduleOf } from './work.js';
 
 /** One media file a device uploads, with the fields of its /ingest/v1/media query. */
 export interface MediaItem {
@@ -54,6 +47,16 @@ export interface Advance {
   media: MediaItem[];
 }
 
+/**
+ * An instruction as a device takes it: the contract's typed params (PendingInstruction, hours in
+ * `timeZone`), or the older flat keys of schedule.ts.
+ */
+export interface DeviceInstruction {
+  type: PendingInstruction['type'];
+  params: PendingInstruction['params'] | Record<string, unknown>;
+  timeZone?: string;
+}
+
 export interface InstructionResult {
   ok: boolean;
   message?: string;
@@ -68,9 +71,10 @@ export interface DeviceOptions {
 }
 
 export interface DeviceSchedule {
+  /** The fix schedule in force now (for a voltage-adaptive mode: at the battery level of the last fix). */
   fix: FixSchedule;
   postback: PostbackSchedule;
-  acc: { enabled: boolean; hz: number; intervalMinutes: number } | null;
+  acc: { enabled: boolean; followGnss: boolean; hz: number; intervalMinutes: number } | null;
   describe: { fix: string; postback: string; acc: string };
 }
 
@@ -81,10 +85,29 @@ export interface DeviceSimulator {
   /** Records taken but not yet uploaded (waiting for the postback schedule). */
   readonly waiting: number;
   readonly schedule: DeviceSchedule;
+  /**
+   * What the device runs, with the fields of the console's work status (§3 DeviceWorkStatus; hour arrays
+   * in UTC): the device reports it in its batches, so the console shows what it really does.
+   */
+  readonly workStatus: WorkSettings;
+  /** Battery level a voltage-adaptive mode goes by, from the voltage now. */
+  readonly batteryLevel: BatteryLevel;
+  readonly voltage: number;
   /** Everything the device uploads between its clock and `until`. Pure: no I/O, no wall clock. */
   advance(until: number): Advance;
-  /** Changes the schedule from the current clock on; the result is what the device acks. */
-  applyInstruction(instruction: Pick<PendingInstruction, 'type' | 'params'>): InstructionResult;
+  /**
+   * Changes the schedule from the current clock on; the result is what the device acks. Refused (ok false,
+   * with the reason) when a value is bad or out of the device's range, an option unsupported, or the
+   * battery low and the instruction asks for more (work.ts applyParams). `timeZone` is the zone the
+   * instruction's hours are in when its params don't carry one.
+   */
+  applyInstruction(instruction: DeviceInstruction): InstructionResult;
+  /** False while the device is out of coverage (it can't upload nor fetch instructions then). */
+  covered(t: number): boolean;
+  /** When the outage `t` falls in ends, or null when the device is in coverage at `t`. */
+  outageEnd(t: number): number | null;
+  /** Where the carrier is at the device's clock (a relay in range may carry its uploads). */
+  readonly position: LonLat;
 }
 
 interface FixRec {
@@ -117,9 +140,31 @@ interface Records {
   sensors: SensorRec[];
   bursts: Burst[];
   media: MediaItem[];
+  /** A phone's field records; `t` is when the phone saves the record (an observation: its end). */
+  pois: NonNullable<IngestBatch['pois']>;
+  behaviors: (BehaviorRecord & { t: number })[];
 }
 
-const emptyRecords = (): Records => ({ fixes: [], sensors: [], bursts: [], media: [] });
+const emptyRecords = (): Records => ({ fixes: [], sensors: [], bursts: [], media: [], pois: [], behaviors: [] });
+
+/** The rangers who carry the sample phone, one a day in turn (ids as the organisation's field app numbers them). */
+const RANGERS = [
+  { recorder: 2017, recorderName: 'Wang Lei' },
+  { recorder: 2031, recorderName: 'Liu Fang' },
+];
+/** Motions a ranger records: the defaults' codes mostly, now and then one of the reserve's own words. */
+const MOTIONS = ['foraging', 'foraging', 'foraging', 'resting', 'resting', 'moving', 'vigilance', 'grooming', 'social', 'courtship', 'nesting'];
+const RESERVE_MOTION = 'Flying over';
+/** What a ranger marks on the Yellow River delta (name, target). */
+const POI_KINDS: [string, string][] = [
+  ['Oriental stork nest', 'Oriental stork'],
+  ['Crane feeding ground', 'Red-crowned crane'],
+  ["Saunders's gull colony", "Saunders's gull"],
+  ['Camera trap', 'Mammals'],
+  ['Water point', 'Habitat'],
+  ['Fence damage', 'Patrol'],
+  ['Carcass found', 'Bird'],
+];
 
 export function createDevice(profile: Profile | ProfileId, opts: DeviceOptions): DeviceSimulator {
   return new Device(typeof profile === 'string' ? getProfile(profile) : profile, opts);
@@ -135,13 +180,16 @@ class Device implements DeviceSimulator {
   private readonly mediaRng: Rng;
   private readonly schedRng: Rng;
   private readonly sensorRng: Rng;
+  private readonly fieldRng: Rng;
+  /** The observation a phone's ranger is making: since when, where, of which motion, until when at most. */
+  private observation: { start: number; lon: number; lat: number; motion: string; until: number } | null = null;
   private readonly badFixes: boolean;
+  private ws: WorkSettings;
   private fix: FixSchedule;
-  private postback: PostbackSchedule = { mode: 'realtime' };
-  private acc: { enabled: boolean; hz: number; intervalMinutes: number } | null;
+  private postback: PostbackSchedule;
+  private readonly coverage: Coverage;
   private nextFixAt: number;
   private fixDue = false;
-  private fixCount = 0;
   private nextSlfAt: number;
   private lastAttemptAt = -Infinity;
   private nextPostAt = 0;
@@ -168,9 +216,12 @@ class Device implements DeviceSimulator {
     this.accRng = new Rng(seed, Stream.acc);
     this.mediaRng = new Rng(seed, Stream.media);
     this.schedRng = new Rng(seed, Stream.schedule);
+    this.fieldRng = new Rng(seed, Stream.field);
     this.hardIron = [this.schedRng.normal(0, 2), this.schedRng.normal(0, 2), this.schedRng.normal(0, 2)];
-    this.fix = { mode: 'interval', minutes: profile.fixIntervalMinutes };
-    this.acc = profile.acc ? { enabled: true, hz: profile.acc.hz, intervalMinutes: profile.acc.intervalMinutes } : null;
+    this.ws = defaultSettings(profile);
+    this.fix = fixScheduleOf(this.ws, this.batteryLevel);
+    this.postback = postbackScheduleOf(this.ws);
+    this.coverage = new Coverage(seed, profile.coverage);
     this.nextFixAt = nextTime(this.fix, this.clock);
     this.nextSlfAt = this.clock + this.schedRng.exponential(4 * 3_600_000);
     // Place the carrier before the first step, so the first velocity is a real one.
@@ -182,16 +233,43 @@ class Device implements DeviceSimulator {
   }
 
   get schedule(): DeviceSchedule {
+    const w = this.ws;
+    const acc = this.profile.acc ? { enabled: w.AccEnabled, followGnss: w.AccFollowGNSS, hz: w.AccFrequencyHz ?? this.profile.acc.hz, intervalMinutes: w.AccIntervalMinutes ?? this.profile.acc.intervalMinutes } : null;
+    const mode = w.GNSSCollectionMode === 128 ? 'adaptive high, ' : w.GNSSCollectionMode === 129 ? 'adaptive low, ' : '';
     return {
       fix: this.fix,
       postback: this.postback,
-      acc: this.acc,
+      acc,
       describe: {
-        fix: describeFix(this.fix),
+        fix: `${mode}${describeFix(this.fix)}${mode ? ` (battery ${this.batteryLevel})` : ''}`,
         postback: describePostback(this.postback),
-        acc: this.acc ? (this.acc.enabled ? `${this.acc.hz} Hz bursts every ${this.acc.intervalMinutes} min` : 'off') : 'none',
+        acc: acc ? (acc.enabled ? (acc.followGnss ? `${acc.hz} Hz bursts with each fix` : `${acc.hz} Hz bursts every ${acc.intervalMinutes} min`) : 'off') : 'none',
       },
     };
+  }
+
+  get workStatus(): WorkSettings {
+    return structuredClone(this.ws);
+  }
+
+  get batteryLevel(): BatteryLevel {
+    return batteryLevel(this.profile, this.power.voltage);
+  }
+
+  get voltage(): number {
+    return this.power.voltage;
+  }
+
+  covered(t: number): boolean {
+    return this.coverage.covered(t);
+  }
+
+  outageEnd(t: number): number | null {
+    return this.coverage.outageEnd(t);
+  }
+
+  get position(): LonLat {
+    return { lon: this.motion.state.pos.lon, lat: this.motion.state.pos.lat };
   }
 
   advance(until: number): Advance {
@@ -216,21 +294,27 @@ class Device implements DeviceSimulator {
     this.activityN++;
     const minute = t / MINUTE;
 
-    // Fixes: on schedule, or a second-level fix now and then in daylight.
+    // Fixes: on schedule, or a second-level fix now and then in daylight. A voltage-adaptive mode picks the
+    // next fix time by the battery level at each scheduled fix.
     while (this.nextFixAt <= t) {
       this.fixDue = true;
+      if (this.ws.GNSSCollectionMode !== 0) this.fix = fixScheduleOf(this.ws, this.batteryLevel);
       this.nextFixAt = nextTime(this.fix, this.nextFixAt);
     }
+    let attempted = false;
     const sunUp = sunElevation(t, s.pos) > 5;
     if (this.profile.secondLevelFix && t >= this.nextSlfAt && sunUp && s.skyView) {
       this.takeFixes(t, 10);
+      attempted = this.fixDue;
       this.fixDue = false;
       this.nextSlfAt = t + this.schedRng.exponential((s.flightDay ? 2 : 8) * 3_600_000);
     } else if (this.fixDue && s.skyView && t - this.lastAttemptAt >= s.attemptGapMinutes * MINUTE) {
       this.fixDue = false;
       const phoneIdle = this.profile.motion.kind === 'walker' && !s.tracking && minute % 60 !== 0 && this.fix.mode === 'interval';
-      const lowPower = this.profile.power.kind === 'solar' && this.power.voltage < 3.7 && this.fixCount++ % 2 === 1;
-      if (!phoneIdle && !lowPower) this.takeFixes(t, 1);
+      if (!phoneIdle) {
+        this.takeFixes(t, 1);
+        attempted = true;
+      }
     }
 
     // Scalar sensors on their minute grid (the phone logs only while its app tracks).
@@ -240,13 +324,18 @@ class Device implements DeviceSimulator {
       this.pending.sensors.push({ t, kind, v: this.sensorValue(kind, t) });
     }
 
-    // Acceleration bursts.
-    if (this.acc?.enabled && this.profile.acc && minute % this.acc.intervalMinutes === 0) {
-      this.pending.bursts.push(makeBurst(t, s.behaviour, this.profile.acc, this.acc.hz, this.accRng));
-      if (this.profile.power.kind === 'solar') this.power.use(this.profile.power.perBurst);
+    // Acceleration bursts: on their own minute grid, or with each scheduled fix attempt (follow GNSS).
+    const w = this.ws;
+    const burst = w.AccEnabled && (w.AccFollowGNSS ? attempted : minute % (w.AccIntervalMinutes ?? 1440) === 0);
+    if (burst && this.profile.acc) {
+      const hz = w.AccFrequencyHz ?? this.profile.acc.hz;
+      this.pending.bursts.push(makeBurst(t, s.behaviour, this.profile.acc, hz, this.accRng));
+      // A burst costs by its samples: perBurst is at the profile's own frequency.
+      if (this.profile.power.kind === 'solar') this.power.use(this.profile.power.perBurst * (hz / this.profile.acc.hz));
     }
 
     this.maybeMedia(t);
+    if (this.profile.type === DeviceType.Phone) this.maybeField(t);
     this.flush(t);
     this.clock = t;
   }
@@ -449,6 +538,45 @@ class Device implements DeviceSimulator {
     }
   }
 
+  /**
+   * A phone's field records while its ranger observes: behaviour observations of 5-30 minutes each (a new
+   * one when the motion changes), and now and then a point of interest with one or two photos.
+   */
+  private maybeField(t: number): void {
+    const s = this.motion.state;
+    const rng = this.fieldRng;
+    const ranger = RANGERS[Math.floor(t / 86_400_000) % RANGERS.length]!;
+    const o = this.observation;
+    if (o && (!s.observing || t >= o.until)) {
+      this.pending.behaviors.push({ t, start: o.start, end: t, ...ranger, lon: o.lon, lat: o.lat, motion: o.motion });
+      this.observation = null;
+    }
+    if (!s.observing) return;
+    // The animal watched is some way off the ranger, in the direction they look.
+    const at = offset(s.pos, rng.range(-250, 250), rng.range(-250, 250));
+    if (!this.observation) {
+      this.observation = { start: t, lon: round(at.lon, 6), lat: round(at.lat, 6), motion: rng.chance(0.04) ? RESERVE_MOTION : rng.pick(MOTIONS), until: t + rng.int(5, 30) * MINUTE };
+    }
+    if (rng.chance(1 / 150)) {
+      const [name, target] = rng.pick(POI_KINDS);
+      const photos = Array.from({ length: rng.int(1, 2) }, () =>
+        bytesBase64(pooledPhoto(rng.int(0, 3), sunElevation(t, s.pos), target === 'Oriental stork' ? 'stork' : 'none', `Wildtrack field ${name} ${new Date(t).toISOString()}`)),
+      );
+      this.pending.pois.push({
+        t,
+        ...ranger,
+        name,
+        target,
+        lon: round(s.pos.lon, 6),
+        lat: round(s.pos.lat, 6),
+        alt: round(s.elev, 1),
+        address: 'Yellow River Delta National Nature Reserve, Dongying, Shandong',
+        description: `${ranger.recorderName}: ${name.toLowerCase()} seen on patrol`,
+        photos,
+      });
+    }
+  }
+
   /** Moves records whose upload time has come from pending to out, stamping fixes with it. */
   private flush(t: number): void {
     const p = this.postback;
@@ -472,78 +600,31 @@ class Device implements DeviceSimulator {
     this.pending.sensors = take(this.pending.sensors, this.out.sensors);
     this.pending.bursts = take(this.pending.bursts, this.out.bursts);
     this.pending.media = take(this.pending.media, this.out.media);
+    this.pending.pois = take(this.pending.pois, this.out.pois);
+    this.pending.behaviors = take(this.pending.behaviors, this.out.behaviors);
   }
 
-  applyInstruction(instruction: Pick<PendingInstruction, 'type' | 'params'>): InstructionResult {
+  applyInstruction(instruction: DeviceInstruction): InstructionResult {
+    const before = this.ws;
     try {
-      return instruction.type === 'ACQUISITION_FREQUENCY' ? this.applyAcquisition(instruction.params) : this.applyPostback(instruction.params);
+      this.ws = applyParams(instruction.type, instruction.params as Record<string, unknown>, before, { profile: this.profile, voltage: this.power.voltage }, instruction.timeZone);
     } catch (e) {
       if (e instanceof ParamError) return { ok: false, message: e.message };
       throw e;
     }
-  }
-
-  private requireSupport(name: InstrSupportName): void {
-    if (!this.profile.instrSupport.includes(name)) throw new ParamError(`this device does not support ${name}`);
-  }
-
-  private applyAcquisition(params: Record<string, unknown>): InstructionResult {
-    const notes: string[] = [];
-    let fix: FixSchedule | null = null;
-    if (params.intervalMinutes !== undefined && params.hours !== undefined) throw new ParamError('give intervalMinutes or hours, not both');
-    if (params.intervalMinutes !== undefined) {
-      const m = intParam(params.intervalMinutes, 'intervalMinutes', 1, 1440);
-      const min = this.profile.minFixIntervalMinutes;
-      if (m < min) notes.push(`intervalMinutes raised to ${min}, the shortest this device takes`);
-      fix = { mode: 'interval', minutes: Math.max(m, min) };
-    } else if (params.hours !== undefined) {
-      fix = { mode: 'hours', ...hoursParam(params.hours, params.timeZone) };
-    }
-    const acc = this.acc ? { ...this.acc } : null;
-    const accKeys = ['accEnabled', 'accHz', 'accIntervalMinutes'].filter((k) => params[k] !== undefined);
-    if (accKeys.length > 0) {
-      if (!acc) throw new ParamError('this device has no accelerometer');
-      if (params.accEnabled !== undefined) {
-        this.requireSupport('AccCollectionSwitch');
-        if (typeof params.accEnabled !== 'boolean') throw new ParamError('accEnabled must be true or false');
-        acc.enabled = params.accEnabled;
-      }
-      if (params.accHz !== undefined || params.accIntervalMinutes !== undefined) this.requireSupport('AccCollectionFrequency');
-      if (params.accHz !== undefined) {
-        const hz = params.accHz;
-        if (typeof hz !== 'number' || !Number.isFinite(hz) || hz < 1 || hz > 100) throw new ParamError('accHz must be a number 1..100');
-        const clamped = clamp(hz, 5, 50);
-        if (clamped !== hz) notes.push(`accHz set to ${clamped}`);
-        acc.hz = clamped;
-      }
-      if (params.accIntervalMinutes !== undefined) acc.intervalMinutes = intParam(params.accIntervalMinutes, 'accIntervalMinutes', 1, 1440);
-    }
-    if (!fix && accKeys.length === 0) throw new ParamError('params name no schedule: intervalMinutes, hours, accEnabled, accHz or accIntervalMinutes');
-    if (fix) {
-      this.fix = fix;
-      this.nextFixAt = nextTime(fix, this.clock);
+    const w = this.ws;
+    const gnssChanged = JSON.stringify([w.GNSSCollectionMode, w.NormalType, w.CustomHours, w.IntervalMinutes, w.HighFrequencyIntervals, w.LowFrequencyHours]) !==
+      JSON.stringify([before.GNSSCollectionMode, before.NormalType, before.CustomHours, before.IntervalMinutes, before.HighFrequencyIntervals, before.LowFrequencyHours]);
+    if (gnssChanged) {
+      this.fix = fixScheduleOf(w, this.batteryLevel);
+      this.nextFixAt = nextTime(this.fix, this.clock);
       this.fixDue = false;
     }
-    this.acc = acc;
-    return notes.length ? { ok: true, message: notes.join('; ') } : { ok: true };
-  }
-
-  private applyPostback(params: Record<string, unknown>): InstructionResult {
-    let p: PostbackSchedule;
-    if (params.hours !== undefined) {
-      this.requireSupport('DataPostbackHours');
-      p = { mode: 'hours', ...hoursParam(params.hours, params.timeZone) };
-    } else if (params.intervalMinutes !== undefined) {
-      p = { mode: 'interval', minutes: intParam(params.intervalMinutes, 'intervalMinutes', 1, 1440) };
-    } else if (params.count !== undefined) {
-      p = { mode: 'count', count: intParam(params.count, 'count', 1, 10_000) };
-    } else if (params.realtime === true) {
-      p = { mode: 'realtime' };
-    } else {
-      throw new ParamError('params name no postback schedule: hours, intervalMinutes, count or realtime');
+    const p = postbackScheduleOf(w);
+    if (JSON.stringify(p) !== JSON.stringify(this.postback)) {
+      this.postback = p;
+      if (p.mode === 'hours' || p.mode === 'interval') this.nextPostAt = nextTime(p, this.clock);
     }
-    this.postback = p;
-    if (p.mode === 'hours' || p.mode === 'interval') this.nextPostAt = nextTime(p, this.clock);
     return { ok: true };
   }
 }
@@ -589,5 +670,13 @@ function toBatch(r: Records, profile: Profile): IngestBatch {
     batch.sensors = [...byKind.values()];
   }
   if (r.bursts.length > 0) batch.bursts = r.bursts;
+  if (r.pois.length > 0) batch.pois = r.pois;
+  if (r.behaviors.length > 0) batch.behaviors = r.behaviors.map(({ start, end, recorder, recorderName, lon, lat, motion }) => ({ start, end, recorder, recorderName, lon, lat, motion }));
   return batch;
+}
+
+function bytesBase64(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i++) text += String.fromCharCode(bytes[i]!);
+  return btoa(text);
 }

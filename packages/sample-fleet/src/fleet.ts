@@ -1,16 +1,36 @@
 import type { IngestBatch } from '@wildtrack/contract';
-import { type Advance, createDevice } from './device.js';
-import { HOUR } from './geo.js';
+import { type Advance, createDevice, type DeviceInstruction } from './device.js';
+import { HOUR, MINUTE } from './geo.js';
 import { getProfile, type Profile, type ProfileId } from './profiles.js';
 import { seedFrom } from './rng.js';
 
-/** Records in a batch: fixes, sensor records and bursts (media travel separately). */
+/** Records in a batch: fixes, sensor records, bursts and a phone's field records (media travel separately). */
 export function countRecords(batch: IngestBatch): number {
-  return (batch.fixes?.t.length ?? 0) + (batch.sensors ?? []).reduce((n, s) => n + s.t.length, 0) + (batch.bursts?.length ?? 0);
+  return (
+    (batch.fixes?.t.length ?? 0) +
+    (batch.sensors ?? []).reduce((n, s) => n + s.t.length, 0) +
+    (batch.bursts?.length ?? 0) +
+    (batch.pois?.length ?? 0) +
+    (batch.behaviors?.length ?? 0)
+  );
 }
 
 /** Splits a batch into batches of at most `max` records, keeping each column's order. */
 export function splitBatch(batch: IngestBatch, max: number): IngestBatch[] {
+  const { pois, behaviors, ...rest } = batch;
+  const parts = splitRecords(rest, max);
+  // Field records (a phone's few a day) ride with the first part that has room for them, or alone.
+  if (pois || behaviors) {
+    const field = { ...(pois ? { pois } : {}), ...(behaviors ? { behaviors } : {}) };
+    const n = countRecords(field);
+    const i = parts.findIndex((part) => countRecords(part) + n <= max);
+    if (i < 0) parts.push(field);
+    else parts[i] = { ...parts[i], ...field };
+  }
+  return parts;
+}
+
+function splitRecords(batch: IngestBatch, max: number): IngestBatch[] {
   if (countRecords(batch) <= max) return countRecords(batch) > 0 ? [batch] : [];
   const out: IngestBatch[] = [];
   let cur: IngestBatch = {};
@@ -67,6 +87,26 @@ export interface BackfillOptions {
    * shape (seasons, day and night) whatever the date it is made on.
    */
   shift?: number;
+  /**
+   * Instructions sent to the device during the span (times on the simulated calendar, before `shift`):
+   * each is fetched at the device's first contact in coverage (every 10 minutes) at or after it was sent,
+   * and applied or refused there, so the records that follow obey it; one the device doesn't fetch within
+   * `commWindowMs` (default 6 h) is COMM_ERROR, one not fetched by `end` stays SENT. `onInstruction`
+   * hears each outcome, its times shifted like the records.
+   */
+  instructions?: readonly { sentAt: number; instruction: DeviceInstruction }[];
+  commWindowMs?: number;
+  onInstruction?: (outcome: InstructionOutcome) => void;
+}
+
+/** What became of a backfill's instruction (its index in `instructions`). */
+export interface InstructionOutcome {
+  index: number;
+  status: 'SENT' | 'SUCCESSFUL' | 'FAILED' | 'COMM_ERROR';
+  /** When the device fetched and answered it (SUCCESSFUL, FAILED), epoch ms shifted; null otherwise. */
+  executeTime: number | null;
+  /** The device's reason (FAILED) or note. */
+  message: string | null;
 }
 
 /** The advance with every time it carries moved by `ms`. */
@@ -79,6 +119,8 @@ export function shiftAdvance({ batch, media }: Advance, ms: number): Advance {
       ...(f ? { fixes: { ...f, t: f.t.map(by), ...(f.tx ? { tx: f.tx.map((t) => (t === null ? null : t + ms)) } : {}) } } : {}),
       ...(batch.sensors ? { sensors: batch.sensors.map((c) => ({ ...c, t: c.t.map(by) })) } : {}),
       ...(batch.bursts ? { bursts: batch.bursts.map((b) => ({ ...b, t: b.t + ms })) } : {}),
+      ...(batch.pois ? { pois: batch.pois.map((p) => ({ ...p, t: p.t + ms })) } : {}),
+      ...(batch.behaviors ? { behaviors: batch.behaviors.map((b) => ({ ...b, start: b.start + ms, end: b.end + ms })) } : {}),
     },
     media: media.map((m) => ({ ...m, t: m.t + ms })),
   };
@@ -93,12 +135,31 @@ export function* backfill(profile: Profile | ProfileId, opts: BackfillOptions): 
   const p = typeof profile === 'string' ? getProfile(profile) : profile;
   const max = opts.maxRecords ?? 5000;
   const device = createDevice(p, { seed: opts.seed, start: opts.start, badFixes: opts.badFixes ?? true });
+  const shift = opts.shift ?? 0;
+  const window = opts.commWindowMs ?? 6 * HOUR;
+  const report = (o: InstructionOutcome) => opts.onInstruction?.(o);
+  // When each instruction is fetched: the first 10-minute contact in coverage from its sending on.
+  const fetches: { index: number; at: number; instruction: DeviceInstruction }[] = [];
+  (opts.instructions ?? []).forEach(({ sentAt, instruction }, index) => {
+    let at = Math.max(opts.start, Math.ceil(sentAt / (10 * MINUTE)) * 10 * MINUTE);
+    while (at < sentAt + window && at < opts.end && !device.covered(at)) at += 10 * MINUTE;
+    if (at >= opts.end) report({ index, status: 'SENT', executeTime: null, message: null });
+    else if (at >= sentAt + window) report({ index, status: 'COMM_ERROR', executeTime: null, message: null });
+    else fetches.push({ index, at, instruction });
+  });
+  fetches.sort((a, b) => a.at - b.at);
+  let next = 0;
   for (let t = opts.start; t < opts.end; ) {
-    t = Math.min(opts.end, t + 6 * HOUR);
-    const { batch, media } = shiftAdvance(device.advance(t), opts.shift ?? 0);
+    t = Math.min(opts.end, t + 6 * HOUR, fetches[next]?.at ?? Infinity);
+    const { batch, media } = shiftAdvance(device.advance(t), shift);
     const parts = splitBatch(batch, max);
     if (parts.length === 0 && media.length > 0) yield { batch: {}, media };
     for (let i = 0; i < parts.length; i++) yield { batch: parts[i]!, media: i === 0 ? media : [] };
+    for (; next < fetches.length && fetches[next]!.at <= t; next++) {
+      const f = fetches[next]!;
+      const r = device.applyInstruction(f.instruction);
+      report({ index: f.index, status: r.ok ? 'SUCCESSFUL' : 'FAILED', executeTime: f.at + shift, message: r.message ?? null });
+    }
   }
 }
 

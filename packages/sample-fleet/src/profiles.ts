@@ -85,6 +85,8 @@ export interface AccSpec {
   /** g = (raw - offset) * scale, per axis X, Y, Z (e-obs style 12-bit counts). */
   scale: [number, number, number];
   offset: [number, number, number];
+  /** Frequencies the accelerometer samples at, Hz (default 5..50); an instruction outside fails. */
+  hzRange?: [number, number];
 }
 
 export interface Profile {
@@ -118,6 +120,13 @@ export interface Profile {
   /** How the tag's housing warms: bird on the back, collar on the neck, marine tag, station box, pocket. */
   housing: 'bird' | 'collar' | 'marine' | 'box' | 'pocket';
   power: PowerSpec;
+  /**
+   * Voltage-adaptive high frequency (128) as the device's own default: minutes between fixes at the High,
+   * Medium and Low battery level (work.ts batteryLevel). Absent: NORMAL, a fix every fixIntervalMinutes.
+   */
+  defaultAdaptive?: { High: number; Medium: number; Low: number };
+  /** Out of coverage (no upload, no instruction fetched): chance a UTC day starts an outage, its hours. */
+  coverage: { perDay: number; hours: [number, number] };
   motion: MotionSpec;
   /** Magnetic declination at the site, degrees east. */
   declination: number;
@@ -150,6 +159,8 @@ export const PROFILES: Record<ProfileId, Profile> = {
     media: {},
     housing: 'bird',
     power: { kind: 'solar', chargePerHour: 0.26, idlePerHour: 0.007, perFix: 0.0008, perBurst: 0.0003 },
+    defaultAdaptive: { High: 10, Medium: 10, Low: 20 },
+    coverage: { perDay: 0.15, hours: [2, 10] },
     motion: {
       kind: 'migrant',
       // Flyway of satellite-tracked Oriental storks: Sanjiang Plain breeding grounds, the Liao River delta,
@@ -207,6 +218,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     media: { video: 1 },
     housing: 'collar',
     power: { kind: 'battery', fresh: 3.64, perMonth: 0.012 },
+    coverage: { perDay: 0.2, hours: [3, 12] },
     motion: {
       kind: 'homeRange',
       centre: e(130.95, 43.08), // Hunchun reserve, Jilin
@@ -242,6 +254,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     media: {},
     housing: 'marine',
     power: { kind: 'battery', fresh: 3.62, perMonth: 0.02 },
+    coverage: { perDay: 0.5, hours: [4, 20] },
     motion: {
       kind: 'diver',
       haulout: e(121.75, 40.76), // sandbars off the Shuangtaizi estuary, Liaodong Bay
@@ -275,6 +288,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     media: {},
     housing: 'collar',
     power: { kind: 'battery', fresh: 3.7, perMonth: 0.03 },
+    coverage: { perDay: 0.3, hours: [2, 8] },
     motion: {
       kind: 'homeRange',
       centre: e(-73.86, 42.795), // the LaPoint fisher study area, Rensselaer County, New York
@@ -309,6 +323,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     media: {},
     housing: 'box',
     power: { kind: 'solar', chargePerHour: 0.12, idlePerHour: 0.006, perFix: 0.0005, perBurst: 0 },
+    coverage: { perDay: 0.05, hours: [1, 3] },
     motion: { kind: 'station', site: e(116.0, 29.18), elev: 19, mast: 6 }, // Wucheng, Poyang Lake reserve
     declination: -5,
   },
@@ -335,6 +350,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     media: { image: 4, audio: 1 },
     housing: 'pocket',
     power: { kind: 'phone' },
+    coverage: { perDay: 0.1, hours: [1, 4] },
     motion: { kind: 'walker', base: e(118.95, 37.76), elev: 3, radius: 3000 }, // Yellow River delta reserve station
     declination: -7,
   },

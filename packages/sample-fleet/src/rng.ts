@@ -63,7 +63,7 @@ export class Rng {
 }
 
 /** The streams a device draws from; the numbers are part of the determinism contract. */
-export const Stream = { itinerary: 0, motion: 1, gnss: 2, weather: 3, acc: 4, media: 5, power: 6, schedule: 7 } as const;
+export const Stream = { itinerary: 0, motion: 1, gnss: 2, weather: 3, acc: 4, media: 5, power: 6, schedule: 7, field: 8, coverage: 9 } as const;
 
 /** A 32-bit seed from any string (FNV-1a), e.g. an IMEI. */
 export function seedFrom(text: string): number {

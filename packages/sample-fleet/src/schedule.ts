@@ -1,22 +1,9 @@
 import { HOUR, MINUTE } from './geo.js';
 
 /**
- * Fix and upload schedules, and the instruction parameters that change them.
- *
- * ACQUISITION_FREQUENCY params (any of these keys; at least one):
- *   intervalMinutes: integer 1..1440 - a fix every N minutes, aligned to UTC midnight. Values below the
- *                    profile's shortest interval are raised to it (the ack's message says so).
- *   hours: integer[] of 0..23, 1..12 distinct - fixes at those whole hours (§9: at most 12 time points),
- *   timeZone: hours east of UTC, -12..12 (default 0) - the zone `hours` are given in.
- *   accEnabled: boolean - acceleration bursts on or off (needs AccCollectionSwitch).
- *   accHz: number 1..100 - sampling frequency per axis (needs AccCollectionFrequency; clamped to 5..50).
- *   accIntervalMinutes: integer 1..1440 - minutes between bursts (needs AccCollectionFrequency).
- * POSTBACK_FREQUENCY params (one of; needs DataPostbackHours for hours):
- *   hours: integer[] of 0..23, 1..12 distinct, with optional timeZone - upload at those hours (HOUR mode).
- *   intervalMinutes: integer 1..1440 - upload every N minutes.
- *   count: integer 1..10000 - upload once that many records wait (DATA_CNT mode).
- *   realtime: true - upload each record as soon as it is taken (the default).
- * Other keys are ignored. An instruction that names none of its keys, or gives a bad value, fails.
+ * Fix and upload schedules. What sets them is work.ts: the contract's InstructionParams, or the older flat
+ * keys (ACQUISITION_FREQUENCY intervalMinutes | hours + timeZone, accEnabled, accHz, accIntervalMinutes;
+ * POSTBACK_FREQUENCY hours + timeZone | count | realtime) that hoursParam and intParam check.
  */
 
 export type FixSchedule = { mode: 'interval'; minutes: number } | { mode: 'hours'; hours: number[]; timeZone: number };

@@ -12,35 +12,22 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { IngestAnswer, IngestBatch, PendingInstruction } from '@wildtrack/contract';
+import { DeviceType, type IngestAnswer } from '@wildtrack/contract';
 import { IngestClient, IngestRefused } from './client.js';
-import {
-  backfill,
-  countRecords,
-  createDevice,
-  DAY,
-  type DeviceSimulator,
-  getProfile,
-  type MediaItem,
-  ownFleet,
-  PROFILE_IDS,
-  registerArgs,
-  seedFrom,
-  splitBatch,
-} from '@wildtrack/sample-fleet';
+import { type DeviceEntry, LiveDevice, type Relay } from './live.js';
 
-interface DeviceEntry {
-  imei: string;
-  secret: string;
-  profile: string;
-  seed?: number;
-}
+/** How far a receiver station, and a ranger's phone, hear a tag. */
+const RELAY_RANGE_KM = { station: 15, phone: 2 };
+import { backfill, countRecords, DAY, defaultSettings, getProfile, ownFleet, PROFILE_IDS, registerArgs, seedFrom } from '@wildtrack/sample-fleet';
 
 const USAGE = `wildtrack simulator
   --server URL          ingest server (default http://localhost:8080)
   --devices FILE        JSON list of {imei, secret, profile, seed?}; profiles: ${PROFILE_IDS.join(', ')}
   --backfill DAYS       send DAYS of history up to now, then exit
   --live                send as the devices take records, until stopped (Ctrl-C); obeys instructions
+                        (applies or refuses each, acks it, reports the device's work status)
+  --no-outages          live: never out of coverage (by default each device has outages drawn from
+                        its seed, during which it sends nothing and fetches no instruction)
   --every SECONDS       live: how often devices wake up (default 5)
   --for SECONDS         live: stop after this long
   --batch N             records per request, at most 1000 (default 1000)
@@ -60,6 +47,7 @@ const { values: args } = parseArgs({
     for: { type: 'string' },
     batch: { type: 'string', default: '1000' },
     'no-media': { type: 'boolean', default: false },
+    'no-outages': { type: 'boolean', default: false },
     register: { type: 'string' },
     profiles: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
@@ -119,13 +107,14 @@ async function runBackfill(devices: DeviceEntry[], days: number, max: number): P
   await Promise.all(
     devices.map(async (d) => {
       const client = clientFor(d);
-      const c = { fixes: 0, sensors: 0, bursts: 0, media: 0, duplicates: 0, requests: 0 };
+      const c = { fixes: 0, sensors: 0, bursts: 0, media: 0, field: 0, duplicates: 0, requests: 0 };
       const pending = new Set<number>();
       const note = (a: IngestAnswer) => {
         c.fixes += a.accepted.fixes;
         c.sensors += a.accepted.sensors;
         c.bursts += a.accepted.bursts;
         c.media += a.accepted.media;
+        c.field += (a.accepted.pois ?? 0) + (a.accepted.behaviors ?? 0);
         c.duplicates += a.duplicates;
         c.requests++;
         a.instructions.forEach((i) => pending.add(i.id));
@@ -139,11 +128,18 @@ async function runBackfill(devices: DeviceEntry[], days: number, max: number): P
           log(`${label(d)} refused: ${e.message}`);
         }
       }
-      const n = c.fixes + c.sensors + c.bursts;
+      // The device's own work status (its defaults: backfill applies no instruction), as a live device reports it.
+      try {
+        note(await client.sendBatch({ workStatus: { at: start, settings: defaultSettings(getProfile(d.profile)) } }));
+      } catch (e) {
+        if (!(e instanceof IngestRefused)) throw e;
+        log(`${label(d)} work status refused: ${e.message}`);
+      }
+      const n = c.fixes + c.sensors + c.bursts + c.field;
       all += n + c.duplicates;
       allMedia += c.media;
       log(
-        `${label(d)} ${c.fixes} fixes, ${c.sensors} sensor records, ${c.bursts} bursts, ${c.media} media, ${c.duplicates} duplicates in ${c.requests} requests` +
+        `${label(d)} ${c.fixes} fixes, ${c.sensors} sensor records, ${c.bursts} bursts, ${c.media} media, ${c.field ? `${c.field} field records, ` : ''}${c.duplicates} duplicates in ${c.requests} requests` +
           (pending.size ? `; ${pending.size} instruction(s) pending (run --live to apply)` : ''),
       );
     }),
@@ -152,82 +148,25 @@ async function runBackfill(devices: DeviceEntry[], days: number, max: number): P
   log(`backfilled ${days} days of ${devices.length} devices: ${all} records and ${allMedia} media in ${s.toFixed(1)} s (${Math.round(all / s)} records/s)`);
 }
 
-interface LiveDevice {
-  entry: DeviceEntry;
-  sim: DeviceSimulator;
-  client: IngestClient;
-  handled: Map<number, { ok: boolean; message?: string; acked: boolean }>;
-  outbox: { batch?: IngestBatch; media?: MediaItem }[];
-}
-
-async function obey(dev: LiveDevice, instructions: PendingInstruction[]): Promise<void> {
-  for (const ins of instructions) {
-    let h = dev.handled.get(ins.id);
-    if (!h) {
-      const r = dev.sim.applyInstruction(ins);
-      h = { ...r, acked: false };
-      dev.handled.set(ins.id, h);
-      const sch = dev.sim.schedule.describe;
-      log(`${label(dev.entry)} instruction ${ins.id} ${ins.type} ${JSON.stringify(ins.params)}: ${r.ok ? 'applied' : 'failed'}${r.message ? ` (${r.message})` : ''}; fixes ${sch.fix}, upload ${sch.postback}, acc ${sch.acc}`);
-    }
-    if (h.acked) continue;
-    try {
-      await dev.client.ack({ id: ins.id, outcome: h.ok ? 'SUCCESSFUL' : 'FAILED', executedAt: Date.now(), ...(h.message ? { message: h.message } : {}) });
-      h.acked = true;
-    } catch (e) {
-      if (e instanceof IngestRefused) {
-        h.acked = true;
-        log(`${label(dev.entry)} ack of ${ins.id} refused: ${e.message}`);
-      } else log(`${label(dev.entry)} ack of ${ins.id} failed, will retry: ${(e as Error).message}`);
-    }
-  }
-}
-
-/**
- * One wake-up: take what the device uploaded since the last one and send it, oldest first. What can't be
- * sent after the client's retries stays in the outbox for the next wake-up (the server deduplicates
- * whatever arrives twice); a refused request is logged and dropped.
- */
-async function tick(dev: LiveDevice, max: number): Promise<void> {
-  const { batch, media } = dev.sim.advance(Date.now());
-  for (const part of splitBatch(batch, max)) dev.outbox.push({ batch: part });
-  if (!args['no-media']) for (const m of media) dev.outbox.push({ media: m });
-  while (dev.outbox.length > 0) {
-    const item = dev.outbox[0]!;
-    try {
-      if (item.batch) {
-        const a = await dev.client.sendBatch(item.batch);
-        const k = a.accepted;
-        const p = item.batch;
-        log(`${label(dev.entry)} +${p.fixes?.t.length ?? 0} fixes +${(p.sensors ?? []).reduce((n, s) => n + s.t.length, 0)} sensor +${p.bursts?.length ?? 0} bursts -> accepted ${k.fixes}/${k.sensors}/${k.bursts}, ${a.duplicates} duplicates`);
-        dev.outbox.shift();
-        await obey(dev, a.instructions);
-      } else if (item.media) {
-        const a = await dev.client.sendMedia(item.media);
-        log(`${label(dev.entry)} +${item.media.kind} ${item.media.body.length} B -> accepted ${a.accepted.media}`);
-        dev.outbox.shift();
-        await obey(dev, a.instructions);
-      }
-    } catch (e) {
-      if (!(e instanceof IngestRefused)) {
-        log(`${label(dev.entry)} ${(e as Error).message}; ${dev.outbox.length} upload(s) kept for the next wake-up`);
-        return;
-      }
-      log(`${label(dev.entry)} refused, dropped: ${e.message}`);
-      dev.outbox.shift();
-    }
-  }
-}
-
 async function runLive(devices: DeviceEntry[], everyS: number, forS: number | undefined, max: number): Promise<void> {
   const now = Date.now();
-  const live: LiveDevice[] = devices.map((entry) => ({
-    entry,
-    sim: createDevice(getProfile(entry.profile), { seed: seedOf(entry), start: now }),
-    client: clientFor(entry),
-    handled: new Map(),
-    outbox: [],
-  }));
+  // The receiver stations and phones of the run carry the batches of tags out of coverage within range.
+  const relays: Relay[] = [];
+  const live = devices.map(
+    (entry) =>
+      new LiveDevice(entry, args.server!, now, {
+        relays,
+        maxRecords: max,
+        media: !args['no-media'],
+        coverage: !args['no-outages'],
+        log,
+        client: { onRetry: (what, n, err) => log(`${label(entry)} retry ${n} of ${what}: ${err}`) },
+      }),
+  );
+  for (const d of live) {
+    const type = d.sim.profile.type;
+    if (type === DeviceType.VHFReceiver || type === DeviceType.Phone) relays.push({ imei: d.entry.imei, position: () => d.sim.position, rangeKm: type === DeviceType.VHFReceiver ? RELAY_RANGE_KM.station : RELAY_RANGE_KM.phone });
+  }
   let stop = false;
   process.on('SIGINT', () => {
     if (stop) process.exit(130);
@@ -235,15 +174,15 @@ async function runLive(devices: DeviceEntry[], everyS: number, forS: number | un
     log('stopping (Ctrl-C again to quit at once)');
   });
   log(`live: ${devices.length} devices, waking every ${everyS} s${forS ? ` for ${forS} s` : ''}; records come as the devices take them (a fix every few minutes)`);
-  for (const d of live) log(`${label(d.entry)} fixes ${d.sim.schedule.describe.fix}, upload ${d.sim.schedule.describe.postback}, acc ${d.sim.schedule.describe.acc}`);
+  for (const d of live) log(`${d.label} fixes ${d.sim.schedule.describe.fix}, upload ${d.sim.schedule.describe.postback}, acc ${d.sim.schedule.describe.acc}`);
   const until = forS ? now + forS * 1000 : Infinity;
   while (!stop && Date.now() < until) {
     await Promise.all(
       live.map(async (d) => {
         try {
-          await tick(d, max);
+          await d.wake(Date.now());
         } catch (e) {
-          log(`${label(d.entry)} error: ${(e as Error).message}`);
+          log(`${d.label} error: ${(e as Error).message}`);
         }
       }),
     );

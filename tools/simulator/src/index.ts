@@ -3,3 +3,5 @@
 export * from '@wildtrack/sample-fleet';
 export { mediaPath, IngestClient, IngestRefused } from './client.js';
 export type { DeviceCredentials } from './client.js';
+export { LiveDevice } from './live.js';
+export type { DeviceEntry, LiveOptions, Relay, WakeResult } from './live.js';

@@ -180,11 +180,35 @@ export interface AccBurstTable {
   axes: string;
   sample_count: number;
   samples: Uint8Array;
+  /** Empty when encoding is 1 (ODBA computed on read). */
   odba: Uint8Array;
   mean_odba: number;
   calibration: string;
+  /** 0: int16 counts and stored ODBA; 1: packed counts (migrations/…_acc_burst_encoding.ts). */
+  encoding: Generated<number>;
   received_at: number;
   extra: string | null;
+}
+
+/** A daily ACC archive file of a device (db/migrations/…_acc_archives.ts): 0 being built, 1 ready. */
+export interface AccArchiveTable {
+  id: Generated<number>;
+  device_id: number;
+  day: number;
+  status: number;
+  file: string;
+  record_count: number;
+  file_size: number;
+  claimed_at: number;
+  created_at: number | null;
+}
+
+/** An image record's thumbnail made ahead (db/migrations/…_media_thumbs.ts): 0 claimed, 1 made, 2 not an image. */
+export interface MediaThumbTable {
+  device_id: number;
+  pick_time: number;
+  status: number;
+  claimed_at: number;
 }
 
 export interface MediaRecordTable {
@@ -223,6 +247,57 @@ export interface InstructionTable {
   delivered_at: number | null;
   execute_time: number | null;
   error_message: string | null;
+  /** The zone the params' hours are written in ('+08:00'). */
+  time_zone: Generated<string>;
+  /** The receiver station or phone that carried the delivery or the acknowledgement. */
+  relay_device_id: number | null;
+  /** Still SENT at this time: COMM_ERROR (docs/ingest.md "Instructions"). */
+  comm_deadline: number | null;
+}
+
+/** Something that happened to a device (§3 Event); `content` is JSON the reader puts into words in its language. */
+export interface EventTable {
+  id: Generated<number>;
+  device_id: number;
+  /** EventType (contract device.ts). */
+  type: number;
+  happen_time: number;
+  instruction_id: number | null;
+  content: string;
+}
+
+/** Feedback sent from the console (§3 Feedback; db/migrations/…_feedback.ts); pictures are addresses joined by '#'. */
+export interface FeedbackTable {
+  id: Generated<number>;
+  user_id: number;
+  org_id: number;
+  email: string;
+  phone: string;
+  qa: string;
+  pictures: string;
+  lang: string;
+  created_at: number;
+}
+
+/** A user has read an event (Viewed, §3). */
+export interface EventViewTable {
+  event_id: number;
+  user_id: number;
+  viewed_at: number;
+}
+
+/** A page visited or a key action taken, as the user's console reported it (UserLog/Record). */
+export interface UserLogTable {
+  id: Generated<number>;
+  org_id: number;
+  user_id: number;
+  /** 'visit' or 'action' (the contract's UserLogType). */
+  type: string;
+  /** The page's path or the action's name. */
+  target: string;
+  /** When it happened (the client's clock), epoch ms. */
+  time: number;
+  received_at: number;
 }
 
 export interface IngestNonceTable {
@@ -294,6 +369,47 @@ export interface RateCounterTable {
   expires_at: number;
 }
 
+/** A motion of an organisation's list; org_id null with a code: a default every organisation has. */
+export interface MotionTable {
+  id: Generated<number>;
+  org_id: number | null;
+  code: string | null;
+  name: string;
+  created_at: number;
+}
+
+/** A point of interest a phone recorded; photos: a JSON array of file names under field/<device>/. */
+export interface PoiRecordTable {
+  id: Generated<number>;
+  device_id: number;
+  record_time: number;
+  recorder: number;
+  recorder_name: string;
+  name: string;
+  target: string;
+  lon: number;
+  lat: number;
+  alt: number | null;
+  address: string;
+  description: string;
+  photos: string;
+  received_at: number;
+}
+
+/** A behaviour observation a phone recorded. */
+export interface BehaviorRecordTable {
+  id: Generated<number>;
+  device_id: number;
+  start_time: number;
+  end_time: number;
+  recorder: number;
+  recorder_name: string;
+  lon: number;
+  lat: number;
+  motion_id: number;
+  received_at: number;
+}
+
 export interface Database {
   device_remarks: DeviceRemarkTable;
   device_shares: DeviceShareTable;
@@ -305,13 +421,22 @@ export interface Database {
   fix_group_days: FixGroupDayTable;
   sensor_records: SensorRecordTable;
   acc_bursts: AccBurstTable;
+  acc_archives: AccArchiveTable;
   media_records: MediaRecordTable;
+  media_thumbs: MediaThumbTable;
+  motions: MotionTable;
+  poi_records: PoiRecordTable;
+  behavior_records: BehaviorRecordTable;
   device_work_status: JsonDocTable & { settings: string };
   mount_info: JsonDocTable & { info: string };
   instructions: InstructionTable;
+  events: EventTable;
+  event_views: EventViewTable;
+  feedback: FeedbackTable;
   ingest_nonces: IngestNonceTable;
   organisations: OrganisationTable;
   users: UserTable;
+  user_log: UserLogTable;
   user_settings: UserSettingTable;
   sessions: SessionTable;
   sign_in_failures: SignInFailureTable;

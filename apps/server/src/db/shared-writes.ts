@@ -90,3 +90,36 @@ export class SqliteSharedWrites {
     this.updateLastWork.run(time, voltage, deviceId, time);
   }
 }
+
+/**
+ * An instruction's status change as an event of type Instr (§3 Event, EventType.Instr = 2): written by the
+ * console's calls (sent, withdrawn), ingest (the device's acknowledgement) and the COMM_ERROR job, in the
+ * same transaction as the change. `content` is what the event list puts into words in the reader's
+ * language: the instruction's type, its new status and the device's error message when it failed.
+ */
+export async function recordInstructionEvent(
+  db: Kysely<Database>,
+  e: { deviceId: number; instructionId: number; type: string; status: string; error?: string | null; at: number },
+): Promise<void> {
+  const content = JSON.stringify({ instrType: e.type, status: e.status, ...(e.error ? { error: e.error } : {}) });
+  await db.insertInto('events').values({ device_id: e.deviceId, type: 2, happen_time: e.at, instruction_id: e.instructionId, content }).execute();
+}
+
+/** A device's stored work status (device_work_status: settings JSON, hours in UTC, and when it held). */
+export async function workStatusRow(db: Kysely<Database>, deviceId: number): Promise<{ settings: string; at: number } | undefined> {
+  const r = await db.selectFrom('device_work_status').select(['settings', 'updated_at']).where('device_id', '=', deviceId).executeTakeFirst();
+  return r ? { settings: r.settings, at: Number(r.updated_at) } : undefined;
+}
+
+/**
+ * Stores a device's work status as it held at `at` (its own report in a batch, a SUCCESSFUL instruction, the
+ * sample fleet), unless a newer one is stored: a report that arrives late does not undo a later change.
+ */
+export async function storeWorkStatus(db: Kysely<Database>, deviceId: number, settings: string, at: number): Promise<boolean> {
+  const r = await db
+    .insertInto('device_work_status')
+    .values({ device_id: deviceId, settings, updated_at: at })
+    .onConflict((oc) => oc.column('device_id').doUpdateSet({ settings, updated_at: at }).where('device_work_status.updated_at', '<=', at))
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+}

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Access, accessRules, API_BASE, type CallAccess, type CallDef, Code, envelope, envelopeSchema, Header, isAccessRule, type Lang, message } from '@wildtrack/contract';
 import type { z } from 'zod';
@@ -66,6 +67,51 @@ export function registerCall<B extends z.ZodType, D extends z.ZodType, A extends
   def: CallDef<B, D, A>,
   handler: (ctx: CallContext<z.output<B>, A>) => Promise<z.output<D>>,
 ): void {
+  if (def.download) throw new Error(`${def.path} is a download: register it with registerDownload`);
+  route(app, hooks, def, { 200: envelopeSchema(def.data) }, async (ctx) => envelope(Code.Success, message(ctx.request.lang, 'ok'), (await handler(ctx)) ?? null));
+}
+
+/** What a download's handler answers: the file's name (any text: it is escaped here) and its bytes. */
+export interface FileAnswer {
+  name: string;
+  stream: Readable;
+  /** The length in bytes when known before sending. */
+  size?: number;
+}
+
+/**
+ * Registers a download (CallDef.download): the same transport, checks and refusals (the envelope) as
+ * registerCall, but a success is answered with the file itself, streamed, as an attachment.
+ */
+export function registerDownload<B extends z.ZodType, A extends CallAccess>(
+  app: FastifyInstance,
+  hooks: CallHooks,
+  def: CallDef<B, z.ZodNull, A>,
+  handler: (ctx: CallContext<z.output<B>, A>) => Promise<FileAnswer>,
+): void {
+  const download = def.download;
+  if (!download) throw new Error(`${def.path} is not a download: register it with registerCall`);
+  route(app, hooks, def, {}, async (ctx) => {
+    const file = await handler(ctx);
+    ctx.reply.type(download.type).header('content-disposition', attachment(file.name)).header('cache-control', 'no-store');
+    if (file.size !== undefined) ctx.reply.header('content-length', file.size);
+    return ctx.reply.send(file.stream);
+  });
+}
+
+/** An attachment's header: an ASCII fallback with anything unsafe replaced, and the exact name (RFC 6266/5987). */
+export function attachment(name: string): string {
+  const ascii = name.replace(/[^\w.()-]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+function route<B extends z.ZodType, A extends CallAccess>(
+  app: FastifyInstance,
+  hooks: CallHooks,
+  def: CallDef<B, z.ZodType, A>,
+  response: Record<number, unknown>,
+  answer: (ctx: CallContext<z.output<B>, A>) => Promise<unknown>,
+): void {
   const get = def.method === 'GET';
   const access: CallAccess = def.auth;
   app.route({
@@ -76,7 +122,7 @@ export function registerCall<B extends z.ZodType, D extends z.ZodType, A extends
       summary: def.summary,
       tags: [def.path.split('/')[2] ?? 'api'],
       ...(get ? { querystring: def.body } : { body: def.body }),
-      response: { 200: envelopeSchema(def.data) },
+      response,
     },
     preValidation: async (request) => {
       await hooks.verify(request);
@@ -96,8 +142,7 @@ export function registerCall<B extends z.ZodType, D extends z.ZodType, A extends
         access === 'session'
           ? callerOf(requireSession(request), request.lang, (body as { timeZone?: unknown } | null | undefined)?.timeZone)
           : { lang: request.lang };
-      const data = await handler({ body, request, reply, caller: caller as CallContext<z.output<B>, A>['caller'] });
-      return envelope(Code.Success, message(request.lang, 'ok'), data ?? null);
+      return answer({ body, request, reply, caller: caller as CallContext<z.output<B>, A>['caller'] });
     },
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { API_BASE, Code, message } from '@wildtrack/contract';
+import { API_BASE, Code, fieldSentence, message } from '@wildtrack/contract';
 import { sendEnvelope as send } from './envelope.js';
-import { AppError, ValidationFailure } from './errors.js';
+import { AppError, FieldRefusal, ValidationFailure } from './errors.js';
 import { describeValidation } from './validation.js';
 
 /**
@@ -11,6 +11,9 @@ import { describeValidation } from './validation.js';
 export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((err: FastifyError | AppError | ValidationFailure, request: FastifyRequest, reply: FastifyReply) => {
     const lang = request.lang ?? 'en';
+    if (err instanceof FieldRefusal) {
+      return send(reply, err.httpStatus, err.code, fieldSentence(lang, err.path, err.messageKey, err.params), err.data);
+    }
     if (err instanceof AppError) {
       return send(reply, err.httpStatus, err.code, message(lang, err.messageKey, err.params), err.data);
     }
@@ -23,6 +26,11 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
         return send(reply, 413, Code.TooLarge, message(lang, 'error.tooLarge', { limit: `${Math.round(bodyLimit / 1024)} KiB` }));
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return send(reply, 415, Code.Invalid, message(lang, 'error.unsupportedMedia', { type: String(request.headers['content-type'] ?? '') }));
+      case 'WT_SHARED_STATE_UNAVAILABLE':
+        // Redis (REDIS_URL) away or silent: nothing was done; a refusal the caller can retry, not a 500.
+        request.log.warn({ err }, 'shared state unavailable');
+        void reply.header('retry-after', '5');
+        return send(reply, 503, Code.Unavailable, message(lang, 'error.unavailable'), null);
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       case 'FST_ERR_CTP_INVALID_JSON_BODY':

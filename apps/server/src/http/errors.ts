@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { Code, type MessageKey } from '@wildtrack/contract';
+import { Code, type FieldPath, fieldPathText, type MessageKey } from '@wildtrack/contract';
 
 /**
  * An application outcome other than success: a code of the envelope, a message key of the contract's
@@ -15,6 +15,22 @@ export class AppError extends Error {
   ) {
     super(messageKey);
     this.name = 'AppError';
+  }
+}
+
+/**
+ * A field refused by a service's own rule (a time the schema can't judge, a picture of another
+ * organisation): 601 with the fault as a sentence naming the field, as a schema's refusal reads
+ * (`key` a `validation.*` sentence of the contract, its `{field}` filled in the caller's language).
+ */
+export class FieldRefusal extends AppError {
+  constructor(
+    readonly path: FieldPath,
+    messageKey: MessageKey,
+    params: Record<string, string | number> = {},
+  ) {
+    super(Code.Invalid, messageKey, params, 200, { Field: fieldPathText(path) });
+    this.name = 'FieldRefusal';
   }
 }
 

@@ -25,10 +25,10 @@ describe.each(DIALECTS)('input rules on %s', (dialect) => {
       const en = await t.call(path, body, { token });
       expect(en.body.Code, path).toBe(Code.Invalid);
       expect(en.body.Data, path).toEqual({ Field: 'timeZone' });
-      expect(en.body.Msg, path).toBe('time zone: time zone must look like +08:00, between -12:00 and +12:00');
+      expect(en.body.Msg, path).toBe('The time zone must look like +08:00, between -12:00 and +12:00.');
     }
     const zh = await t.call(calls.GetTree.path, { timeZone: 'UTC+99' }, { token, lang: 'zh' });
-    expect(zh.body.Msg).toBe('时区：时区格式应为 +08:00，范围 -12:00 至 +12:00');
+    expect(zh.body.Msg).toBe('时区格式应为 +08:00，范围 -12:00 至 +12:00。');
     expect((await t.call(calls.GetTree.path, { timeZone: '+08:00' }, { token })).body.Code).toBe(Code.Success);
   });
 
@@ -39,10 +39,10 @@ describe.each(DIALECTS)('input rules on %s', (dialect) => {
       const r = await t.call(calls.CreateFolder.path, { name, parentId: '-1' }, { token });
       expect(r.body.Code, JSON.stringify(name)).toBe(Code.Invalid);
       expect(r.body.Data).toEqual({ Field: 'name' });
-      expect(r.body.Msg).toBe('name: must not hold control, invisible or text-direction characters');
+      expect(r.body.Msg).toBe('The folder name must not hold control, invisible or text-direction characters.');
     }
     const zh = await t.call(calls.UpdateRemarkName.path, { imei: '860000000000001', remarkName: 'a\u202Eb' }, { token, lang: 'zh' });
-    expect(zh.body).toMatchObject({ Code: Code.Invalid, Msg: '备注名：不能包含控制字符、不可见字符或改变文字方向的字符', Data: { Field: 'remarkName' } });
+    expect(zh.body).toMatchObject({ Code: Code.Invalid, Msg: '备注名不能包含控制字符、不可见字符或改变文字方向的字符。', Data: { Field: 'remarkName' } });
     expect(await folders()).toBe(before);
     expect((await t.call(calls.CreateFolder.path, { name: '东方白鹳 Storks', parentId: '-1' }, { token })).body.Code).toBe(Code.Success);
   });
@@ -50,7 +50,7 @@ describe.each(DIALECTS)('input rules on %s', (dialect) => {
   it('refuses a reversed range in the converted-invalid calls, naming endTime', async () => {
     for (const path of [calls.GetConvertedInvalidCount.path, calls.GetConvertedInvalidListPage.path]) {
       const r = await t.call(path, { imei: '860000000000001', startTime: '2025-05-02 00:00:00', endTime: '2025-05-01 00:00:00' }, { token });
-      expect(r.body, path).toEqual({ Code: Code.Invalid, Msg: 'end time: the end time must not be before the start time', Data: { Field: 'endTime' } });
+      expect(r.body, path).toEqual({ Code: Code.Invalid, Msg: 'The end time must not be before the start time.', Data: { Field: 'endTime' } });
     }
   });
 });

@@ -69,17 +69,17 @@ describe.each(DIALECTS)('transport on %s', (dialect) => {
       return t.call(calls.PasswordLogin.path, { ...body, pwd: sealSecret(publicKey, 'Some-Pass-1', requestCode) }, { lang, requestCode });
     };
     const en = await sealed({ timeZone: '+08:00' }, 'en');
-    expect(en.body).toEqual({ Code: Code.Invalid, Msg: 'account: is required', Data: { Field: 'account' } });
+    expect(en.body).toEqual({ Code: Code.Invalid, Msg: 'Enter the account.', Data: { Field: 'account' } });
     const zh = await sealed({ timeZone: '+08:00' }, 'zh');
-    expect(zh.body.Msg).toBe('账号：不能为空');
+    expect(zh.body.Msg).toBe('请输入账号。');
     const tz = await sealed({ account: 'a', timeZone: '+8' }, 'en');
-    expect(tz.body.Msg).toBe('time zone: time zone must look like +08:00, between -12:00 and +12:00');
+    expect(tz.body.Msg).toBe('The time zone must look like +08:00, between -12:00 and +12:00.');
     const lcid = await t.call(calls.ModifyLcid.path, { lcid: 9 }, { token, lang: 'zh' });
-    expect(lcid.body).toEqual({ Code: Code.Invalid, Msg: '语言：语言只能是 2052 或 1033', Data: { Field: 'lcid' } });
+    expect(lcid.body).toEqual({ Code: Code.Invalid, Msg: '语言只能是 2052（中文）或 1033（英文）。', Data: { Field: 'lcid' } });
     const type = await t.call(calls.ModifyLcid.path, { lcid: '2052' }, { token, lang: 'en' });
     expect(type.body.Code).toBe(Code.Invalid);
     const missingBody = await t.call(calls.ModifyLcid.path, undefined, { token, lang: 'en' });
-    expect(missingBody.body.Msg).toBe('request body: is required');
+    expect(missingBody.body.Msg).toBe('The request has no body.');
     await stillServes();
   });
 

@@ -5,11 +5,15 @@ import type { Database } from '../db/schema.js';
 import { claimNonce, fixDays, markTrackDaysStale, SqliteSharedWrites, touchLastWork } from '../db/shared-writes.js';
 import type { BurstRow, DecodedBatch, FixRow, SensorRow } from './decode.js';
 import { Replayed } from './errors.js';
+import { SqliteFieldWrites, writeFieldPostgres } from './field-writes.js';
 
 export interface WriteCounts {
   fixes: number;
   sensors: number;
   bursts: number;
+  /** Field records stored (phones; absent when the batch carried none). */
+  pois?: number;
+  behaviors?: number;
   duplicates: number;
 }
 
@@ -18,7 +22,7 @@ const FIX_COLUMNS = [
   'satellites', 'hdop', 'vdop', 'grade', 'valid', 'tx_time', 'received_at', 'invalid_at', 'extra',
 ] as const;
 const SENSOR_COLUMNS = ['device_id', 'kind', 'time', 'v1', 'v2', 'v3', 'v4', 'received_at'] as const;
-const BURST_COLUMNS = ['device_id', 'start_time', 'hz', 'axes', 'sample_count', 'samples', 'odba', 'mean_odba', 'calibration', 'received_at', 'extra'] as const;
+const BURST_COLUMNS = ['device_id', 'start_time', 'hz', 'axes', 'sample_count', 'samples', 'odba', 'mean_odba', 'calibration', 'received_at', 'extra', 'encoding'] as const;
 
 const insertSql = (table: string, cols: readonly string[]) =>
   `insert or ignore into ${table} (${cols.join(', ')}) values (${cols.map(() => '?').join(', ')})`;
@@ -32,6 +36,7 @@ interface SqliteStatements {
   sensor: SQLite.Statement;
   burst: SQLite.Statement;
   shared: SqliteSharedWrites;
+  field: SqliteFieldWrites;
 }
 
 /**
@@ -62,6 +67,7 @@ export class BatchRepository {
       sensor: sqlite.prepare(insertSql('sensor_records', SENSOR_COLUMNS)),
       burst: sqlite.prepare(insertSql('acc_bursts', BURST_COLUMNS)),
       shared: new SqliteSharedWrites(sqlite),
+      field: new SqliteFieldWrites(sqlite),
     };
     return this.stmts;
   }
@@ -95,9 +101,14 @@ export class BatchRepository {
         for (const r of b.sensors) c.sensors += s.sensor.run(deviceId, r.kind, r.time, r.v1, r.v2, r.v3, r.v4, now).changes;
         for (const r of b.bursts) {
           c.bursts += s.burst.run(deviceId, r.start_time, r.hz, r.axes, r.sample_count, Buffer.from(r.samples), Buffer.from(r.odba), r.mean_odba,
-            r.calibration, now, r.extra).changes;
+            r.calibration, now, r.extra, r.encoding).changes;
         }
         c.duplicates = b.fixes.length + b.sensors.length + b.bursts.length - c.fixes - c.sensors - c.bursts;
+        if (b.pois?.length || b.behaviors?.length) {
+          const f = s.field.write(deviceId, b.pois ?? [], b.behaviors ?? [], now);
+          Object.assign(c, f);
+          c.duplicates += (b.pois?.length ?? 0) + (b.behaviors?.length ?? 0) - f.pois - f.behaviors;
+        }
         if (c.fixes > 0) s.shared.markTrackDaysStale(deviceId, fixDays(pickTimes(b.fixes)));
         if (b.lastTime !== null) s.shared.touchLastWork(deviceId, b.lastTime, b.lastVoltage);
         return c;
@@ -113,6 +124,11 @@ export class BatchRepository {
       c.sensors = await insertChunks(trx, 'sensor_records', b.sensors.map((r: SensorRow) => ({ device_id: deviceId, received_at: now, ...r })), 5000);
       c.bursts = await insertChunks(trx, 'acc_bursts', b.bursts.map((r: BurstRow) => ({ device_id: deviceId, received_at: now, ...r })), 500);
       c.duplicates = b.fixes.length + b.sensors.length + b.bursts.length - c.fixes - c.sensors - c.bursts;
+      if (b.pois?.length || b.behaviors?.length) {
+        const f = await writeFieldPostgres(trx, deviceId, b.pois ?? [], b.behaviors ?? [], now);
+        Object.assign(c, f);
+        c.duplicates += (b.pois?.length ?? 0) + (b.behaviors?.length ?? 0) - f.pois - f.behaviors;
+      }
       if (c.fixes > 0) await markTrackDaysStale(trx, deviceId, fixDays(pickTimes(b.fixes)));
       if (b.lastTime !== null) await touchLastWork(trx, deviceId, b.lastTime, b.lastVoltage);
       return c;

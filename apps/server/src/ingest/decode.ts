@@ -5,11 +5,15 @@ import {
   INGEST_MAX_FUTURE_MS,
   INGEST_MAX_RECORDS,
   type IngestBatch,
+  INGEST_MAX_FIELD_RECORDS,
   isValidPosition,
+  packBurstCounts,
+  POI_PHOTO_MAX_BYTES,
   SensorKind,
   type SensorKindName,
 } from '@wildtrack/contract';
-import type { AccBurstTable, FixTable, SensorRecordTable } from '../db/schema.js';
+import { createHash } from 'node:crypto';
+import type { AccBurstTable, BehaviorRecordTable, FixTable, PoiRecordTable, SensorRecordTable } from '../db/schema.js';
 
 /** A batch that can't be stored: refused whole, with a reason naming the record and field. */
 export class BatchRefused extends Error {
@@ -27,16 +31,34 @@ export type FixRow = Omit<FixTable, 'device_id' | 'received_at' | 'invalid_by' |
 
 export type SensorRow = Omit<SensorRecordTable, 'device_id' | 'received_at'>;
 
-export type BurstRow = Omit<AccBurstTable, 'device_id' | 'received_at'>;
+export type BurstRow = Omit<AccBurstTable, 'device_id' | 'received_at' | 'encoding'> & { encoding: number };
 
 export interface DecodedBatch {
   fixes: FixRow[];
   sensors: SensorRow[];
   bursts: BurstRow[];
+  /** Field records (phones): absent in batches that carry none. */
+  pois?: PoiDraft[];
+  behaviors?: BehaviorDraft[];
   /** Latest record time and voltage seen, for the device's last-work fields. */
   lastTime: number | null;
   lastVoltage: number | null;
 }
+
+/** A POI photo: its bytes and the name it is stored under (its SHA-256 and type: the same photo is one file). */
+export interface PoiPhoto {
+  name: string;
+  bytes: Buffer;
+}
+
+/** A POI as stored (photos: the JSON array of its photo names) with the photos to write first. */
+export interface PoiDraft {
+  row: Omit<PoiRecordTable, 'id' | 'device_id' | 'received_at'>;
+  photos: PoiPhoto[];
+}
+
+/** An observation as stored but for its motion, given as the phone named it (resolved when written). */
+export type BehaviorDraft = Omit<BehaviorRecordTable, 'id' | 'device_id' | 'received_at' | 'motion_id'> & { motion: string };
 
 /** A record's time: epoch milliseconds, at most INGEST_MAX_FUTURE_MS ahead (batches and media alike). */
 export function checkTime(t: number, where: string, now: number): void {
@@ -106,14 +128,15 @@ function decodeFixes(f: FixColumns, now: number, out: DecodedBatch): void {
 export const DEFAULT_SCALE = 0.0027;
 export const DEFAULT_OFFSET = 2048;
 
-function base64Bytes(text: string, where: string): Uint8Array {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw new BatchRefused('bad_samples', `${where}: samples must be base64`);
+function base64Bytes(text: string, where: string, what: 'samples' | 'photo' = 'samples'): Uint8Array {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw new BatchRefused(`bad_${what}`, `${where}: ${what === 'samples' ? 'samples' : 'a photo'} must be base64`);
   return new Uint8Array(Buffer.from(text, 'base64'));
 }
 
 /**
- * ODBA per sample: for each axis, the calibrated value minus the burst's mean (the static part),
- * summed as absolute values over the axes; stored as uint16 milli-g.
+ * A burst as stored: its counts packed (encoding 1: varint differences per axis) and its mean ODBA. ODBA
+ * per sample, for each axis the calibrated value minus the burst's mean (the static part) summed as
+ * absolute values over the axes, is computed again on read (modules/sensor/burst-samples.ts), not stored.
  */
 export function burstRow(
   b: { t: number; hz: number; axes: string; raw: Int16Array; scale?: number[] | undefined; offset?: number[] | undefined; extra?: string | null },
@@ -132,23 +155,21 @@ export function burstRow(
   const mean = new Float64Array(axes);
   for (let i = 0; i < n; i++) for (let a = 0; a < axes; a++) mean[a]! += (b.raw[i * axes + a]! - offset[a]!) * scale[a]!;
   for (let a = 0; a < axes; a++) mean[a]! /= n;
-  const odba = new Uint8Array(n * 2);
-  const view = new DataView(odba.buffer);
   let total = 0;
   for (let i = 0; i < n; i++) {
     let sum = 0;
     for (let a = 0; a < axes; a++) sum += Math.abs((b.raw[i * axes + a]! - offset[a]!) * scale[a]! - mean[a]!);
     total += sum;
-    view.setUint16(i * 2, Math.min(65535, Math.round(sum * 1000)), true);
   }
-  const samples = new Uint8Array(b.raw.buffer, b.raw.byteOffset, b.raw.byteLength);
   return {
     start_time: b.t,
     hz: b.hz,
     axes: b.axes,
     sample_count: n,
-    samples: new Uint8Array(samples),
-    odba,
+    // Packed (encoding 1): varint differences per axis, ODBA computed on read (modules/sensor/burst-samples.ts).
+    samples: packBurstCounts(b.raw, b.axes, n),
+    odba: new Uint8Array(0),
+    encoding: 1,
     mean_odba: total / n,
     calibration: JSON.stringify({ scale, offset }),
     extra: b.extra ?? null,
@@ -188,7 +209,64 @@ export function decodeBatch(batch: IngestBatch, now = Date.now()): DecodedBatch 
     }
   });
   (batch.bursts ?? []).forEach((b, i) => out.bursts.push(decodeBurst(b, i, now)));
+  decodeField(batch, now, out);
   for (const r of out.sensors) if (out.lastTime === null || r.time > out.lastTime) out.lastTime = r.time;
   for (const r of out.bursts) if (out.lastTime === null || r.start_time > out.lastTime) out.lastTime = r.start_time;
   return out;
+}
+
+/** A photo's type from its first bytes: JPEG or PNG, nothing else (a photo is served as an image). */
+function photoType(bytes: Buffer): 'jpg' | 'png' | null {
+  if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpg';
+  if (bytes.length > 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  return null;
+}
+
+/** POIs (photos decoded and checked) and behaviour observations; the motion is resolved when written. */
+function decodeField(batch: IngestBatch, now: number, out: DecodedBatch): void {
+  const pois = batch.pois ?? [];
+  const behaviors = batch.behaviors ?? [];
+  if (pois.length + behaviors.length > INGEST_MAX_FIELD_RECORDS) {
+    throw new BatchRefused('too_many_records', `${pois.length + behaviors.length} field records; at most ${INGEST_MAX_FIELD_RECORDS} per batch`);
+  }
+  if (pois.length > 0) {
+    out.pois = pois.map((p, i) => {
+      const where = `pois[${i}]`;
+      checkTime(p.t, where, now);
+      const photos = p.photos.map((text, k): PoiPhoto => {
+        const bytes = Buffer.from(base64Bytes(text, `${where}.photos[${k}]`, 'photo'));
+        if (bytes.length > POI_PHOTO_MAX_BYTES) throw new BatchRefused('too_large', `${where}.photos[${k}]: a photo may hold ${POI_PHOTO_MAX_BYTES} bytes`);
+        const type = photoType(bytes);
+        if (!type) throw new BatchRefused('bad_photo', `${where}.photos[${k}]: a photo must be a JPEG or PNG file`);
+        return { name: `${createHash('sha256').update(bytes).digest('hex')}.${type}`, bytes };
+      });
+      return {
+        row: {
+          record_time: p.t,
+          recorder: p.recorder,
+          recorder_name: p.recorderName,
+          name: p.name,
+          target: p.target,
+          lon: p.lon,
+          lat: p.lat,
+          alt: p.alt === undefined || p.alt === null ? null : finite(p.alt, `${where}.alt`),
+          address: p.address,
+          description: p.description,
+          photos: JSON.stringify(photos.map((ph) => ph.name)),
+        },
+        photos,
+      };
+    });
+  }
+  if (behaviors.length > 0) {
+    out.behaviors = behaviors.map((b, i) => {
+      const where = `behaviors[${i}]`;
+      checkTime(b.start, `${where}.start`, now);
+      checkTime(b.end, `${where}.end`, now);
+      if (b.end < b.start) throw new BatchRefused('bad_time', `${where}: end is before start`);
+      return { start_time: b.start, end_time: b.end, recorder: b.recorder, recorder_name: b.recorderName, lon: b.lon, lat: b.lat, motion: b.motion };
+    });
+  }
+  for (const p of out.pois ?? []) if (out.lastTime === null || p.row.record_time > out.lastTime) out.lastTime = p.row.record_time;
+  for (const b of out.behaviors ?? []) if (out.lastTime === null || b.end_time > out.lastTime) out.lastTime = b.end_time;
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeviceType, INGEST_BASE, ingestHeaders, IngestHeader, packSamples, type IngestBatch } from '@wildtrack/contract';
+import { DeviceType, INGEST_BASE, ingestHeaders, IngestHeader, packSamples, type IngestBatch, unpackBurstCounts } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
 
 interface Dev {
@@ -66,8 +66,11 @@ describe.each(DIALECTS)('device ingest on %s', (dialect) => {
     expect(fixes[1]!.speed).toBeNull();
     const burst = await t.database.db.selectFrom('acc_bursts').selectAll().where('device_id', '=', dev.id).executeTakeFirstOrThrow();
     expect(burst.sample_count).toBe(20);
-    expect(Buffer.from(burst.samples).length).toBe(20 * 3 * 2); // 2 bytes per axis-sample
-    expect(Buffer.from(burst.odba).length).toBe(20 * 2);
+    // Packed (encoding 1): varint differences per axis, fewer bytes than int16 counts, and no stored ODBA.
+    expect(burst.encoding).toBe(1);
+    expect(Buffer.from(burst.samples).length).toBeLessThan(20 * 3 * 2);
+    expect(Array.from(unpackBurstCounts(burst.samples, 'XYZ', 20))).toEqual(raw);
+    expect(Buffer.from(burst.odba).length).toBe(0);
     expect(burst.mean_odba).toBeGreaterThan(0);
     const device = await t.database.db.selectFrom('devices').select(['last_work_time', 'last_voltage']).where('id', '=', dev.id).executeTakeFirstOrThrow();
     expect(device.last_work_time).toBe(T0 + 600_000);
@@ -229,9 +232,10 @@ describe.each(DIALECTS)('device ingest on %s', (dialect) => {
 
   it('hands out pending instructions with every answer and takes the device acknowledgement', async () => {
     const repo = (t.services.ingest as unknown as { instructions: { create: (d: number, ty: string, p: unknown, u: null, n: number) => Promise<number> } }).instructions;
-    const id = await repo.create(dev.id, 'ACQUISITION_FREQUENCY', { intervalMinutes: 30 }, null, Date.now());
+    const params = { Type: 'ACQUISITION_FREQUENCY', GNSS: { Mode: 'INTERVAL', IntervalMinutes: 30 } };
+    const id = await repo.create(dev.id, 'ACQUISITION_FREQUENCY', params, null, Date.now());
     const { body } = await batch(dev, { fixes: { t: [T0 + 540_000], lon: [121], lat: [31] } });
-    expect(body.instructions).toEqual([{ id, type: 'ACQUISITION_FREQUENCY', params: { intervalMinutes: 30 }, sentAt: expect.any(Number) }]);
+    expect(body.instructions).toEqual([{ id, type: 'ACQUISITION_FREQUENCY', params, timeZone: '+00:00', sentAt: expect.any(Number) }]);
     const foreign = await send(other, '/ack', JSON.stringify({ id, outcome: 'SUCCESSFUL', executedAt: Date.now() }));
     expect(foreign.res.statusCode).toBe(404);
     const ack = await send(dev, '/ack', JSON.stringify({ id, outcome: 'SUCCESSFUL', executedAt: Date.now() }));

@@ -11,6 +11,10 @@ export class RequestRepository {
     return this.db.selectFrom('devices').select(['id', 'org_id', 'secret', 'status', 'type']).where('imei', '=', imei).executeTakeFirst();
   }
 
+  deviceById(id: number) {
+    return this.db.selectFrom('devices').select(['id', 'org_id']).where('id', '=', id).executeTakeFirst();
+  }
+
   /** Claims the nonce of a request that writes nothing else (an acknowledgement); throws Replayed if used before. */
   async claimNonce(deviceId: number, nonce: string, now: number): Promise<void> {
     if (!(await claimNonce(this.db, deviceId, nonce, now))) throw new Replayed();

@@ -172,8 +172,9 @@ export function ingestRoutes(app: FastifyInstance, service: IngestService): void
         const auth = authenticate(request);
         const parsed = IngestBatchSchema.safeParse(json(request), { reportInput: true });
         if (!parsed.success) throw new IngestRefusal(400, 'bad_batch', firstIssue(parsed.error));
+        const relayId = await service.relayOf(auth.deviceId, parsed.data.relay);
         const counts = await service.writeBatch(auth.deviceId, parsed.data, auth.nonce);
-        return service.answer(auth.deviceId, counts);
+        return service.answer(auth.deviceId, counts, relayId);
       });
 
       scope.post('/media', async (request) => {

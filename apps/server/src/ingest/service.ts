@@ -4,6 +4,7 @@ import {
   type Ack,
   type IngestAnswer,
   type IngestBatch,
+  InstructionParamsSchema,
   MediaKind,
   type MediaQuery,
   type PendingInstruction,
@@ -17,6 +18,8 @@ import { MediaRepository } from './media-repository.js';
 import { RequestRepository } from './request-repository.js';
 
 export const MEDIA_DIR = 'media';
+/** POI photos: $WILDTRACK_DATA/field/<device id>/<sha256>.<jpg|png> (modules/field serves them). */
+export const FIELD_DIR = 'field';
 
 const EXT: Record<string, string> = {
   'image/jpeg': 'jpg',
@@ -58,31 +61,71 @@ export class IngestService {
     return this.requests.sweepNonces(before);
   }
 
-  /** Decodes and stores a batch (one transaction); throws BatchRefused or Replayed, storing nothing. */
+  /**
+   * Decodes and stores a batch (one transaction); throws BatchRefused or Replayed, storing nothing. The
+   * device's own work-status report, when the batch carries one, is kept after the records.
+   */
   async writeBatch(deviceId: number, batch: IngestBatch, nonce: string | null, now = Date.now()): Promise<WriteCounts> {
-    return this.writeDecoded(deviceId, decodeBatch(batch, now), nonce, now);
+    if (batch.workStatus) checkTime(batch.workStatus.at, 'workStatus.at', now);
+    const counts = await this.writeDecoded(deviceId, decodeBatch(batch, now), nonce, now);
+    if (batch.workStatus) await this.instructions.reportWorkStatus(deviceId, batch.workStatus);
+    return counts;
   }
 
-  writeDecoded(deviceId: number, decoded: DecodedBatch, nonce: string | null, now = Date.now()): Promise<WriteCounts> {
+  /**
+   * The device that carried a batch or an acknowledgement for `deviceId` (a receiver station or a phone of
+   * the same organisation), by its IMEI; BatchRefused when it is not one.
+   */
+  async relayOf(deviceId: number, imei: string | undefined): Promise<number | null> {
+    if (imei === undefined) return null;
+    const relay = await this.requests.findDevice(imei);
+    const device = await this.requests.deviceById(deviceId);
+    if (!relay || !device || Number(relay.org_id) !== Number(device.org_id) || Number(relay.id) === deviceId) {
+      throw new BatchRefused('bad_relay', `relay ${imei} is not another device of this device's organisation`);
+    }
+    return Number(relay.id);
+  }
+
+  async writeDecoded(deviceId: number, decoded: DecodedBatch, nonce: string | null, now = Date.now()): Promise<WriteCounts> {
+    // POI photos first, each named by its content: a batch refused afterwards leaves at most a file no record
+    // names, and a batch sent again finds its files already there.
+    for (const poi of decoded.pois ?? []) {
+      for (const photo of poi.photos) {
+        const abs = path.join(this.dataDir, FIELD_DIR, String(deviceId), photo.name);
+        if (fs.existsSync(abs)) continue;
+        fs.mkdirSync(path.dirname(abs), { recursive: true });
+        const tmp = `${abs}.${process.pid}.${now}.tmp`;
+        await fs.promises.writeFile(tmp, photo.bytes);
+        await fs.promises.rename(tmp, abs);
+      }
+    }
     return this.batches.write(deviceId, decoded, nonce, now);
   }
 
-  async pendingInstructions(deviceId: number, now = Date.now()): Promise<PendingInstruction[]> {
-    const rows = await this.instructions.pending(deviceId, now);
-    return rows.map((r) => ({
-      id: Number(r.id),
-      type: r.type === 'POSTBACK_FREQUENCY' ? 'POSTBACK_FREQUENCY' : 'ACQUISITION_FREQUENCY',
-      params: JSON.parse(r.params) as Record<string, unknown>,
-      sentAt: r.send_time,
-    }));
+  /** The instructions waiting for the device (delivered now: see InstructionRepository.pending). */
+  async pendingInstructions(deviceId: number, now = Date.now(), relayId: number | null = null): Promise<PendingInstruction[]> {
+    const rows = await this.instructions.pending(deviceId, now, relayId);
+    return rows.flatMap((r) => {
+      const params = InstructionParamsSchema.safeParse(JSON.parse(r.params));
+      // Every console path stores typed params; a row that is not (written by hand) is not handed out.
+      if (!params.success) return [];
+      return [{ id: Number(r.id), type: params.data.Type, params: params.data, timeZone: r.time_zone, sentAt: Number(r.send_time) }];
+    });
   }
 
-  async answer(deviceId: number, counts: Omit<WriteCounts, 'duplicates'> & { media?: number; duplicates: number }): Promise<IngestAnswer> {
+  async answer(deviceId: number, counts: Omit<WriteCounts, 'duplicates'> & { media?: number; duplicates: number }, relayId: number | null = null): Promise<IngestAnswer> {
     return {
       ok: true,
-      accepted: { fixes: counts.fixes, sensors: counts.sensors, bursts: counts.bursts, media: counts.media ?? 0 },
+      accepted: {
+        fixes: counts.fixes,
+        sensors: counts.sensors,
+        bursts: counts.bursts,
+        media: counts.media ?? 0,
+        ...(counts.pois === undefined ? {} : { pois: counts.pois }),
+        ...(counts.behaviors === undefined ? {} : { behaviors: counts.behaviors }),
+      },
       duplicates: counts.duplicates,
-      instructions: await this.pendingInstructions(deviceId),
+      instructions: await this.pendingInstructions(deviceId, Date.now(), relayId),
       serverTime: Date.now(),
     };
   }
@@ -130,8 +173,10 @@ export class IngestService {
     }
   }
 
+  /** The device's answer to an instruction (see InstructionRepository.acknowledge); false when none awaits it. */
   async acknowledge(deviceId: number, ack: Ack, nonce: string, now = Date.now()): Promise<boolean> {
+    const relayId = await this.relayOf(deviceId, ack.relay);
     await this.requests.claimNonce(deviceId, nonce, now);
-    return this.instructions.acknowledge(deviceId, ack.id, ack.outcome, ack.executedAt, ack.message ?? null);
+    return this.instructions.acknowledge(deviceId, ack.id, ack.outcome, ack.executedAt, ack.message ?? null, relayId, now);
   }
 }

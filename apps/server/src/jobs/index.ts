@@ -2,6 +2,7 @@ import { INGEST_WINDOW_MS } from '@wildtrack/contract';
 import type { AuthService } from '../modules/auth/service.js';
 import type { FixService } from '../modules/fix/service.js';
 import type { IngestService } from '../ingest/service.js';
+import type { InstructionService } from '../modules/instruction/service.js';
 import type { MovebankImportService } from '../modules/movebank/jobs.js';
 import type { Job } from './runner.js';
 
@@ -55,7 +56,16 @@ export function sharedStateSweep(shared: { sweep(now: number): Promise<number> }
   return { name: 'request code sweep', everyMs: 60_000, run: () => shared.sweep(Date.now()) };
 }
 
+/**
+ * Instructions still SENT past their deadline (the device's postback window plus a margin, counted from
+ * sending and again from each delivery; docs/ingest.md "Instructions") are marked COMM_ERROR, each claimed
+ * by a conditional update so that two server processes never mark one twice.
+ */
+function instructionCommErrors(instructions: InstructionService): Job {
+  return { name: 'instruction COMM_ERROR', everyMs: 60_000, run: async () => void (await instructions.markCommErrors()) };
+}
+
 /** The server's background work. */
-export function serverJobs(services: { auth: AuthService; ingest: IngestService; fixes: FixService; imports: MovebankImportService }): Job[] {
-  return [...sweep(services.auth, services.ingest), trackSegments(services.fixes), movebankImports(services.imports)];
+export function serverJobs(services: { auth: AuthService; ingest: IngestService; fixes: FixService; imports: MovebankImportService; instructions: InstructionService }): Job[] {
+  return [...sweep(services.auth, services.ingest), trackSegments(services.fixes), movebankImports(services.imports), instructionCommErrors(services.instructions)];
 }

@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 export interface Job {
   name: string;
   everyMs: number;
+  /** A first run this long after the start, before the interval's (a job whose work is ready at once). */
+  firstAfterMs?: number;
   run(): Promise<unknown>;
 }
 
@@ -13,9 +15,10 @@ export interface Job {
  * the app closes.
  */
 export function startJobs(app: FastifyInstance, jobs: readonly Job[]): void {
+  const firsts: NodeJS.Timeout[] = [];
   const timers = jobs.map((job) => {
     let running = false;
-    const timer = setInterval(() => {
+    const tick = (): void => {
       if (running) return;
       running = true;
       job
@@ -24,11 +27,14 @@ export function startJobs(app: FastifyInstance, jobs: readonly Job[]): void {
         .finally(() => {
           running = false;
         });
-    }, job.everyMs);
+    };
+    if (job.firstAfterMs !== undefined) firsts.push(setTimeout(tick, job.firstAfterMs).unref());
+    const timer = setInterval(tick, job.everyMs);
     timer.unref();
     return timer;
   });
   app.addHook('onClose', async () => {
+    for (const first of firsts) clearTimeout(first);
     for (const timer of timers) clearInterval(timer);
   });
 }

@@ -25,6 +25,20 @@ export interface SharedState {
   close(): Promise<void>;
 }
 
+/**
+ * The shared store did not answer (Redis away or silent): the transport answers 503 with Code.Unavailable
+ * and a localised message, as a refusal rather than an unexpected error. Told by its `code`, because
+ * http/ does not import this folder.
+ */
+export class SharedStateUnavailable extends Error {
+  readonly code = 'WT_SHARED_STATE_UNAVAILABLE';
+  readonly statusCode = 503;
+  constructor(cause: unknown) {
+    super(`the shared state store did not answer: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'SharedStateUnavailable';
+  }
+}
+
 export interface SharedStateOptions {
   redisUrl?: string | undefined;
   /** Keys in Redis are prefixed, so that several installations (or test runs) can share one Redis. */

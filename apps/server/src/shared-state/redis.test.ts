@@ -8,9 +8,13 @@ import { openSharedState } from './index.js';
 const REDIS = await redisAnswers();
 if (!REDIS) console.warn(`shared-state/redis.test.ts is skipped: no Redis answers at ${TEST_REDIS_URL} (set REDIS_URL)`);
 
-/** A TCP relay to Redis that the test can cut and restore, as a network or a Redis restart would. */
+/**
+ * A TCP relay to Redis that the test can cut and restore, as a network or a Redis restart would, or hold
+ * (connections stay open, nothing goes through), as a Redis that stopped answering would.
+ */
 function relay(target: URL) {
   const sockets = new Set<net.Socket>();
+  let held = false;
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port || 6379), target.hostname);
     for (const s of [client, upstream]) {
@@ -18,10 +22,16 @@ function relay(target: URL) {
       s.on('error', () => {});
       s.on('close', () => sockets.delete(s));
     }
-    client.pipe(upstream).pipe(client);
+    client.on('data', (d) => held || upstream.write(d));
+    upstream.on('data', (d) => held || client.write(d));
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
   });
   return {
     listen: (port = 0) => new Promise<number>((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port))),
+    hold: (on: boolean) => {
+      held = on;
+    },
     cut: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -51,12 +61,30 @@ describe.skipIf(!REDIS)('a server on Redis when Redis goes away', () => {
     await link.cut();
   });
 
-  it('answers signed calls 500 (failing closed) while Redis is away, and works again once it is back', async () => {
+  const unavailable = { en: 'The service is unavailable for a moment; try again shortly.', zh: '服务暂时不可用，请稍后重试。' };
+
+  it('answers signed calls 503 "unavailable" in the caller\'s language (failing closed, not a 500) while Redis is away, and works again once it is back', async () => {
     expect((await t.call(calls.GetPublicKey.path, {})).body.Code).toBe(Code.Success);
     await link.cut();
-    const away = await t.call(calls.GetPublicKey.path, {});
-    expect(away.body.Code).toBe(Code.ServerError);
+    for (const lang of ['en', 'zh'] as const) {
+      const away = await t.call(calls.GetPublicKey.path, {}, { lang });
+      expect(away.res.statusCode).toBe(503);
+      expect(away.res.headers['retry-after']).toBe('5');
+      expect(away.body).toEqual({ Code: Code.Unavailable, Msg: unavailable[lang], Data: null });
+    }
     await link.listen(port);
+    await expect.poll(async () => (await t.call(calls.GetPublicKey.path, {})).body.Code, { timeout: 15_000, interval: 200 }).toBe(Code.Success);
+  });
+
+  it('answers 503 "unavailable" within seconds when Redis stops answering (connection open, no reply), then works again', async () => {
+    await expect.poll(async () => (await t.call(calls.GetPublicKey.path, {})).body.Code, { timeout: 15_000, interval: 200 }).toBe(Code.Success);
+    link.hold(true);
+    const started = Date.now();
+    const silent = await t.call(calls.GetPublicKey.path, {}, { lang: 'en' });
+    expect(silent.res.statusCode).toBe(503);
+    expect(silent.body).toEqual({ Code: Code.Unavailable, Msg: unavailable.en, Data: null });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    link.hold(false);
     await expect.poll(async () => (await t.call(calls.GetPublicKey.path, {})).body.Code, { timeout: 15_000, interval: 200 }).toBe(Code.Success);
   });
 });

@@ -103,6 +103,31 @@ export const GetTree = defineCall({
   summary: 'The folder tree with every device the caller may see, counts per folder and per sensor.',
 });
 
+/**
+ * What the tree's online / late / silent marks need (device-state.ts linkState) for every device of the
+ * tree, as three columns in one order. A call of its own beside GetTree: the tree changes when folders and
+ * devices are edited (the server keeps it per organisation until then, and it weighs ~2 MB for 10,000
+ * devices), this with every fix that arrives, so the console reads it again every minute and the tree not.
+ * A call of ours: the spec has no payload for it.
+ */
+export const TreeStateSchema = z.object({
+  IMEI: z.array(z.string()),
+  /** When the device's last fix was taken, epoch ms; null: it never reported. */
+  LastWorkAt: z.array(z.number().nullable()),
+  /** The expected report gap of its configured schedule, minutes (device-state.ts expectedReportGapMinutes). */
+  ReportGapMinutes: z.array(z.number()),
+});
+export type TreeState = z.infer<typeof TreeStateSchema>;
+
+export const GetTreeState = defineCall({
+  path: '/api/Device/GetTreeState',
+  auth: 'session',
+  access: 'session',
+  body: EmptyBody,
+  data: TreeStateSchema,
+  summary: "The last fix time and expected report gap of every device of the caller's tree, for the tree's online / late / silent marks.",
+});
+
 export const FolderOnlySchema: z.ZodType<FolderOnly> = z.lazy(() =>
   z.object({ IdStr: z.string(), ParentIdStr: z.string(), Name: z.string(), DeviceCount: z.number().int(), Folders: z.array(FolderOnlySchema) }),
 );
@@ -216,16 +241,21 @@ export const DeviceDetailSchema = z.object({
   Image: z.string(),
   Status: z.number().int(),
   Voltage: z.number().nullable(),
-  /** Battery percent by the §9 levels, null without a voltage. */
+  /** Battery percent on the curve of the battery type (device-state.ts batteryLevelOf), null without a voltage. */
   BatteryLevel: z.number().int().nullable(),
   LastWorkTime: z.string(),
+  /** The last fix's time, epoch ms (null: never reported): the web tells "12 min ago" and the mark from it. */
+  LastWorkAt: z.number().nullable(),
+  /** The expected report gap of the configured schedule, minutes (device-state.ts expectedReportGapMinutes). */
+  ReportGapMinutes: z.number(),
   WorkDays: z.number().int(),
   EffectiveTime: z.string(),
   FailureTime: z.string(),
   Description: z.string(),
   PostBackFrequency: z.string(),
   PostBackTime: z.string(),
-  SamplingTimes: z.number().int(),
+  /** Fixes a day by the work status; null when it is unknown (the device never reported one). */
+  SamplingTimes: z.number().int().nullable(),
   Attent: z.boolean(),
   FenceCount: z.number().int(),
   GNSSCollectionDesc: z.string(),

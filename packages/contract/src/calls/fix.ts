@@ -33,20 +33,60 @@ export function normalisePrecision(input: string | null | undefined): string {
   return PRECISION_GRADES.filter((g) => letters.includes(g)).join('');
 }
 
-/** The position filters of §9: each numeric one keeps fixes whose value is greater than it. */
+/** HDOP a filter may name: 0 to 99.9 (a receiver's own ceiling). */
+export const MAX_HDOP_FILTER = 99.9;
+/** Satellites a filter may name: 0 to 64 (every GNSS in view at once stays below it). */
+export const MAX_SATELLITES_FILTER = 64;
+
+const hdopBound = z.number().finite().min(0, { error: 'validation.tooSmall' }).max(MAX_HDOP_FILTER, { error: 'validation.tooBig' }).optional();
+const satellitesBound = z.number().int({ error: 'validation.invalidValue' }).min(0, { error: 'validation.tooSmall' }).max(MAX_SATELLITES_FILTER, { error: 'validation.tooBig' }).optional();
+
+/**
+ * The position filters of §9: each numeric one keeps fixes whose value is greater than it (the spec's
+ * operator); its `…Max` twin, when given, keeps values at most that (an upper bound), so a pair keeps
+ * lower < value ≤ upper. HDOP and satellites filter the same way.
+ */
 export const PositionFilterSchema = z.object({
   speed: z.number().finite().optional(),
+  speedMax: z.number().finite().optional(),
   altitude: z.number().finite().optional(),
+  altitudeMax: z.number().finite().optional(),
   temperature: z.number().finite().optional(),
+  temperatureMax: z.number().finite().optional(),
   voltage: z.number().finite().optional(),
+  voltageMax: z.number().finite().optional(),
   /** Activity (Exercise). */
   activity: z.number().finite().optional(),
+  activityMax: z.number().finite().optional(),
+  hdop: hdopBound,
+  hdopMax: hdopBound,
+  satellites: satellitesBound,
+  satellitesMax: satellitesBound,
   /** Precision letters, e.g. 'AB'; normalised by normalisePrecision (N = grades 6 and 7). */
   precision: z.string().max(20, { error: 'validation.tooLong' }).optional(),
   /** Leave out fixes that are not valid (out of range, without position or marked invalid). */
   validOnly: z.boolean().optional(),
 });
 export type PositionFilter = z.infer<typeof PositionFilterSchema>;
+
+/** The numeric filters that take a lower ("greater than") and an upper ("at most") bound. */
+export const BOUNDED_FILTERS = ['speed', 'altitude', 'temperature', 'voltage', 'activity', 'hdop', 'satellites'] as const;
+export type BoundedFilter = (typeof BOUNDED_FILTERS)[number];
+
+/**
+ * A filter's upper bound must lie above its lower one (lower < value ≤ upper would keep nothing
+ * otherwise): refused naming the `…Max` field. Add it with .superRefine(orderedBounds) after the body's
+ * last .extend().
+ */
+export function orderedBounds(body: Partial<Record<BoundedFilter | `${BoundedFilter}Max`, number | undefined>>, ctx: z.RefinementCtx): void {
+  for (const name of BOUNDED_FILTERS) {
+    const lower = body[name];
+    const upper = body[`${name}Max`];
+    if (lower !== undefined && upper !== undefined && upper <= lower) {
+      ctx.addIssue({ code: 'custom', message: 'validation.bounds', path: [`${name}Max`], input: upper });
+    }
+  }
+}
 
 const range = {
   startTime: TimeTextSchema,
@@ -132,7 +172,7 @@ export const GetFixCount = defineCall({
   path: '/api/Fix/GetCount',
   auth: 'session',
   access: 'device read',
-  body: oneDevice.extend({ secondLevel: SecondLevelModeSchema }),
+  body: oneDevice.extend({ secondLevel: SecondLevelModeSchema }).superRefine(orderedBounds),
   data: z.object({ Count: z.number().int() }),
   summary: "How many fixes of a device fall in the range and pass the filters (second-level runs counted once when averaged).",
 });
@@ -146,7 +186,7 @@ export const GetFixListByPage = defineCall({
     sortField: z.enum(FIX_SORT_FIELDS).optional(),
     sortOrder: SortOrderSchema.optional(),
     secondLevel: SecondLevelModeSchema,
-  }),
+  }).superRefine(orderedBounds),
   data: z.object({ List: z.array(FixSchema), Total: z.number().int() }),
   summary: 'One page of the fixes table: a device, a range, the position filters, sorted (PickTime descending by default).',
 });
@@ -167,7 +207,7 @@ export const GetFixList = defineCall({
   path: '/api/Fix/GetList',
   auth: 'session',
   access: 'device read',
-  body: oneDevice.extend({ secondLevel: SecondLevelModeSchema }),
+  body: oneDevice.extend({ secondLevel: SecondLevelModeSchema }).superRefine(orderedBounds),
   data: TrackSetBase64,
   summary: 'The track of one device over the range (positions only), as base64 protobuf TrackSet.',
 });
@@ -178,7 +218,7 @@ export const GetFixListByImeis = defineCall({
   path: '/api/Fix/GetListByImeis',
   auth: 'session',
   access: 'device read',
-  body: manyDevices,
+  body: manyDevices.superRefine(orderedBounds),
   data: TrackSetBase64,
   summary: 'Every fix with a position of several devices over the range, as base64 protobuf TrackSet.',
 });
@@ -187,7 +227,7 @@ export const GetAvgListByImeisAndTime = defineCall({
   path: '/api/Fix/GetAvgListByImeisAndTime',
   auth: 'session',
   access: 'device read',
-  body: manyDevices,
+  body: manyDevices.superRefine(orderedBounds),
   data: TrackSetBase64,
   summary: 'Tracks of several devices with each run of second-level (1 s) fixes as its average, as base64 protobuf TrackSet.',
 });

@@ -1,7 +1,8 @@
 export { GetPublicKey, PasswordLogin, GetAccountSafeSetting, Heartbeat } from './auth.js';
-export { Exit, ModifyLcid, GetAccountSetting, SetAccountSetting, GetUserInfo } from './user.js';
+export { Exit, ModifyLcid, GetAccountSetting, SetAccountSetting, GetUserInfo, ModifyInfo } from './user.js';
+export { SubmitAdvice } from './advice.js';
 export {
-  GetTree, GetFolderTree, CreateFolder, UpdateFolderName, DeleteFolder, MoveFolder, MoveDevice, UpdateRemarkName,
+  GetTree, GetTreeState, GetFolderTree, CreateFolder, UpdateFolderName, DeleteFolder, MoveFolder, MoveDevice, UpdateRemarkName,
   SetSecondLevelFixEnable, UpdateProperty, GetDetailByIMEI, GetDetailByFolder, GetCountByFolder, GetHandheldList,
   SetExperienceFuncEnable,
 } from './device.js';
@@ -14,4 +15,21 @@ export {
   GetFixCount, GetFixListByPage, GetFix, GetFixList, GetFixListByImeis, GetAvgListByImeisAndTime, GetLastFixList, GetLastFixByImei,
   ConvertFixInvalid, GetConvertedInvalidCount, GetConvertedInvalidListPage,
 } from './fix.js';
+export { GetObservedWork } from '../device-state.js';
 export { MovebankImport, GetMovebankImportList, GetMovebankImport, CancelMovebankImport } from './movebank.js';
+export {
+  GetTemperatureCount, GetTemperatureList, GetPressureCount, GetPressureList, GetWaterDepthCount, GetWaterDepthList,
+  GetRedInfraredLightCount, GetRedInfraredLightList, GetLightIntensityCount, GetLightIntensityList, GetHumidityCount, GetHumidityList,
+  GetMagnetismCount, GetMagnetismList, GetAccelerationCountV2, GetAccelerationListV2, GetSensorSeries,
+} from './sensor.js';
+export {
+  ConvertPDMToWAV, BatchDownloadWAV, GetImageCount, GetImageList, GetImageAll, GetVideoCount, GetVideoList, GetVideoAll,
+  GetAudioCount, GetAudioList, GetAudioAll,
+} from './media.js';
+export { GetPoiList, GetBehaviorCount, GetBehaviorList, GetBehaviorFilters } from './field.js';
+export {
+  DownLoadAccelerationDataV2, GetAccelerationBinaryV2, GetAccelerationArchiveCount, GetAccelerationArchiveList, DownloadAccelerationArchive,
+} from './acceleration.js';
+export { GetInstructionCount, GetInstructionList, Exceedrestrict, SendInstruction, WithdrawInstruction } from './instruction.js';
+export { GetVersionInfo } from './version.js';
+export { RecordUserLog, GetUserLogList } from './userlog.js';

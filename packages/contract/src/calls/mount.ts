@@ -112,29 +112,51 @@ export const SaveOtherSpeciesInfo = defineCall({ path: '/api/MountInfo/SaveOther
 
 export const GNSSCollectionMode = { NORMAL: 0, ADAPTIVE_HIGH: 128, ADAPTIVE_LOW: 129 } as const;
 
-export const WorkStatusSchema = z.object({
-  IMEI: z.string(),
-  LastWorkTime: z.string(),
-  BatteryType: z.number().int(),
+const hourOfDay = z.number().int().min(0).max(23);
+const minutes = z.number().int().min(1).max(1440);
+
+/**
+ * How a device collects and sends data (§3 DeviceWorkStatus), as the device reports it (an ingest batch's
+ * workStatus) or as a successful instruction left it. Stored per device (device_work_status).
+ */
+export const WorkSettingsSchema = z.object({
   GNSSCollectionMode: z.union([z.literal(0), z.literal(128), z.literal(129)]),
   /** NORMAL mode: fixes at the listed hours, or every IntervalMinutes. */
   NormalType: z.enum(['HOURS', 'INTERVAL']),
-  CustomHours: z.array(z.number().int().min(0).max(23)),
-  IntervalMinutes: z.number().int().nullable(),
+  CustomHours: z.array(hourOfDay).max(24),
+  IntervalMinutes: minutes.nullable(),
   /** Adaptive high frequency: minutes between fixes at high, medium and low battery level. */
-  HighFrequencyIntervals: z.object({ High: z.number().int(), Medium: z.number().int(), Low: z.number().int() }),
+  HighFrequencyIntervals: z.object({ High: minutes, Medium: minutes, Low: minutes }),
   /** Adaptive low frequency: fix hours at high, medium and low battery level (at most 12, 8, 6). */
-  LowFrequencyHours: z.object({ High: z.array(z.number().int()), Medium: z.array(z.number().int()), Low: z.array(z.number().int()) }),
+  LowFrequencyHours: z.object({ High: z.array(hourOfDay).max(12), Medium: z.array(hourOfDay).max(8), Low: z.array(hourOfDay).max(6) }),
   DataPostbackMode: z.enum(['DATA_CNT', 'HOUR']),
-  PostbackHours: z.array(z.number().int().min(0).max(23)),
+  PostbackHours: z.array(hourOfDay).max(24),
   Realtime: z.boolean(),
-  PacketCount: z.number().int().nullable(),
-  PacketSize: z.number().int().nullable(),
+  PacketCount: z.number().int().min(1).nullable(),
+  PacketSize: z.number().int().min(1).nullable(),
   AccEnabled: z.boolean(),
   AccFollowGNSS: z.boolean(),
-  AccFrequencyHz: z.number().nullable(),
-  AccIntervalMinutes: z.number().int().nullable(),
+  AccFrequencyHz: z.number().positive().max(1000).nullable(),
+  AccIntervalMinutes: minutes.nullable(),
 });
+export type WorkSettings = z.infer<typeof WorkSettingsSchema>;
+
+/**
+ * A device's work status: `Known` true with its settings (hours in the caller's zone; the server keeps
+ * them in UTC) and when it last reported or
+ * applied them (ReportedTime), or `Known` false for a device that never reported one, which shows
+ * "unknown" rather than a schedule it may not have.
+ */
+export const WorkStatusSchema = z.discriminatedUnion('Known', [
+  WorkSettingsSchema.extend({
+    Known: z.literal(true),
+    IMEI: z.string(),
+    LastWorkTime: z.string(),
+    BatteryType: z.number().int(),
+    ReportedTime: z.string(),
+  }),
+  z.object({ Known: z.literal(false), IMEI: z.string(), LastWorkTime: z.string(), BatteryType: z.number().int() }),
+]);
 export type WorkStatus = z.infer<typeof WorkStatusSchema>;
 
 export const GetWorkStatus = defineCall({ path: '/api/DeviceWorkStatus/Get', auth: 'session', access: 'device read', body: byImei, data: WorkStatusSchema, summary: 'How a device collects and sends data.' });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall, EmptyBody, ZeroOne } from '../call.js';
 import { TimeZoneSchema } from '../timezone.js';
-import { TdtKeySchema } from '../validation.js';
+import { ImageUrlSchema, NicknameSchema, TdtKeySchema } from '../validation.js';
 import { UserSchema } from './auth.js';
 
 export const Exit = defineCall({
@@ -71,4 +71,22 @@ export const GetUserInfo = defineCall({
   body: EmptyBody,
   data: UserSchema,
   summary: 'The signed-in user, as the shell shows it.',
+});
+
+/**
+ * The user-info form (§2.4 User info, §7.2 /api/User/ModifyInfo): the nickname (§5: trimmed, not blank)
+ * and the avatar, given as the address /api/Image/Upload answered for a picture of the caller's
+ * organisation, or '' to keep the avatar as it is. The server makes the avatar's thumbnail (height 100)
+ * from that picture and answers the user as it now is, with ImgUrl the thumbnail's address.
+ */
+export const ModifyInfo = defineCall({
+  path: '/api/User/ModifyInfo',
+  auth: 'session',
+  access: 'session',
+  body: z.object({
+    nickName: NicknameSchema,
+    image: z.union([z.literal(''), ImageUrlSchema]).default(''),
+  }),
+  data: UserSchema,
+  summary: "Changes the nickname and (from an uploaded picture of the caller's organisation) the avatar; answers the user.",
 });

@@ -8,6 +8,14 @@ import * as sharedState from './2026-11-24T06-10-00_shared_state.js';
 import * as movebankImports from './2026-11-24T06-00-00_movebank_imports.js';
 import * as sessionKeys from './2026-11-24T06-30-00_session_keys.js';
 import * as fixGroupDays from './2026-11-24T07-00-00_fix_group_days.js';
+import * as accArchives from './2026-11-24T20-00-00_acc_archives.js';
+import * as accBurstEncoding from './2026-11-24T21-00-00_acc_burst_encoding.js';
+import * as fieldRecords from './2026-11-24T20-00-00_field_records.js';
+import * as behaviorFilterIndexes from './2026-11-24T21-00-00_behavior_filter_indexes.js';
+import * as mediaThumbs from './2026-11-24T22-00-00_media_thumbs.js';
+import * as instructionsEvents from './2026-11-24T23-00-00_instructions_events.js';
+import * as userLog from './2026-11-25T00-00-00_user_log.js';
+import * as feedback from './2026-11-24T23-40-00_feedback.js';
 
 /**
  * Every migration, by its frozen name. Listed here rather than read from disk so that the bundled
@@ -23,4 +31,12 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T06-00-00_movebank_imports': movebankImports,
   '2026-11-24T06-30-00_session_keys': sessionKeys,
   '2026-11-24T07-00-00_fix_group_days': fixGroupDays,
+  '2026-11-24T20-00-00_acc_archives': accArchives,
+  '2026-11-24T21-00-00_acc_burst_encoding': accBurstEncoding,
+  '2026-11-24T20-00-00_field_records': fieldRecords,
+  '2026-11-24T21-00-00_behavior_filter_indexes': behaviorFilterIndexes,
+  '2026-11-24T22-00-00_media_thumbs': mediaThumbs,
+  '2026-11-24T23-00-00_instructions_events': instructionsEvents,
+  '2026-11-25T00-00-00_user_log': userLog,
+  '2026-11-24T23-40-00_feedback': feedback,
 };

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHash } from 'node:crypto';
 import {
   calls,
@@ -12,6 +12,7 @@ import {
   signingKey,
 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { SESSION_CACHE_MS } from './service.js';
 
 describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
   let t: TestApp;
@@ -121,14 +122,23 @@ describe.each(DIALECTS)('session inactivity on %s', (dialect) => {
   it('expires a session idle longer than the limit with 1004, and keeps a used one', async () => {
     const { token } = await t.userWithToken();
     expect((await t.call(calls.Heartbeat.path, {}, { token })).body.Code).toBe(Code.Success);
-    // 59 s idle: still alive (and the use moves last_seen forward).
-    await t.database.db.updateTable('sessions').set({ last_seen_at: Date.now() - 59_000 }).execute();
-    expect((await t.call(calls.Heartbeat.path, {}, { token })).body.Code).toBe(Code.Success);
-    const row = await t.database.db.selectFrom('sessions').select('last_seen_at').executeTakeFirstOrThrow();
-    expect(Date.now() - row.last_seen_at).toBeLessThan(10_000);
-    // 61 s idle: expired, and the row is gone.
-    await t.database.db.updateTable('sessions').set({ last_seen_at: Date.now() - 61_000 }).execute();
-    expect((await t.call(calls.Heartbeat.path, {}, { token })).body.Code).toBe(Code.SessionExpired);
-    expect(await t.database.db.selectFrom('sessions').selectAll().execute()).toHaveLength(0);
+    // Idle time is made by moving last_seen_at back; the clock is moved past the time a process keeps a
+    // session it found (SESSION_CACHE_MS), as any real idle minute is.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    try {
+      // 59 s idle: still alive (and the use moves last_seen forward).
+      vi.setSystemTime(Date.now() + SESSION_CACHE_MS + 1);
+      await t.database.db.updateTable('sessions').set({ last_seen_at: Date.now() - 59_000 }).execute();
+      expect((await t.call(calls.Heartbeat.path, {}, { token })).body.Code).toBe(Code.Success);
+      const row = await t.database.db.selectFrom('sessions').select('last_seen_at').executeTakeFirstOrThrow();
+      expect(Date.now() - row.last_seen_at).toBeLessThan(10_000);
+      // 61 s idle: expired, and the row is gone.
+      vi.setSystemTime(Date.now() + SESSION_CACHE_MS + 1);
+      await t.database.db.updateTable('sessions').set({ last_seen_at: Date.now() - 61_000 }).execute();
+      expect((await t.call(calls.Heartbeat.path, {}, { token })).body.Code).toBe(Code.SessionExpired);
+      expect(await t.database.db.selectFrom('sessions').selectAll().execute()).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

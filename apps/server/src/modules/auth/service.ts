@@ -17,6 +17,17 @@ import { AppError, sessionExpired } from '../../http/errors.js';
 import { hashPassword, type UserService } from '../user/service.js';
 import type { AuthRepository } from './repository.js';
 
+/**
+ * How long a session found by its id is used without reading it again, in one process. A sign-out or
+ * an idle expiry in this process drops it at once; a session ended elsewhere (another process, `wildtrack
+ * end-sessions`) stops working here within this time. With REDIS_URL (several processes meant to agree at
+ * once) the server passes 0: every call reads its session. Under bench/load a signed call's session
+ * lookup was one of its 3-4 queries (on PostgreSQL a round trip each).
+ */
+export const SESSION_CACHE_MS = 1_000;
+/** At most this many sessions kept; the oldest entry goes first. */
+const SESSION_CACHE_MAX = 10_000;
+
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const SIGN_IN_FAILURE_LIMIT = 5;
 export const SIGN_IN_LOCK_MS = 15 * 60_000;
@@ -32,11 +43,14 @@ export class AuthService {
   private dummyHash: Promise<string> | undefined;
   /** last_seen_at is written at most this often per session, so most requests only read. */
   private readonly touchIntervalMs: number;
+  /** Sessions found lately, by public id, until when each may be used without reading it again. */
+  private readonly found = new Map<string, { signer: Signer; until: number }>();
 
   constructor(
     private readonly auth: AuthRepository,
     private readonly users: UserService,
     private readonly sessionIdleMs: number,
+    private readonly sessionCacheMs = SESSION_CACHE_MS,
   ) {
     this.touchIntervalMs = Math.min(60_000, Math.floor(sessionIdleMs / 10));
   }
@@ -113,9 +127,14 @@ export class AuthService {
 
   /** The session a request names by its id (x-session), with its signing key; nothing is written. */
   async signer(publicId: string): Promise<Signer | undefined> {
+    const now = Date.now();
+    const hit = this.found.get(publicId);
+    if (hit && hit.until > now) return hit.signer;
+    if (hit) this.found.delete(publicId);
     const row = await this.auth.findSession(publicId);
+    // An id that names no session is not remembered: anyone can send such ids.
     if (!row) return undefined;
-    return {
+    const signer: Signer = {
       sessionId: Number(row.id),
       userId: Number(row.user_id),
       orgId: Number(row.org_id),
@@ -124,6 +143,16 @@ export class AuthService {
       key: Buffer.from(row.signing_key, 'hex'),
       lastSeenAt: Number(row.last_seen_at),
     };
+    if (this.sessionCacheMs > 0) {
+      if (this.found.size >= SESSION_CACHE_MAX) this.found.delete(this.found.keys().next().value as string);
+      this.found.set(publicId, { signer, until: now + this.sessionCacheMs });
+    }
+    return signer;
+  }
+
+  /** Forgets a session this process may hold (signed out, expired): its next call reads the database. */
+  private forget(sessionId: number): void {
+    for (const [publicId, { signer }] of this.found) if (signer.sessionId === sessionId) this.found.delete(publicId);
   }
 
   /**
@@ -134,10 +163,15 @@ export class AuthService {
     if (!signer) throw sessionExpired();
     const now = Date.now();
     if (now - signer.lastSeenAt > this.sessionIdleMs) {
+      this.forget(signer.sessionId);
       await this.auth.deleteSession(signer.sessionId);
       throw sessionExpired();
     }
-    if (now - signer.lastSeenAt > this.touchIntervalMs) await this.auth.touchSession(signer.sessionId, now);
+    if (now - signer.lastSeenAt > this.touchIntervalMs) {
+      await this.auth.touchSession(signer.sessionId, now);
+      // the kept copy too, so that the next calls neither touch again nor count idleness from the old time
+      signer.lastSeenAt = now;
+    }
     const { sessionId, userId, orgId, timeZone, orgName } = signer;
     return { sessionId, userId, orgId, timeZone, orgName };
   }
@@ -158,7 +192,10 @@ export class AuthService {
   }
 
   async exit(sessionId: number): Promise<void> {
+    this.forget(sessionId);
     await this.auth.deleteSession(sessionId);
+    // again: a call of the same session read it while the row was being deleted
+    this.forget(sessionId);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { parseUploadUrl } from '@wildtrack/contract';
+import { preparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { bumpTree } from './repository.js';
 
@@ -41,15 +42,54 @@ const TREE_COLUMNS = [
 /** [id, folder_id, imei, type, species_type, status, sensors, instr_support, caption, example, second_level_fix, remark_name] */
 export type TreeRowArray = [number, number | null, string, number, number, number, number, number, string, number, number, string | null];
 
+/**
+ * [id, imei, last_work_time, sensors, when its work-status document was written (null: never)]: what the
+ * tree's marks need of a device (GetTreeState), read fresh on every call since fixes move it.
+ */
+export type TreeStateRow = [number, string, number | null, number, number | null];
+
+/**
+ * The device with what decides the caller's access: its organisation and an open share to the caller.
+ * Prepared once (db/prepared.ts): every call that names a device runs it, and building it cost more than
+ * running it (bench/load).
+ */
+function withAccessQuery(db: Kysely<Database>) {
+  return preparedQuery(db, 3, (imei: string, userId: number, now: number) => accessSelect(db, userId, now).where('d.imei', '=', imei));
+}
+
+/** The access query without its device: one device (withAccessQuery) or several (withAccessMany). */
+function accessSelect(db: Kysely<Database>, userId: number, now: number) {
+  return db
+    .selectFrom('devices as d')
+    .innerJoin('organisations as o', 'o.id', 'd.org_id')
+    .leftJoin('device_shares as s', (j) =>
+      j.onRef('s.device_id', '=', 'd.id').on('s.recipient_user_id', '=', userId).on('s.effective_time', '<=', now).on('s.failure_time', '>', now),
+    )
+    .leftJoin('users as ou', 'ou.id', 's.owner_user_id')
+    .leftJoin('device_remarks as r', (j) => j.onRef('r.device_id', '=', 'd.id').on('r.user_id', '=', userId))
+    .leftJoin('folders as f', 'f.id', 'd.folder_id')
+    .selectAll('d')
+    .select([
+      'o.is_samples', 'o.name as org_name', 'r.remark_name', 'f.name as folder_name',
+      's.id as share_id', 's.edit_device', 's.remote_instr', 's.download_data', 's.effective_time as share_effective', 's.failure_time as share_failure',
+      's.owner_user_id', 'ou.nick_name as owner_name',
+    ])
+    .orderBy('s.failure_time', 'desc');
+}
+
 /** Reads and edits behind the console's device calls: the tree, folders, access checks and details. */
 export class DeviceConsoleRepository {
   private treeStmt: SQLite.Statement | undefined;
+  private treeStateStmt: SQLite.Statement | undefined;
   private readonly treeCache = new Map<number, { version: number; rows: TreeRowArray[] }>();
+  private readonly accessQuery: ReturnType<typeof withAccessQuery>;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly sqlite?: SQLite.Database,
-  ) {}
+  ) {
+    this.accessQuery = withAccessQuery(db);
+  }
 
   async experienceFlag(userId: number): Promise<boolean> {
     const r = await this.db.selectFrom('user_settings').select('experience_func').where('user_id', '=', userId).executeTakeFirst();
@@ -62,24 +102,20 @@ export class DeviceConsoleRepository {
 
   /** The device with what decides the caller's access: its organisation and an open share to the caller. */
   async withAccess(imei: string, userId: number, now: number) {
-    return this.db
-      .selectFrom('devices as d')
-      .innerJoin('organisations as o', 'o.id', 'd.org_id')
-      .leftJoin('device_shares as s', (j) =>
-        j.onRef('s.device_id', '=', 'd.id').on('s.recipient_user_id', '=', userId).on('s.effective_time', '<=', now).on('s.failure_time', '>', now),
-      )
-      .leftJoin('users as ou', 'ou.id', 's.owner_user_id')
-      .leftJoin('device_remarks as r', (j) => j.onRef('r.device_id', '=', 'd.id').on('r.user_id', '=', userId))
-      .leftJoin('folders as f', 'f.id', 'd.folder_id')
-      .selectAll('d')
-      .select([
-        'o.is_samples', 'o.name as org_name', 'r.remark_name', 'f.name as folder_name',
-        's.id as share_id', 's.edit_device', 's.remote_instr', 's.download_data', 's.effective_time as share_effective', 's.failure_time as share_failure',
-        's.owner_user_id', 'ou.nick_name as owner_name',
-      ])
-      .where('d.imei', '=', imei)
-      .orderBy('s.failure_time', 'desc')
-      .executeTakeFirst();
+    return (await this.accessQuery(imei, userId, now))[0];
+  }
+
+  /**
+   * withAccess for several devices in one query per 500 (last positions name up to a folder's devices):
+   * by IMEI, the row withAccess would answer (the open share that ends last first).
+   */
+  async withAccessMany(imeis: readonly string[], userId: number, now: number) {
+    const out = new Map<string, NonNullable<Awaited<ReturnType<DeviceConsoleRepository['withAccess']>>>>();
+    for (let i = 0; i < imeis.length; i += 500) {
+      const rows = await accessSelect(this.db, userId, now).where('d.imei', 'in', imeis.slice(i, i + 500)).execute();
+      for (const row of rows) if (!out.has(row.imei)) out.set(row.imei, row);
+    }
+    return out;
   }
 
   private treeSelect(userId: number) {
@@ -115,6 +151,35 @@ export class DeviceConsoleRepository {
     if (this.treeCache.size > 200) this.treeCache.clear();
     this.treeCache.set(orgId, { version, rows });
     return rows;
+  }
+
+  /**
+   * The organisation's devices with their last fix time and the stamp of their work-status document: the
+   * tree's marks for its own devices, one set query (a prepared statement returning arrays on SQLite, as
+   * orgDeviceArrays).
+   */
+  async orgDeviceStates(orgId: number): Promise<TreeStateRow[]> {
+    if (this.sqlite) {
+      this.treeStateStmt ??= this.sqlite
+        .prepare('select d.id, d.imei, d.last_work_time, d.sensors, w.updated_at from devices d left join device_work_status w on w.device_id = d.id where d.org_id = ?')
+        .raw(true);
+      return this.treeStateStmt.all(orgId) as TreeStateRow[];
+    }
+    return this.treeStates().where('d.org_id', '=', orgId).execute().then(toStateRows);
+  }
+
+  /** orgDeviceStates for devices by id (the experience folder's and those shared with the caller: few), 500 a query. */
+  async deviceStates(ids: readonly number[]): Promise<TreeStateRow[]> {
+    const out: TreeStateRow[] = [];
+    for (let i = 0; i < ids.length; i += 500) out.push(...toStateRows(await this.treeStates().where('d.id', 'in', ids.slice(i, i + 500)).execute()));
+    return out;
+  }
+
+  private treeStates() {
+    return this.db
+      .selectFrom('devices as d')
+      .leftJoin('device_work_status as w', 'w.device_id', 'd.id')
+      .select(['d.id', 'd.imei', 'd.last_work_time', 'd.sensors', 'w.updated_at']);
   }
 
   /** The user's own names for devices (few: only those they set). */
@@ -242,10 +307,33 @@ export class DeviceConsoleRepository {
     return new Map(rows.map((r) => [Number(r.device_id), Number(r.first)]));
   }
 
-  async workStatusDocs(deviceIds: number[]): Promise<Map<number, string>> {
+  /** The stored work-status documents of the devices, with when each was reported (devices without one are absent). */
+  async workStatusDocs(deviceIds: number[]): Promise<Map<number, { settings: string; at: number }>> {
     if (deviceIds.length === 0) return new Map();
-    const rows = await this.db.selectFrom('device_work_status').select(['device_id', 'settings']).where('device_id', 'in', deviceIds).execute();
-    return new Map(rows.map((r) => [Number(r.device_id), r.settings]));
+    const rows = await this.db.selectFrom('device_work_status').select(['device_id', 'settings', 'updated_at']).where('device_id', 'in', deviceIds).execute();
+    return new Map(rows.map((r) => [Number(r.device_id), { settings: r.settings, at: Number(r.updated_at) }]));
+  }
+
+  /**
+   * The newest `limit` fixes of a device in [from, to] by fix time, newest first: one bounded range of the
+   * fixes key (device_id, pick_time), read backwards.
+   */
+  async recentFixes(deviceId: number, from: number, to: number, limit: number) {
+    const rows = await this.db
+      .selectFrom('fixes')
+      .select(['pick_time', 'received_at', 'tx_time', 'voltage'])
+      .where('device_id', '=', deviceId)
+      .where('pick_time', '>=', from)
+      .where('pick_time', '<=', to)
+      .orderBy('pick_time', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      pick_time: Number(r.pick_time),
+      received_at: Number(r.received_at),
+      tx_time: r.tx_time === null ? null : Number(r.tx_time),
+      voltage: r.voltage === null ? null : Number(r.voltage),
+    }));
   }
 
   async setWorkStatusDoc(deviceId: number, settings: string, now: number): Promise<void> {
@@ -281,4 +369,8 @@ export class DeviceConsoleRepository {
       .where('d.id', 'in', deviceIds.length ? deviceIds : [-1])
       .execute();
   }
+}
+
+function toStateRows(rows: { id: number; imei: string; last_work_time: number | null; sensors: number; updated_at: number | null }[]): TreeStateRow[] {
+  return rows.map((r) => [Number(r.id), r.imei, r.last_work_time === null ? null : Number(r.last_work_time), r.sensors, r.updated_at === null ? null : Number(r.updated_at)]);
 }

@@ -1,12 +1,18 @@
 import {
-  batteryPercent,
+  batteryLevelOf,
   type calls,
   Code,
   DeviceType,
   type DeviceDetail,
   type DevicePermission,
   EXPERIENCE_FOLDER_ID,
+  fixGapMinutes,
   formatTime,
+  median,
+  type ObservedWork,
+  OBSERVED_FIXES_MAX,
+  postbackWaitMinutes,
+  VOLTAGE_TREND_POINTS,
   type FolderOnly,
   message,
   ROOT_FOLDER_ID,
@@ -14,6 +20,7 @@ import {
   type TreeData,
   type TreeDevice,
   type TreeFolder,
+  type TreeState,
   type WorkStatus,
 } from '@wildtrack/contract';
 import type { z } from 'zod';
@@ -22,8 +29,11 @@ import { AppError } from '../../http/errors.js';
 import { type AccessRow, accessOf, type DeviceAccess, deviceNotFound, permissionOf, requireRight } from './access.js';
 import type { DeviceConsoleRepository } from './console-repository.js';
 import { captionFor } from './samples.js';
-import { buildTree, folderNotFound, parseFolderRef, refuseReadOnlyFolder } from './tree.js';
-import { describeWorkStatus, readWorkStatus, workStatusOf } from './work-status.js';
+import { buildTree, folderNotFound, parseFolderRef, refuseReadOnlyFolder, ReportGaps, treeState } from './tree.js';
+import { describeWorkStatus, readWorkStatus, reportGapOf, type WorkStatusDoc, workStatusOf } from './work-status.js';
+
+/** Fixes closer than this are one second-level fix (SECOND_LEVEL_FIX_COUNT fixes 1 s apart, §5). */
+const SECOND_LEVEL_GAP_MS = 10_000;
 
 export type ResolvedDevice = NonNullable<Awaited<ReturnType<DeviceConsoleRepository['withAccess']>>> & { access: DeviceAccess };
 
@@ -33,10 +43,12 @@ export type ResolvedDevice = NonNullable<Awaited<ReturnType<DeviceConsoleReposit
  * operator's CLI, imports, the sample fleet) is DeviceRegistry's.
  */
 export class DeviceConsole {
+  private readonly reportGaps = new ReportGaps();
+
   constructor(private readonly q: DeviceConsoleRepository) {}
 
-  async resolve(caller: Caller, imei: string): Promise<ResolvedDevice> {
-    const row = await this.q.withAccess(imei.trim(), caller.session.userId, Date.now());
+  async resolve(caller: Caller, imei: string, known?: Awaited<ReturnType<DeviceConsoleRepository['withAccess']>>): Promise<ResolvedDevice> {
+    const row = known ?? (await this.q.withAccess(imei.trim(), caller.session.userId, Date.now()));
     if (!row) throw deviceNotFound();
     const accessRow: AccessRow = {
       org_id: row.org_id,
@@ -56,10 +68,32 @@ export class DeviceConsole {
     return { ...row, access };
   }
 
+  /**
+   * Several devices at once, in the order given and each once, with the same refusals as resolve (any
+   * device the caller can't see refuses the call): one access query for all (last positions name up to
+   * a folder's devices; one query each was most of that call's time, bench/load).
+   */
+  async resolveMany(caller: Caller, imeis: readonly string[]): Promise<ResolvedDevice[]> {
+    const wanted = [...new Set(imeis.map((i) => i.trim()))];
+    const rows = await this.q.withAccessMany(wanted, caller.session.userId, Date.now());
+    const out: ResolvedDevice[] = [];
+    for (const imei of wanted) {
+      const row = rows.get(imei);
+      if (!row) throw deviceNotFound();
+      out.push(await this.resolve(caller, imei, row));
+    }
+    return out;
+  }
+
   // ---- the tree ---------------------------------------------------------------------------------
 
   async tree(caller: Caller): Promise<TreeData> {
     return (await buildTree(this.q, caller, caller.orgName)).data;
+  }
+
+  /** The tree's marks: each device's last fix time and expected report gap. */
+  treeState(caller: Caller): Promise<TreeState> {
+    return treeState(this.q, this.reportGaps, caller);
   }
 
   async folderTree(caller: Caller): Promise<FolderOnly[]> {
@@ -191,7 +225,7 @@ export class DeviceConsole {
     return items.flatMap((it) => {
       const r = byId.get(it.id);
       if (!r) return [];
-      const doc = readWorkStatus(docs.get(it.id), r.sensors);
+      const doc = readWorkStatus(docs.get(it.id)?.settings);
       const first = firsts.get(it.id);
       const lastWork = r.last_work_time;
       const shared = it.access.kind === 'shared';
@@ -210,8 +244,10 @@ export class DeviceConsole {
           Image: r.image,
           Status: r.status,
           Voltage: r.last_voltage,
-          BatteryLevel: r.last_voltage === null ? null : batteryPercent(r.last_voltage),
+          BatteryLevel: r.last_voltage === null ? null : batteryLevelOf(r.last_voltage, r.battery_type),
           LastWorkTime: formatTime(lastWork, caller.zone),
+          LastWorkAt: lastWork === null ? null : Number(lastWork),
+          ReportGapMinutes: reportGapOf(doc),
           WorkDays: first !== undefined ? Math.max(1, Math.ceil(((lastWork ?? now) - first) / 86_400_000)) : 0,
           EffectiveTime: formatTime(shared ? it.access.effective : r.effective_time, caller.zone),
           FailureTime: formatTime(shared ? it.access.failure : r.failure_time, caller.zone),
@@ -223,7 +259,7 @@ export class DeviceConsole {
           SecondLevelFix: r.second_level_fix === 1 ? 1 : 0,
           Example: r.example === 1,
           Permission: permissionOf(it.access, caller.zone),
-          ...describeWorkStatus(doc, caller.lang),
+          ...describeWorkStatus(doc, caller.lang, caller.zone),
         },
       ];
     });
@@ -298,12 +334,70 @@ export class DeviceConsole {
     return { List: list, Total: devices.length };
   }
 
+  /** The known work status of each device, by id (a device that never reported one is absent). */
+  async workSettingsOf(deviceIds: number[]): Promise<Map<number, WorkStatusDoc>> {
+    const out = new Map<number, WorkStatusDoc>();
+    for (const [id, stored] of await this.q.workStatusDocs(deviceIds)) {
+      const doc = readWorkStatus(stored.settings);
+      if (doc) out.set(id, doc);
+    }
+    return out;
+  }
+
   /** How each device collects and sends data (§3), every one resolved through the caller's access first. */
   async workStatus(caller: Caller, imeis: readonly string[]): Promise<WorkStatus[]> {
     const resolved = [];
     for (const imei of imeis) resolved.push(await this.resolve(caller, imei));
     const docs = await this.q.workStatusDocs(resolved.map((d) => Number(d.id)));
-    return resolved.map((d) => workStatusOf(d.imei, d.last_work_time, d.battery_type, readWorkStatus(docs.get(Number(d.id)), d.sensors), caller.zone));
+    return resolved.map((d) => {
+      const stored = docs.get(Number(d.id));
+      return workStatusOf(d.imei, d.last_work_time, d.battery_type, readWorkStatus(stored?.settings), stored?.at ?? null, caller.zone);
+    });
+  }
+
+  /**
+   * The observed schedule beside the configured one (issue 12): over the `days` days up to the device's
+   * last fix (a silent device still shows how it last worked), the median gap between consecutive fixes
+   * and the median delay from fix to arrival (the device's transmission time when it sent one, else the
+   * receive time), from at most OBSERVED_FIXES_MAX of the newest fixes read by the (device_id, pick_time)
+   * key; and the voltage over the same window, thinned to VOLTAGE_TREND_POINTS.
+   */
+  async observedWork(caller: Caller, imei: string, days: number): Promise<ObservedWork> {
+    const d = await this.resolve(caller, imei);
+    const id = Number(d.id);
+    const stored = (await this.q.workStatusDocs([id])).get(id);
+    const doc = readWorkStatus(stored?.settings);
+    const reported = stored?.at ?? null;
+    const to = d.last_work_time === null ? null : Number(d.last_work_time);
+    const from = to === null ? null : to - days * 86_400_000;
+    const rows = to === null || from === null ? [] : (await this.q.recentFixes(id, from, to, OBSERVED_FIXES_MAX)).reverse();
+    const gaps: number[] = [];
+    for (let i = 1; i < rows.length; i++) {
+      const gap = rows[i]!.pick_time - rows[i - 1]!.pick_time;
+      // a second-level fix's ten fixes a second apart count as one
+      if (gap >= SECOND_LEVEL_GAP_MS) gaps.push(gap);
+    }
+    const delays = rows.map((r) => Math.max(0, (r.tx_time ?? r.received_at) - r.pick_time));
+    const withVoltage = rows.filter((r) => r.voltage !== null);
+    const step = Math.max(1, Math.ceil(withVoltage.length / VOLTAGE_TREND_POINTS));
+    const voltages: [number, number][] = [];
+    for (let i = 0; i < withVoltage.length; i += step) voltages.push([withVoltage[i]!.pick_time, withVoltage[i]!.voltage!]);
+    const last = withVoltage[withVoltage.length - 1];
+    if (last && voltages[voltages.length - 1]?.[0] !== last.pick_time) voltages.push([last.pick_time, last.voltage!]);
+    const minutes = (ms: number | null) => (ms === null ? null : Math.round((ms / 60_000) * 10) / 10);
+    return {
+      IMEI: d.imei,
+      Days: days,
+      From: formatTime(from, caller.zone),
+      To: formatTime(to, caller.zone),
+      FixCount: rows.length,
+      MedianFixIntervalMinutes: minutes(median(gaps)),
+      MedianPostbackDelayMinutes: minutes(median(delays)),
+      ConfiguredFixIntervalMinutes: doc === null ? null : fixGapMinutes(doc),
+      ConfiguredPostbackWaitMinutes: doc === null ? null : postbackWaitMinutes(doc),
+      ConfigReportedTime: formatTime(reported, caller.zone),
+      Voltages: voltages,
+    };
   }
 
   async count(caller: Caller, folderId: string, recursive: boolean): Promise<number> {

@@ -15,6 +15,7 @@ import {
 } from '@wildtrack/contract';
 import { sql } from 'kysely';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { workSettings } from '../../test/work-settings.js';
 import { DeviceRepository } from './repository.js';
 import { ensureSampleDevices } from './samples.js';
 
@@ -126,7 +127,7 @@ describe.each(DIALECTS)('device management on %s', (dialect) => {
     expect(find((await tree(alice)).Folders, b.IdStr)).toBeUndefined();
     // the name is required and not blank
     const blank = await create('   ', '-1');
-    expect(blank.body).toEqual({ Code: Code.Invalid, Msg: 'name: enter a folder name', Data: { Field: 'name' } });
+    expect(blank.body).toEqual({ Code: Code.Invalid, Msg: 'Enter a folder name.', Data: { Field: 'name' } });
   });
 
   it('answers a stranger’s folder exactly like a folder that does not exist', async () => {
@@ -173,7 +174,8 @@ describe.each(DIALECTS)('device management on %s', (dialect) => {
     expect((await getDetail('A-TRACKER-1')).Code).toBe(Code.SessionExpired);
     const own = DeviceDetailSchema.parse((await getDetail('A-TRACKER-1', alice)).Data);
     expect(own).toMatchObject({ IMEI: 'A-TRACKER-1', FolderName: 'Cranes', CustomerName: 'Crane Lab', Example: false, Permission: { EditDevice: true } });
-    expect(own.GNSSCollectionDesc).toBe('A fix every 60 min');
+    // it never reported a work status: unknown, not a schedule made up for it
+    expect(own).toMatchObject({ GNSSCollectionDesc: 'Unknown (the device has not reported it)', SamplingTimes: null });
     const shared = DeviceDetailSchema.parse((await getDetail('B-SHARED-1', alice)).Data);
     expect(shared.Permission.EditDevice).toBe(false);
     expect(shared.FolderName).toBe('');
@@ -256,15 +258,15 @@ describe.each(DIALECTS)('device management on %s', (dialect) => {
     expect(back.AdditionalInfo).toEqual([{ Name: 'Ring', Value: 'R-17' }]);
     expect(back.Measurements).toEqual({ WingLength: 64.5, Tarsus: 270 });
     const dup = await t.call(calls.SaveBirdInfo.path, { ...info, AdditionalInfo: [{ Name: 'Ring', Value: '1' }, { Name: ' ring', Value: '2' }] }, { token: alice });
-    expect(dup.body).toEqual({ Code: Code.Invalid, Msg: 'field name: the field name is used twice', Data: { Field: 'AdditionalInfo[1].Name' } });
+    expect(dup.body).toEqual({ Code: Code.Invalid, Msg: 'The field name is used twice.', Data: { Field: 'AdditionalInfo[1].Name' } });
     const empty = await t.call(calls.SaveBirdInfo.path, { ...info, AdditionalInfo: [{ Name: ' ', Value: '2' }] }, { token: alice, lang: 'zh' });
-    expect(empty.body.Msg).toBe('字段名：字段名不能为空');
+    expect(empty.body.Msg).toBe('请输入字段名。');
     const beastMeasure = await t.call(calls.SaveBirdInfo.path, { ...info, Measurements: { HoofLength: 3 } }, { token: alice });
     expect(beastMeasure.body.Code).toBe(Code.Invalid);
     const wrongKind = await t.call(calls.GetBeastInfo.path, { imei: 'A-TRACKER-1' }, { token: alice });
     expect(wrongKind.body).toEqual({ Code: Code.Failed, Msg: 'This device is not fitted to a beast', Data: null });
     const badTime = await t.call(calls.SaveBirdInfo.path, { ...info, WorkInfo: { ...info.WorkInfo, ReleaseTime: '2026-02-30 10:00:00' } }, { token: alice });
-    expect(badTime.body).toEqual({ Code: Code.Invalid, Msg: 'release time: time must look like YYYY-MM-DD HH:mm:ss', Data: { Field: 'WorkInfo.ReleaseTime' } });
+    expect(badTime.body).toEqual({ Code: Code.Invalid, Msg: 'The release time must look like YYYY-MM-DD HH:mm:ss.', Data: { Field: 'WorkInfo.ReleaseTime' } });
     const example = (await tree(alice)).Folders[1]!.Devices.find((d) => d.SpeciesType === SpeciesType.Bird)!;
     expect((await t.call(calls.SaveBirdInfo.path, { ...info, IMEI: example.IMEI }, { token: alice })).body.Code).toBe(Code.Forbidden);
     expect((await t.call(calls.GetBirdInfo.path, { imei: example.IMEI }, { token: alice })).body.Code).toBe(Code.Success);
@@ -284,7 +286,12 @@ describe.each(DIALECTS)('device management on %s', (dialect) => {
   });
 
   it('reads work status of visible devices', async () => {
+    const tracker = Number((await t.database.db.selectFrom('devices').select('id').where('imei', '=', 'A-TRACKER-1').executeTakeFirstOrThrow()).id);
+    await t.services.ingest.writeBatch(tracker, { workStatus: { at: Date.now() - 60_000, settings: workSettings({ GNSSCollectionMode: 128 }) } }, null);
     const r = await t.call(calls.GetWorkStatusList.path, { imeis: ['A-TRACKER-1', 'A-PHONE-1'] }, { token: alice });
-    expect((r.body.Data as { IMEI: string; GNSSCollectionMode: number }[]).map((w) => [w.IMEI, w.GNSSCollectionMode])).toEqual([['A-TRACKER-1', 0], ['A-PHONE-1', 0]]);
+    expect((r.body.Data as { IMEI: string; Known: boolean; GNSSCollectionMode?: number }[]).map((w) => [w.IMEI, w.Known, w.GNSSCollectionMode])).toEqual([
+      ['A-TRACKER-1', true, 128],
+      ['A-PHONE-1', false, undefined],
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { Code, formatTime, type MountInfo, type MeasureName, message, parseTime, parseUploadUrl, SpeciesType } from '@wildtrack/contract';
-import { AppError } from '../../http/errors.js';
+import { AppError, FieldRefusal } from '../../http/errors.js';
 import type { Caller } from '../../http/caller.js';
 import { requireRight, type Right } from './access.js';
 import type { DeviceConsole } from './console.js';
@@ -111,8 +111,7 @@ export class MountService {
       if (text === '') return null;
       const ms = parseTime(text, caller.zone);
       if (ms === null) {
-        const params = { field: message(caller.lang, `field.${field}`), message: message(caller.lang, 'validation.time') };
-        throw new AppError(Code.Invalid, 'validation.field', params, 200, { Field: `WorkInfo.${field}` });
+        throw new FieldRefusal(['WorkInfo', field], 'validation.time');
       }
       return ms;
     };
@@ -121,8 +120,7 @@ export class MountService {
     const shown = new Set(readMountDoc(await this.repo.mountInfo(Number(d.id))).WorkInfo.Images);
     info.WorkInfo.Images.forEach((url, i) => {
       if (shown.has(url) || parseUploadUrl(url)?.org === String(caller.session.orgId)) return;
-      const params = { field: message(caller.lang, 'field.Images'), message: message(caller.lang, 'validation.imageForeign') };
-      throw new AppError(Code.Invalid, 'validation.field', params, 200, { Field: `WorkInfo.Images[${i}]` });
+      throw new FieldRefusal(['WorkInfo', 'Images', i], 'validation.imageForeign');
     });
     const doc: MountDoc = {
       AnimalInfo: info.AnimalInfo,

@@ -43,6 +43,15 @@ export class DeviceRepository {
       .execute();
   }
 
+  /** The device's work status as it reported it at `reportedAt` (device_work_status, JSON). */
+  async setWorkStatus(deviceId: number, settings: string, reportedAt: number): Promise<void> {
+    await this.db
+      .insertInto('device_work_status')
+      .values({ device_id: deviceId, settings, updated_at: reportedAt })
+      .onConflict((oc) => oc.column('device_id').doUpdateSet({ settings, updated_at: reportedAt }))
+      .execute();
+  }
+
   async mountInfo(deviceId: number): Promise<string | undefined> {
     const r = await this.db.selectFrom('mount_info').select('info').where('device_id', '=', deviceId).executeTakeFirst();
     return r?.info;

@@ -6,6 +6,7 @@ import type { MountService } from './mount.js';
 
 export function deviceRoutes(app: FastifyInstance, hooks: CallHooks, devices: DeviceConsole, mount: MountService): void {
   registerCall(app, hooks, calls.GetTree, async ({ caller }) => devices.tree(caller));
+  registerCall(app, hooks, calls.GetTreeState, async ({ caller }) => devices.treeState(caller));
   registerCall(app, hooks, calls.GetFolderTree, async ({ caller }) => ({ Folders: await devices.folderTree(caller) }));
   registerCall(app, hooks, calls.CreateFolder, async ({ body, caller }) => ({ IdStr: await devices.createFolder(caller, body.name, body.parentId) }));
   registerCall(app, hooks, calls.UpdateFolderName, async ({ body, caller }) => {
@@ -63,4 +64,5 @@ export function deviceRoutes(app: FastifyInstance, hooks: CallHooks, devices: De
 
   registerCall(app, hooks, calls.GetWorkStatus, async ({ body, caller }) => (await devices.workStatus(caller, [body.imei]))[0]!);
   registerCall(app, hooks, calls.GetWorkStatusList, async ({ body, caller }) => devices.workStatus(caller, body.imeis));
+  registerCall(app, hooks, calls.GetObservedWork, async ({ body, caller }) => devices.observedWork(caller, body.imei, body.days));
 }

@@ -1,4 +1,4 @@
-import { API_BASE, calls, DeviceDetailSchema, EXPERIENCE_FOLDER_ID, LanguageId, signedHeaders, TreeDataSchema } from '@wildtrack/contract';
+import { API_BASE, calls, Code, DeviceDetailSchema, EXPERIENCE_FOLDER_ID, formatTime, LanguageId, signedHeaders, TreeDataSchema } from '@wildtrack/contract';
 import { sampleFleet } from '@wildtrack/sample-fleet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -46,6 +46,20 @@ describe.each(DIALECTS)('sample device names by language on %s', (dialect) => {
       expect(rows).toHaveLength(6);
       for (const r of rows) expect(r.Caption).toBe((lang === 'zh' ? zhName : enName).get(r.IMEI));
     }
+  });
+
+  it("names them so in /track's fix table too (each fix's Caption)", async () => {
+    const imei = fleet[0]!.imei;
+    // The sample history was made up to now: the range is the days around it.
+    const range = { startTime: formatTime(Date.now() - 3 * 24 * 3600_000, '+08:00'), endTime: formatTime(Date.now() + 24 * 3600_000, '+08:00'), timeZone: '+08:00' };
+    for (const lang of ['zh', 'en'] as const) {
+      const page = await t.call(calls.GetFixListByPage.path, { imei, ...range, currentPage: 1, pageSize: 20 }, { token, lang });
+      expect(page.body.Code, page.body.Msg).toBe(Code.Success);
+      const rows = z.object({ List: z.array(z.object({ Caption: z.string() })) }).parse(page.body.Data).List;
+      expect(rows.length, lang).toBeGreaterThan(0);
+      for (const r of rows) expect(r.Caption).toBe((lang === 'zh' ? zhName : enName).get(imei));
+    }
+    expect(zhName.get(imei)).not.toBe(enName.get(imei));
   });
 
   it("never renames an organisation's own device", async () => {

@@ -9,12 +9,14 @@ import {
   SHARED_FOLDER_PREFIX,
   type TreeData,
   type TreeFolder,
+  type TreeState,
 } from '@wildtrack/contract';
 import type { Caller } from '../../http/caller.js';
 import { AppError } from '../../http/errors.js';
 import { accessOf, type DeviceAccess, EXAMPLE_RIGHTS, OWN_RIGHTS, permissionOf } from './access.js';
-import type { DeviceConsoleRepository, TreeDeviceRow, TreeRowArray } from './console-repository.js';
+import type { DeviceConsoleRepository, TreeDeviceRow, TreeRowArray, TreeStateRow } from './console-repository.js';
 import { captionFor } from './samples.js';
+import { readWorkStatus, reportGapOf } from './work-status.js';
 
 /** The folder tree as a caller sees it (§2.5, §6): folder ids as the API writes them, and the tree built from rows. */
 
@@ -137,4 +139,56 @@ export async function buildTree(q: DeviceConsoleRepository, caller: Caller, orgN
 
 function toArray(r: TreeDeviceRow): TreeRowArray {
   return [Number(r.id), r.folder_id === null ? null : Number(r.folder_id), r.imei, r.type, r.species_type, r.status, r.sensors, r.instr_support, r.caption, r.example, r.second_level_fix, r.remark_name];
+}
+
+// ---- the tree's marks ----------------------------------------------------------------------------
+
+/**
+ * The expected report gap of each device, kept while its work-status document stays as it was: the gap
+ * comes from parsing the document (JSON), which for 10,000 devices cost more than the query, and the
+ * document changes only when the device reports its configuration. Kept by the time the document was
+ * written (another process writing it moves that time too) and the device's sensors (they decide the
+ * default schedule of a device that never reported one).
+ */
+export class ReportGaps {
+  private readonly kept = new Map<number, { stamp: number | null; sensors: number; gap: number }>();
+
+  async of(q: DeviceConsoleRepository, rows: readonly TreeStateRow[]): Promise<number[]> {
+    const stale = rows.filter(([id, , , sensors, stamp]) => {
+      const k = this.kept.get(id);
+      return !k || k.stamp !== stamp || k.sensors !== sensors;
+    });
+    const withDoc = stale.filter((r) => r[4] !== null).map((r) => r[0]);
+    const docs = new Map<number, string>();
+    for (let i = 0; i < withDoc.length; i += 1000) for (const [id, doc] of await q.workStatusDocs(withDoc.slice(i, i + 1000))) docs.set(id, doc.settings);
+    for (const [id, , , sensors, stamp] of stale) this.kept.set(id, { stamp, sensors, gap: reportGapOf(readWorkStatus(docs.get(id))) });
+    if (this.kept.size > 200_000) this.kept.clear();
+    return rows.map((r) => this.kept.get(r[0])?.gap ?? reportGapOf(null));
+  }
+}
+
+/**
+ * GetTreeState: for every device of the caller's tree (its organisation's, the experience folder's while
+ * shown, those shared with it now), each once, when its last fix was taken and how often its schedule has
+ * it report. One set query for the organisation; the few others by id.
+ */
+export async function treeState(q: DeviceConsoleRepository, gaps: ReportGaps, caller: Caller): Promise<TreeState> {
+  const { session } = caller;
+  const [own, experience, shared] = await Promise.all([
+    q.orgDeviceStates(session.orgId),
+    q.experienceFlag(session.userId),
+    q.sharedDevices(session.userId, session.orgId, Date.now()),
+  ]);
+  const samples = experience ? await q.sampleDevices(session.userId) : [];
+  const ownIds = new Set(own.map((r) => r[0]));
+  const otherIds = [...new Set([...samples, ...shared].map((r) => Number(r.id)))].filter((id) => !ownIds.has(id));
+  const rows = otherIds.length > 0 ? [...own, ...(await q.deviceStates(otherIds))] : own;
+  const gap = await gaps.of(q, rows);
+  const out: TreeState = { IMEI: new Array<string>(rows.length), LastWorkAt: new Array<number | null>(rows.length), ReportGapMinutes: gap };
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    out.IMEI[i] = r[1];
+    out.LastWorkAt[i] = r[2] === null ? null : Number(r[2]);
+  }
+  return out;
 }

@@ -1,36 +1,42 @@
-import { formatTime, type Lang, message, SensorFlag, type WorkStatus } from '@wildtrack/contract';
+import {
+  expectedReportGapMinutes,
+  fixGapMinutes,
+  formatTime,
+  hoursFromUtc,
+  type Lang,
+  message,
+  UNKNOWN_SCHEDULE_REPORT_GAP_MINUTES,
+  type WorkSettings,
+  WorkSettingsSchema,
+  type WorkStatus,
+} from '@wildtrack/contract';
 
-/** The stored part of a device's work status (device_work_status.settings, JSON). */
-export type WorkStatusDoc = Omit<WorkStatus, 'IMEI' | 'LastWorkTime' | 'BatteryType'>;
+/**
+ * A device's work status as the server keeps it (device_work_status.settings, JSON, hours in UTC): what the
+ * device last reported in a batch (docs/ingest.md "Work status"), or what a SUCCESSFUL instruction left
+ * it. A device that never reported has none: it is unknown, never a schedule made up for it.
+ */
+export type WorkStatusDoc = WorkSettings;
 
-/** What a device does until it reports or is told otherwise: a fix an hour, data sent four times a day. */
-export function defaultWorkStatus(sensors: number): WorkStatusDoc {
-  const acc = (sensors & (SensorFlag.Acceleration | SensorFlag.OldAcceleration)) !== 0;
-  return {
-    GNSSCollectionMode: 0,
-    NormalType: 'INTERVAL',
-    CustomHours: [],
-    IntervalMinutes: 60,
-    HighFrequencyIntervals: { High: 10, Medium: 30, Low: 60 },
-    LowFrequencyHours: { High: [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22], Medium: [0, 3, 6, 9, 12, 15, 18, 21], Low: [0, 4, 8, 12, 16, 20] },
-    DataPostbackMode: 'HOUR',
-    PostbackHours: [0, 6, 12, 18],
-    Realtime: false,
-    PacketCount: null,
-    PacketSize: null,
-    AccEnabled: acc,
-    AccFollowGNSS: false,
-    AccFrequencyHz: acc ? 20 : null,
-    AccIntervalMinutes: acc ? 10 : null,
-  };
+/** The stored document, or null when the device never reported one (or what is stored is not one). */
+export function readWorkStatus(stored: string | undefined | null): WorkStatusDoc | null {
+  if (!stored) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(stored);
+  } catch {
+    return null;
+  }
+  const parsed = WorkSettingsSchema.safeParse(json);
+  return parsed.success ? parsed.data : null;
 }
 
-export function readWorkStatus(stored: string | undefined, sensors: number): WorkStatusDoc {
-  if (!stored) return defaultWorkStatus(sensors);
-  return { ...defaultWorkStatus(sensors), ...(JSON.parse(stored) as Partial<WorkStatusDoc>) };
+/** The expected report gap of a device's schedule (minutes); a day for an unknown one. */
+export function reportGapOf(doc: WorkStatusDoc | null): number {
+  return doc === null ? UNKNOWN_SCHEDULE_REPORT_GAP_MINUTES : expectedReportGapMinutes(doc);
 }
 
-const hoursText = (hours: number[]) => hours.map((h) => `${String(h).padStart(2, '0')}:00`).join(', ');
+const hoursText = (hours: readonly number[]) => hours.map((h) => `${String(h).padStart(2, '0')}:00`).join(', ');
 
 /** Fixes a day the schedule takes (at the highest battery level for adaptive modes). */
 export function samplingTimes(doc: WorkStatusDoc): number {
@@ -39,7 +45,8 @@ export function samplingTimes(doc: WorkStatusDoc): number {
   return doc.NormalType === 'HOURS' ? doc.CustomHours.length : Math.round((24 * 60) / Math.max(1, doc.IntervalMinutes ?? 60));
 }
 
-export function describeWorkStatus(doc: WorkStatusDoc, lang: Lang) {
+/** The GNSS, acceleration and postback parts of a schedule in words, hours in `zone`. */
+export function describeSettings(doc: WorkStatusDoc, lang: Lang, zone: string) {
   const f = doc.HighFrequencyIntervals;
   const l = doc.LowFrequencyHours;
   const gnss =
@@ -48,7 +55,7 @@ export function describeWorkStatus(doc: WorkStatusDoc, lang: Lang) {
       : doc.GNSSCollectionMode === 129
         ? message(lang, 'ws.gnss.adaptiveLow', { high: l.High.length, medium: l.Medium.length, low: l.Low.length })
         : doc.NormalType === 'HOURS'
-          ? message(lang, 'ws.gnss.hours', { hours: hoursText(doc.CustomHours) })
+          ? message(lang, 'ws.gnss.hours', { hours: hoursText(hoursFromUtc(doc.CustomHours, zone)) })
           : message(lang, 'ws.gnss.interval', { minutes: doc.IntervalMinutes ?? 60 });
   const acc = !doc.AccEnabled
     ? message(lang, 'ws.acc.off')
@@ -59,17 +66,87 @@ export function describeWorkStatus(doc: WorkStatusDoc, lang: Lang) {
     ? message(lang, 'ws.postback.realtime')
     : doc.DataPostbackMode === 'DATA_CNT'
       ? message(lang, 'ws.postback.count', { count: doc.PacketCount ?? 0 })
-      : message(lang, 'ws.postback.hours', { hours: hoursText(doc.PostbackHours) });
+      : message(lang, 'ws.postback.hours', { hours: hoursText(hoursFromUtc(doc.PostbackHours, zone)) });
+  return { gnss, acc, postback };
+}
+
+/** The detail fields of §3 a work status decides; "unknown" texts for a device that never reported one. */
+export function describeWorkStatus(doc: WorkStatusDoc | null, lang: Lang, zone: string) {
+  if (doc === null) {
+    const unknown = message(lang, 'ws.unknown');
+    return { GNSSCollectionDesc: unknown, AccCollectionDesc: unknown, DataPostbackDesc: unknown, PostBackFrequency: unknown, PostBackTime: '', SamplingTimes: null };
+  }
+  const d = describeSettings(doc, lang, zone);
   return {
-    GNSSCollectionDesc: gnss,
-    AccCollectionDesc: acc,
-    DataPostbackDesc: postback,
-    PostBackFrequency: postback,
-    PostBackTime: doc.DataPostbackMode === 'HOUR' && !doc.Realtime ? hoursText(doc.PostbackHours) : '',
+    GNSSCollectionDesc: d.gnss,
+    AccCollectionDesc: d.acc,
+    DataPostbackDesc: d.postback,
+    PostBackFrequency: d.postback,
+    PostBackTime: doc.DataPostbackMode === 'HOUR' && !doc.Realtime ? hoursText(hoursFromUtc(doc.PostbackHours, zone)) : '',
     SamplingTimes: samplingTimes(doc),
   };
 }
 
-export function workStatusOf(imei: string, lastWork: number | null, batteryType: number, doc: WorkStatusDoc, zone: string): WorkStatus {
-  return { IMEI: imei, LastWorkTime: formatTime(lastWork, zone), BatteryType: batteryType, ...doc };
+/** The settings with their hours in `zone` (as the caller reads them). */
+function inZone(doc: WorkStatusDoc, zone: string): WorkStatusDoc {
+  return {
+    ...doc,
+    CustomHours: hoursFromUtc(doc.CustomHours, zone),
+    PostbackHours: hoursFromUtc(doc.PostbackHours, zone),
+    LowFrequencyHours: {
+      High: hoursFromUtc(doc.LowFrequencyHours.High, zone),
+      Medium: hoursFromUtc(doc.LowFrequencyHours.Medium, zone),
+      Low: hoursFromUtc(doc.LowFrequencyHours.Low, zone),
+    },
+  };
+}
+
+export function workStatusOf(imei: string, lastWork: number | null, batteryType: number, doc: WorkStatusDoc | null, reportedAt: number | null, zone: string): WorkStatus {
+  const base = { IMEI: imei, LastWorkTime: formatTime(lastWork, zone), BatteryType: batteryType };
+  if (doc === null) return { ...base, Known: false };
+  return { ...base, ...inZone(doc, zone), Known: true, ReportedTime: formatTime(reportedAt, zone) };
+}
+
+const MINUTE = 60_000;
+
+/**
+ * How long an instruction may wait for its device before it is COMM_ERROR (docs/ingest.md "Instructions"):
+ * the device's expected report gap by its schedule (a fix gap plus its postback wait; a day when its
+ * schedule is unknown) plus a margin of half that gap, at least COMM_MARGIN_MIN_MS. Counted from sending,
+ * and again from each delivery (the device then owes its acknowledgement by its next contact).
+ */
+export const COMM_MARGIN_MIN_MS = 30 * MINUTE;
+export function commWindowMs(doc: WorkSettings | null): number {
+  const gap = reportGapOf(doc) * MINUTE;
+  return gap + Math.max(COMM_MARGIN_MIN_MS, gap / 2);
+}
+
+/** The first whole UTC hour of `hours` strictly after `after`. */
+function nextHour(hours: readonly number[], after: number): number | null {
+  if (hours.length === 0) return null;
+  const HOUR = 60 * MINUTE;
+  let h = Math.floor(after / HOUR) + 1;
+  for (let i = 0; i < 25; i++, h++) if (hours.includes(((h % 24) + 24) % 24)) return h * HOUR;
+  return null;
+}
+
+/** The device's next fix by its schedule (at the highest battery level for adaptive modes), epoch ms. */
+function nextFix(s: WorkSettings, after: number): number | null {
+  if (s.GNSSCollectionMode === 129) return nextHour(s.LowFrequencyHours.High, after);
+  if (s.GNSSCollectionMode === 0 && s.NormalType === 'HOURS') return nextHour(s.CustomHours, after);
+  const minutes = s.GNSSCollectionMode === 128 ? s.HighFrequencyIntervals.High : (s.IntervalMinutes ?? 60);
+  const p = Math.max(1, minutes) * MINUTE;
+  return (Math.floor(after / p) + 1) * p;
+}
+
+/**
+ * The device's next postback by its current schedule (EstimateExecuteTime): its next fix when it sends in
+ * real time, its next postback hour, or when PacketCount fixes will wait; null when the schedule is unknown.
+ */
+export function nextPostback(s: WorkSettings | null, after: number): number | null {
+  if (s === null) return null;
+  if (s.Realtime) return nextFix(s, after);
+  if (s.DataPostbackMode === 'HOUR') return nextHour(s.PostbackHours, after);
+  const first = nextFix(s, after);
+  return first === null ? null : first + (Math.max(1, s.PacketCount ?? 1) - 1) * fixGapMinutes(s) * MINUTE;
 }

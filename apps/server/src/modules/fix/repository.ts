@@ -1,23 +1,38 @@
 import { type Kysely, sql, type SelectQueryBuilder } from 'kysely';
-import { TrackFlag, type TrackColumns } from '@wildtrack/contract';
+import { NO_SPEED, TrackFlag, type TrackColumns } from '@wildtrack/contract';
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import type { Database, FixTable } from '../../db/schema.js';
+import { preparedQuery } from '../../db/prepared.js';
 import { DAY_MS, fixDays, markTrackDaysStale } from '../../db/shared-writes.js';
 import { SUMMARY_COLUMNS, SUMMARY_RECORD, type SummaryKey } from './averaging.js';
 
-/** The numeric position filters of §9 (each keeps values greater than it) and the grade set. */
+/** The numeric position filters (§9 and issue 12): each the column it reads. */
+export const FILTER_COLUMNS = {
+  speed: 'speed', altitude: 'alt', temperature: 'temperature', voltage: 'voltage', activity: 'activity', hdop: 'hdop', satellites: 'satellites',
+} as const;
+export type FilterName = keyof typeof FILTER_COLUMNS;
+
+/** One numeric filter's bounds: keeps gt < value ≤ le (a fix without the value is left out). */
+export interface Bounds {
+  gt?: number | undefined;
+  le?: number | undefined;
+}
+
+/** A device's range with the numeric position filters, the grade set and validity. */
 export interface FixQuery {
   deviceId: number;
   from: number;
   to: number;
-  speed?: number | undefined;
-  altitude?: number | undefined;
-  temperature?: number | undefined;
-  voltage?: number | undefined;
-  activity?: number | undefined;
+  /** Numeric filters in use (absent or empty: none). */
+  bounds?: Partial<Record<FilterName, Bounds>> | undefined;
   /** Grades to keep; undefined keeps every fix, graded or not. */
   grades?: readonly number[] | undefined;
   validOnly?: boolean | undefined;
+}
+
+/** Whether a query filters on any value (speed, HDOP…) or grade: the plain track statement can't serve it. */
+export function filtersValues(f: FixQuery): boolean {
+  return !!f.grades || Object.values(f.bounds ?? {}).some((b) => b && (b.gt !== undefined || b.le !== undefined));
 }
 
 export const FIX_COLUMNS = [
@@ -150,6 +165,8 @@ export class FixRepository {
   /** Prepared once: the bulk track read on SQLite skips Kysely's per-row objects (bench/tracks). */
   private trackStatement: Statement<[number, number, number, number], TrackRow> | undefined;
   private readonly prepared = new Map<string, Statement>();
+  private lastQuery: ((device: number, before: number, after: number) => Promise<unknown[]>) | undefined;
+  private lastStatement: Statement | undefined;
   private segmentStatements:
     | { insert: Statement; dirty: Statement<[number, number, number], number>; clean: Statement; next: Statement<[number, number], number> }
     | undefined;
@@ -161,11 +178,14 @@ export class FixRepository {
 
   private filtered<O>(q: SelectQueryBuilder<Database, 'fixes', O>, f: FixQuery): SelectQueryBuilder<Database, 'fixes', O> {
     let out = q.where('fixes.device_id', '=', f.deviceId).where('fixes.pick_time', '>=', f.from).where('fixes.pick_time', '<=', f.to);
-    if (f.speed !== undefined) out = out.where('fixes.speed', '>', f.speed);
-    if (f.altitude !== undefined) out = out.where('fixes.alt', '>', f.altitude);
-    if (f.temperature !== undefined) out = out.where('fixes.temperature', '>', f.temperature);
-    if (f.voltage !== undefined) out = out.where('fixes.voltage', '>', f.voltage);
-    if (f.activity !== undefined) out = out.where('fixes.activity', '>', f.activity);
+    // Plain comparisons on the row's own columns, after the (device_id, pick_time) range the index serves.
+    for (const [name, b] of Object.entries(f.bounds ?? {}) as [FilterName, Bounds | undefined][]) {
+      const column = `fixes.${FILTER_COLUMNS[name]}` as const;
+      if (b?.gt !== undefined) out = out.where(column, '>', b.gt);
+      if (b?.le !== undefined) out = out.where(column, '<=', b.le);
+      // A device's -1 speed is "none" (NO_SPEED), not slower than everything.
+      if (name === 'speed' && b?.le !== undefined) out = out.where(column, '<>', NO_SPEED);
+    }
     if (f.grades) out = out.where('fixes.grade', 'in', f.grades.length > 0 ? [...f.grades] : [-1]);
     if (f.validOnly) out = out.where('fixes.valid', '=', 1);
     return out;
@@ -246,8 +266,7 @@ export class FixRepository {
    * raw mode (a million rows as objects cost more than encoding them).
    */
   async track(f: FixQuery): Promise<TrackRow[]> {
-    const simple = f.speed === undefined && f.altitude === undefined && f.temperature === undefined && f.voltage === undefined && f.activity === undefined && !f.grades;
-    if (this.sqlite && simple) return this.trackStatementOf(this.sqlite).all(f.deviceId, f.from, f.to, f.validOnly ? 1 : 0);
+    if (this.sqlite && !filtersValues(f)) return this.trackStatementOf(this.sqlite).all(f.deviceId, f.from, f.to, f.validOnly ? 1 : 0);
     const rows = await this.filtered(this.db.selectFrom('fixes').select(['pick_time', 'lon', 'lat', 'alt', 'grade', 'valid']), f)
       .where('fixes.lon', 'is not', null)
       .where('fixes.lat', 'is not', null)
@@ -541,18 +560,49 @@ export class FixRepository {
     return this.trackStatement;
   }
 
-  /** The latest valid fix of a device. */
+  /** The latest valid fix of a device. Prepared once (db/prepared.ts): last positions run it per device. */
   async last(deviceId: number, notAfter: number, notBefore: number): Promise<FixRow | undefined> {
-    return (await this.db
-      .selectFrom('fixes')
-      .select(FIX_COLUMNS)
-      .where('device_id', '=', deviceId)
-      .where('valid', '=', 1)
-      .where('pick_time', '<=', notAfter)
-      .where('pick_time', '>=', notBefore)
-      .orderBy('pick_time', 'desc')
-      .limit(1)
-      .executeTakeFirst()) as FixRow | undefined;
+    this.lastQuery ??= preparedQuery(this.db, 3, (device: number, before: number, after: number) =>
+      this.db
+        .selectFrom('fixes')
+        .select(FIX_COLUMNS)
+        .where('device_id', '=', device)
+        .where('valid', '=', 1)
+        .where('pick_time', '<=', before)
+        .where('pick_time', '>=', after)
+        .orderBy('pick_time', 'desc')
+        .limit(1),
+    );
+    return (await this.lastQuery(deviceId, notAfter, notBefore))[0] as FixRow | undefined;
+  }
+
+  /**
+   * The latest valid fix of each device, in the order given: on PostgreSQL one query for them all (a
+   * lateral join, each device still one backward seek of its (device_id, pick_time) key), on SQLite the
+   * prepared statement per device without a trip through the driver's queue for each.
+   */
+  async lastMany(devices: readonly { deviceId: number; notAfter: number; notBefore: number }[]): Promise<(FixRow | undefined)[]> {
+    if (devices.length === 0) return [];
+    if (this.sqlite) {
+      this.lastStatement ??= this.sqlite.prepare(
+        `select ${FIX_COLUMNS.join(', ')} from fixes where device_id = ? and valid = 1 and pick_time <= ? and pick_time >= ? order by pick_time desc limit 1`,
+      );
+      const statement = this.lastStatement;
+      return devices.map((d) => statement.get(d.deviceId, d.notAfter, d.notBefore) as FixRow | undefined);
+    }
+    const { rows } = await sql<FixRow & { device_id: number }>`select f.device_id, ${sql.join(FIX_COLUMNS.map((c) => sql.ref(`f.${c}`)))}
+      from unnest(${devices.map((d) => d.deviceId)}::bigint[], ${devices.map((d) => d.notAfter)}::bigint[], ${devices.map((d) => d.notBefore)}::bigint[]) as w(device_id, not_after, not_before)
+      cross join lateral (
+        select * from fixes where fixes.device_id = w.device_id and fixes.valid = 1 and fixes.pick_time <= w.not_after and fixes.pick_time >= w.not_before
+        order by fixes.pick_time desc limit 1
+      ) as f`.execute(this.db);
+    const byDevice = new Map(rows.map((r) => [Number(r.device_id), r]));
+    return devices.map((d) => {
+      const row = byDevice.get(d.deviceId);
+      if (!row) return undefined;
+      const { device_id: _, ...fix } = row;
+      return fix as FixRow;
+    });
   }
 
   /** Marks fixes invalid (only those not marked before); one transaction; answers how many changed. */

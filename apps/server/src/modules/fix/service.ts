@@ -12,6 +12,7 @@ import {
   normalisePrecision,
   NO_SPEED,
   type PositionFilter,
+  BOUNDED_FILTERS,
   PRECISION_GRADES,
   PRECISION_GRADE_VALUES,
   parseTime,
@@ -21,15 +22,16 @@ import {
   trackSetFromParts,
 } from '@wildtrack/contract';
 import { INVALID_BY_SOURCE } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
+import { AppError, FieldRefusal } from '../../http/errors.js';
 import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { requireRight } from '../device/access.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
+import { captionFor } from '../device/samples.js';
 import {
   averageRun, averageTrack, type Group, groupSet, type GroupSet, groupsFromSummaries, groupsOf, joinSets, pageOf, type SpanGroup, summarise, type TableRow,
 } from './averaging.js';
-import { type ConvertedRow, DAY_MS, type FixQuery, type FixRepository, type FixRow, SORT_COLUMNS, type SortColumn, type TrackPoints, type TrackRow } from './repository.js';
+import { type ConvertedRow, DAY_MS, filtersValues, type FixQuery, type FixRepository, type FixRow, SORT_COLUMNS, type SortColumn, type TrackPoints, type TrackRow } from './repository.js';
 
 export interface RangeInput {
   startTime?: string | undefined;
@@ -47,9 +49,8 @@ interface Device {
   to: number;
 }
 
-function fieldError(caller: Caller, field: string, key: MessageKey, params: Record<string, string | number> = {}): AppError {
-  const label = message(caller.lang, `field.${field}` as MessageKey);
-  return new AppError(Code.Invalid, 'validation.field', { field: label, message: message(caller.lang, key, params) }, 200, { Field: field });
+function fieldError(_caller: Caller, field: string, key: MessageKey, params: Record<string, string | number> = {}): AppError {
+  return new FieldRefusal([field], key, params);
 }
 
 /**
@@ -74,9 +75,20 @@ export function annotationsOf(extra: string | null): FixAnnotations | undefined 
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+/** The numeric filters in use as lower/upper bounds (the contract's `x` and `xMax`). */
+function boundsOf(filter: PositionFilter): FixQuery['bounds'] {
+  const out: NonNullable<FixQuery['bounds']> = {};
+  for (const name of BOUNDED_FILTERS) {
+    const gt = filter[name];
+    const le = filter[`${name}Max`];
+    if (gt !== undefined || le !== undefined) out[name] = { gt, le };
+  }
+  return out;
+}
+
 /** No position filter: the whole stored track of the range (what the segments hold). */
 function unfiltered(q: FixQuery): boolean {
-  return q.speed === undefined && q.altitude === undefined && q.temperature === undefined && q.voltage === undefined && q.activity === undefined && !q.grades && !q.validOnly;
+  return !filtersValues(q) && !q.validOnly;
 }
 
 function toColumns(imei: string, rows: readonly TrackRow[], averaged?: Uint8Array): TrackColumns {
@@ -109,13 +121,14 @@ export class FixService {
     private readonly fixes: FixRepository,
   ) {}
 
-  private async device(caller: Caller, imei: string): Promise<Device> {
-    const resolved = await this.devices.resolve(caller, imei);
+  private async device(caller: Caller, imei: string, known?: ResolvedDevice): Promise<Device> {
+    const resolved = known ?? (await this.devices.resolve(caller, imei));
     const { access } = resolved;
     return {
       id: Number(resolved.id),
       imei: resolved.imei,
-      name: resolved.remark_name || resolved.caption,
+      // A sample device is named in Chinese for a Chinese caller, as the tree and details name it.
+      name: resolved.remark_name || captionFor(resolved.imei, resolved.caption, resolved.is_samples === 1, caller.lang),
       secondLevel: resolved.second_level_fix === 1,
       resolved,
       from: access.kind === 'shared' && access.effective !== null ? access.effective : Number.NEGATIVE_INFINITY,
@@ -141,11 +154,7 @@ export class FixService {
       deviceId: device.id,
       from: Math.max(range.from, device.from),
       to: Math.min(range.to, device.to),
-      speed: filter.speed,
-      altitude: filter.altitude,
-      temperature: filter.temperature,
-      voltage: filter.voltage,
-      activity: filter.activity,
+      bounds: boundsOf(filter),
       grades,
       validOnly: filter.validOnly,
     };
@@ -357,14 +366,16 @@ export class FixService {
     return dirty.length;
   }
 
+  /** Each device's latest valid fix inside what the caller may see: one access query, one fix query, one name query. */
   async last(caller: Caller, imeis: readonly string[]): Promise<Fix[]> {
-    const out: Fix[] = [];
-    for (const imei of [...new Set(imeis.map((i) => i.trim()))]) {
-      const device = await this.device(caller, imei);
-      const row = await this.fixes.last(device.id, Math.min(device.to, Number.MAX_SAFE_INTEGER), Math.max(device.from, Number.MIN_SAFE_INTEGER));
-      if (row) out.push(this.toFix(caller, device, (await this.named([row]))[0]!));
-    }
-    return out;
+    const devices: Device[] = [];
+    for (const resolved of await this.devices.resolveMany(caller, imeis)) devices.push(await this.device(caller, resolved.imei, resolved));
+    const rows = await this.fixes.lastMany(
+      devices.map((d) => ({ deviceId: d.id, notAfter: Math.min(d.to, Number.MAX_SAFE_INTEGER), notBefore: Math.max(d.from, Number.MIN_SAFE_INTEGER) })),
+    );
+    const found = devices.flatMap((d, i) => (rows[i] ? [{ device: d, row: rows[i] }] : []));
+    const named = await this.named(found.map((f) => f.row));
+    return found.map((f, i) => this.toFix(caller, f.device, named[i]!));
   }
 
   async lastOne(caller: Caller, imei: string): Promise<Fix | null> {

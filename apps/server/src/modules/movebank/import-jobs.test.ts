@@ -148,15 +148,15 @@ describe.each(DIALECTS)('Movebank import from the console on %s', (dialect) => {
     await refused([{ name: 'folderId', value: EXPERIENCE_FOLDER_ID }, gulls], { token: alice }, Code.Forbidden, /read-only|experience/i);
     // alice holds no edit right on carol's shared folder
     await refused([{ name: 'folderId', value: sharedFolder }, gulls], { token: alice }, Code.Forbidden, /shared|read-only/i);
-    await refused([gulls], { token: alice }, Code.Invalid, 'folder: is required');
-    await refused([gulls], { token: alice, lang: 'zh' }, Code.Invalid, '文件夹：不能为空');
-    await refused([{ name: 'folderId', value: folder }], { token: alice }, Code.Invalid, 'No Movebank file was received');
+    await refused([gulls], { token: alice }, Code.Invalid, 'Choose the folder.');
+    await refused([gulls], { token: alice, lang: 'zh' }, Code.Invalid, '请选择文件夹。');
+    await refused([{ name: 'folderId', value: folder }], { token: alice }, Code.Invalid, 'No Movebank file was received.');
     await refused([{ name: 'folderId', value: folder }, { name: 'file', file: GULLS_REFERENCE, filename: 'trackdata.csv' }], { token: alice }, Code.Invalid, /^trackdata\.csv is not a Movebank CSV: it has no "timestamp" column \(its columns: deployment_id, tag_id/);
     await refused([{ name: 'folderId', value: folder }, { name: 'file', file: GULLS_REFERENCE, filename: 'trackdata.csv' }], { token: alice, lang: 'zh' }, Code.Invalid, /^trackdata\.csv 不是 Movebank CSV：没有 "timestamp" 列/);
     const notes = path.join(t.dataDir, 'notes.csv');
     fs.writeFileSync(notes, 'site,observer\nPoyang,Li\n');
     await refused([{ name: 'folderId', value: folder }, gulls, { name: 'reference', file: notes, filename: 'notes.csv' }], { token: alice }, Code.Invalid, /^notes\.csv is not Movebank reference data/);
-    await refused([{ name: 'folderId', value: folder }, { name: 'photo', file: GULLS, filename: 'gulls.csv' }], { token: alice }, Code.Invalid, 'Unknown part of the upload: photo');
+    await refused([{ name: 'folderId', value: folder }, { name: 'photo', file: GULLS, filename: 'gulls.csv' }], { token: alice }, Code.Invalid, 'The upload holds a part this call does not take: photo.');
   });
 
   it('imports a real export with its reference data in the background: progress, the report in both languages, a re-import storing nothing twice; another organisation sees none of it', async () => {

@@ -67,14 +67,14 @@ describe.each(DIALECTS)('photo access on %s', (dialect) => {
     expect((await save('OTTER-SHARED-1', other, [photo])).body.Code).toBe(Code.Success);
     // ... but not put it in the animal info of a device of their own
     const refused = await save('CRANE-OWN-1', other, [photo]);
-    expect(refused.body).toEqual({ Code: Code.Invalid, Msg: 'photos: may only hold pictures uploaded by your organisation', Data: { Field: 'WorkInfo.Images[0]' } });
+    expect(refused.body).toEqual({ Code: Code.Invalid, Msg: 'The photos may only hold pictures uploaded by your organisation.', Data: { Field: 'WorkInfo.Images[0]' } });
     const zh = await save('CRANE-OWN-1', other, [await upload(other), photo], 'zh');
-    expect(zh.body).toMatchObject({ Code: Code.Invalid, Msg: '照片：只能使用本单位上传的图片', Data: { Field: 'WorkInfo.Images[1]' } });
+    expect(zh.body).toMatchObject({ Code: Code.Invalid, Msg: '照片只能使用本单位上传的图片。', Data: { Field: 'WorkInfo.Images[1]' } });
     expect((await info('CRANE-OWN-1', other)).WorkInfo.Images).toEqual([]);
     // the contract refuses what is no upload address at all
     for (const url of ['https://evil.example/x.png', 'javascript:alert(1)']) {
       const r = await save('CRANE-OWN-1', other, [url]);
-      expect(r.body, url).toEqual({ Code: Code.Invalid, Msg: 'photos: must be the address of a picture uploaded here', Data: { Field: 'WorkInfo.Images[0]' } });
+      expect(r.body, url).toEqual({ Code: Code.Invalid, Msg: 'The photos may only be the address of a picture uploaded here.', Data: { Field: 'WorkInfo.Images[0]' } });
     }
   });
 

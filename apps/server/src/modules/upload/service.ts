@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Code, UPLOADS_URL } from '@wildtrack/contract';
+import { Code, type FieldPath, parseUploadUrl, UPLOADS_URL } from '@wildtrack/contract';
+import sharp from 'sharp';
 import type { Caller } from '../../http/caller.js';
-import { AppError } from '../../http/errors.js';
+import { AppError, FieldRefusal } from '../../http/errors.js';
+
+/** The avatar's thumbnail height (§5 Avatar). */
+export const AVATAR_THUMB_HEIGHT = 100;
 
 const TYPES: Record<string, { ext: string; magic: (b: Buffer) => boolean }> = {
   jpg: { ext: 'jpg', magic: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
@@ -42,6 +46,39 @@ export class UploadService {
     const name = `${randomBytes(16).toString('hex')}.${type.ext}`;
     fs.writeFileSync(path.join(this.root, org, name), bytes);
     return { Url: `${UPLOADS_URL}/${org}/${name}` };
+  }
+
+  /**
+   * The file of a picture uploaded by the caller's organisation, named by its address in the field at
+   * `field`: a picture of another organisation, or one that does not exist, is refused naming the field.
+   */
+  ownPicture(caller: Caller, url: string, field: FieldPath): string {
+    const upload = parseUploadUrl(url);
+    if (!upload || upload.org !== String(caller.session.orgId)) throw new FieldRefusal(field, 'validation.imageForeign');
+    const file = path.join(this.root, upload.org, upload.name);
+    if (!fs.existsSync(file)) throw new FieldRefusal(field, 'validation.imageUrl');
+    return file;
+  }
+
+  /**
+   * The avatar made from an uploaded picture of the caller's organisation (§5 Avatar): its thumbnail of
+   * height 100 (EXIF-rotated, the picture's own type), kept as another picture of the organisation; answers
+   * its address. A file sharp cannot read as a jpg or png is refused naming the field.
+   */
+  async avatarThumbnail(caller: Caller, url: string, field: FieldPath): Promise<string> {
+    const file = this.ownPicture(caller, url, field);
+    const org = String(caller.session.orgId);
+    const png = file.endsWith('.png');
+    const name = `${randomBytes(16).toString('hex')}.${png ? 'png' : 'jpg'}`;
+    try {
+      const meta = await sharp(file).metadata();
+      if (meta.format !== (png ? 'png' : 'jpeg')) throw new Error(`not ${png ? 'png' : 'jpeg'}: ${meta.format}`);
+      const resized = sharp(file).rotate().resize({ height: AVATAR_THUMB_HEIGHT });
+      await (png ? resized.png() : resized.jpeg({ quality: 85 })).toFile(path.join(this.root, org, name));
+    } catch {
+      throw new FieldRefusal(field, 'upload.wrongType');
+    }
+    return `${UPLOADS_URL}/${org}/${name}`;
   }
 
   /**

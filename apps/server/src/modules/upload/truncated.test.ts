@@ -26,7 +26,7 @@ describe.each(DIALECTS)('a truncated image upload on %s', (dialect) => {
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001', 'hex');
     const cut = await send(Buffer.concat([head, png]));
     expect(cut.statusCode).toBe(400);
-    expect(cut.json()).toEqual({ Code: Code.Invalid, Msg: 'The upload ended before the file was complete; send it again', Data: null });
+    expect(cut.json()).toEqual({ Code: Code.Invalid, Msg: 'The upload ended before the file was complete; send it again.', Data: null });
     // cut before any file began: no file was received
     for (const payload of [head.subarray(0, 40), Buffer.from('------wildtrack\r\n'), Buffer.alloc(0)]) {
       const res = await send(payload);
@@ -34,6 +34,6 @@ describe.each(DIALECTS)('a truncated image upload on %s', (dialect) => {
       expect(res.json().Code, payload.toString('latin1')).toBe(Code.Invalid);
     }
     const zh = await send(Buffer.concat([head, png]), 'zh');
-    expect(zh.json().Msg).toBe('上传的文件不完整，请重新上传');
+    expect(zh.json().Msg).toBe('上传的文件不完整，请重新上传。');
   });
 });

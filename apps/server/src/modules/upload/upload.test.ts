@@ -61,8 +61,8 @@ describe.each(DIALECTS)('image upload on %s', (dialect) => {
     expect(saved.body.Code).toBe(Code.Success);
     expect((await get(shown, alice)).statusCode).toBe(200);
     expect((await get(hidden, alice)).statusCode).toBe(404);
-    expect((await upload('notes.txt', Buffer.from('hello'), alice)).Msg).toBe('Only jpg, jpeg or png images can be uploaded');
-    expect((await upload('fake.png', Buffer.from('not a png at all'), alice)).Msg).toBe('Only jpg, jpeg or png images can be uploaded');
+    expect((await upload('notes.txt', Buffer.from('hello'), alice)).Msg).toBe('Only jpg, jpeg or png images can be uploaded.');
+    expect((await upload('fake.png', Buffer.from('not a png at all'), alice)).Msg).toBe('Only jpg, jpeg or png images can be uploaded.');
     expect((await upload('crane.png', png)).Code).toBe(Code.SessionExpired);
     expect((await get(`${API_BASE}/files/uploads/${aliceOrg}/${'0'.repeat(32)}.png`, alice)).statusCode).toBe(404);
     expect(Header.token).toBe('x-token');

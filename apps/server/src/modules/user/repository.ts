@@ -35,6 +35,11 @@ export class UserRepository {
     await this.db.updateTable('user_settings').set(values).where('user_id', '=', userId).execute();
   }
 
+  /** The nickname and, when given, the avatar's address (User/ModifyInfo). */
+  async updateProfile(userId: number, values: { nick_name: string; img_url?: string }, now: number): Promise<void> {
+    await this.db.updateTable('users').set({ ...values, updated_at: now }).where('id', '=', userId).execute();
+  }
+
   findOrganisationByName(name: string): Promise<OrganisationRow | undefined> {
     return this.db.selectFrom('organisations').selectAll().where('name', '=', name).executeTakeFirst();
   }

@@ -105,6 +105,12 @@ export class UserService {
     });
   }
 
+  /** User/ModifyInfo: the nickname (trimmed by the contract) and, when made, the avatar thumbnail's address. */
+  async modifyInfo(userId: number, nickName: string, imgUrl: string | undefined): Promise<User> {
+    await this.users.updateProfile(userId, imgUrl === undefined ? { nick_name: nickName } : { nick_name: nickName, img_url: imgUrl }, Date.now());
+    return this.getUser(userId);
+  }
+
   async setLcid(userId: number, lcid: number): Promise<void> {
     await this.users.updateSettings(userId, { lcid });
   }

@@ -42,6 +42,7 @@ export function expectedOf(rule: AccessRule, s: Subject): Expected {
   // read-only by its name whoever names it.
   if (rule === 'folder read') return s.relation === 'stranger' || s.relation === 'hidden' ? NO_FOLDER : ALLOWED;
   if (rule === 'folder edit') return s.relation === 'own' ? ALLOWED : s.relation === 'stranger' ? NO_FOLDER : FORBIDDEN;
+  if (rule === 'primary') return s.primary ? ALLOWED : FORBIDDEN;
   throw new Error(`the harness does not know the rule ${rule}: add what it expects here`);
 }
 
@@ -113,7 +114,7 @@ describe.each(DIALECTS)('the access walk on %s', (dialect) => {
     for (const [i, s] of w.subjects.entries()) {
       const lang: Lang = i % 2 === 0 ? 'en' : 'zh';
       const body = bodyFor(def, s, w.range);
-      const parsed = def.body.safeParse(body);
+      const parsed = (def.multipart?.fields ?? def.body).safeParse(body);
       if (!parsed.success) throw new Error(`${def.path}: the generated body ${JSON.stringify(body)} is refused by its own schema: ${parsed.error.message}`);
       const a = await send(w.t, def, body, s.token, lang);
       const expected = expectedOfAccess(def, s);

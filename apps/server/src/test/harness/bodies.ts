@@ -55,6 +55,9 @@ export function bodyFor(def: CallDef, subject: Subject, range: { startTime: stri
     put('parentId', subject.target);
     if (!device) put('id', subject.folder);
   }
+  // A recording of the device (world.ts) is picked at the range's start.
+  put('pickTime', range.startTime);
+  put('pickTimes', [range.startTime]);
   put('startTime', range.startTime);
   put('endTime', range.endTime);
   put('timeZone', ZONE);

@@ -5,15 +5,18 @@ import {
   API_BASE,
   type CallDef,
   calls,
+  Code,
   DEVICE_RIGHTS,
   type DeviceRight,
   DeviceType,
   EXPERIENCE_FOLDER_ID,
   formatTime,
   LanguageId,
+  SENSOR_FLAG_NAMES,
   SHARED_FOLDER_PREFIX,
   signedHeaders,
   SpeciesType,
+  message,
 } from '@wildtrack/contract';
 import type { DialectName } from '../../db/dialect.js';
 import { DeviceRepository } from '../../modules/device/repository.js';
@@ -53,6 +56,8 @@ export interface Subject {
   target: string;
   /** A fix of the device (its Id: PickTime as epoch ms). */
   fixId: string;
+  /** The caller is their organisation's primary user (the owner is; nobody else). */
+  primary?: boolean;
 }
 
 export interface World {
@@ -97,16 +102,20 @@ export async function buildWorld(dialect: DialectName): Promise<World> {
   const ownerOrg = await orgOf('Harness Owner');
   const ownerId = await userIn('Harness Owner');
   const recipientId = await userIn('Harness Recipient');
+  await db.updateTable('users').set({ is_primary: 1 }).where('id', '=', ownerId).execute();
   const lapsedId = await userIn('Harness Lapsed');
 
   const field = await repo.findOrCreateFolder(ownerOrg, 'Field', now);
   const station = await repo.findOrCreateFolder(ownerOrg, 'Station', now);
+  // Every sensor flag: a call about a kind of record answers the owner (a device without the kind is refused 601).
   const register = async (imei: string, folderId: number | null, orgId = ownerOrg) => {
-    const { id } = await t.services.devices.register({ orgId, imei, type: DeviceType.Tracker, speciesType: SpeciesType.Bird, sensors: ['GNSS'], folderId, example: orgId === samplesOrg });
+    const { id } = await t.services.devices.register({ orgId, imei, type: DeviceType.Tracker, speciesType: SpeciesType.Bird, sensors: SENSOR_FLAG_NAMES, folderId, example: orgId === samplesOrg });
     await db
       .insertInto('fixes')
       .values([0, 1, 2].map((i) => ({ device_id: id, pick_time: FIX_TIME + i * HOUR, lon: 116 + i / 100, lat: 40, alt: 50, speed: 3, course: null, temperature: 20, activity: null, voltage: 3.9, channel: null, satellites: 8, hdop: 1, vdop: null, grade: 1, valid: 1, tx_time: FIX_TIME + i * HOUR, received_at: now, invalid_by: null, invalid_at: null, invalid_reason: null, extra: null })))
       .execute();
+    // An audio recording (PDM, 10 ms of silence) at the range's start, where the recording calls' bodies point (bodies.ts).
+    await t.services.ingest.storeMedia(id, { kind: 'audio', t: FIX_TIME - DAY, rate: 512_000, bitDepth: 1 }, Buffer.alloc(640, 0x55), 'audio/x-pdm', null, now);
     return id;
   };
   const share = async (deviceId: number, recipientUserId: number, rights: Partial<Record<keyof typeof SHARE_RIGHTS, boolean>>, from: number, to: number) =>
@@ -166,6 +175,8 @@ export async function buildWorld(dialect: DialectName): Promise<World> {
   for (const [name, token] of [['no token', undefined], ['garbage token', garbage], ['unknown session', unknown], ['signed-out session', signedOutToken]] as const) {
     subjects.push({ ...own, name, token, signedIn: false, rights: NO_RIGHTS });
   }
+
+  for (const s of subjects) s.primary = s.signedIn && s.token === owner.token;
 
   // Nothing left for the background segment builder: the walk starts from a settled database.
   while ((await t.services.fixes.buildStaleSegments(500)) > 0) {
@@ -378,6 +389,11 @@ export interface Answer {
   data: unknown;
   /** From the request handed to the server to its answer (signing and encoding left out). */
   ms: number;
+  /**
+   * This process's CPU time over the same span (the server runs in it, app.inject): the work the call made,
+   * which other processes on a busy machine do not inflate as they do `ms`.
+   */
+  cpuMs: number;
   /** The body as sent (for a failure's message). */
   sent: string;
   res: LightMyRequestResponse;
@@ -401,6 +417,7 @@ function plainObject(body: unknown): Record<string, unknown> {
 /** One signed call as the web client makes it: POST with a JSON body, or GET with the body's fields as the query. */
 export async function send(t: TestApp, def: CallDef, body: unknown, token: string | undefined, lang: 'en' | 'zh', raw?: string): Promise<Answer> {
   let started = 0;
+  let cpu = process.cpuUsage();
   let res: LightMyRequestResponse;
   let sent: string;
   if (def.multipart) {
@@ -417,6 +434,7 @@ export async function send(t: TestApp, def: CallDef, body: unknown, token: strin
     const headers = signedHeaders({ token, path: def.path, body: undefined, lcid: LanguageId[lang] });
     headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
     started = performance.now();
+    cpu = process.cpuUsage();
     res = await t.app.inject({ method: 'POST', url: API_BASE + def.path, headers, payload, remoteAddress: nextAddress() });
   } else if (def.method === 'GET') {
     const query = new URLSearchParams();
@@ -424,6 +442,7 @@ export async function send(t: TestApp, def: CallDef, body: unknown, token: strin
     const url = query.size > 0 ? `${def.path}?${query.toString()}` : def.path;
     sent = url;
     started = performance.now();
+    cpu = process.cpuUsage();
     res = await t.app.inject({ method: 'GET', url: API_BASE + url, headers: signedHeaders({ token, method: 'GET', path: url, body: undefined, lcid: LanguageId[lang] }), remoteAddress: nextAddress() });
   } else {
     const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body));
@@ -431,14 +450,23 @@ export async function send(t: TestApp, def: CallDef, body: unknown, token: strin
     const headers = signedHeaders({ token, path: def.path, body: payload, lcid: LanguageId[lang] });
     if (payload !== undefined) headers['content-type'] = 'application/json';
     started = performance.now();
+    cpu = process.cpuUsage();
     res = await t.app.inject({ method: 'POST', url: API_BASE + def.path, headers, ...(payload === undefined ? {} : { payload }), remoteAddress: nextAddress() });
   }
   const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
   let parsed: { Code?: number; Msg?: string; Data?: unknown } = {};
-  try {
-    parsed = res.json();
-  } catch {
-    // not an envelope: the checks say so
+  if (def.download && res.statusCode === 200 && String(res.headers['content-type']).startsWith(def.download.type) && /^attachment;/.test(String(res.headers['content-disposition']))) {
+    // A download's success is its file, not the envelope (CallDef.download); a refusal is still the envelope.
+    // It stands for the envelope's success, whose message is in the caller's language.
+    parsed = { Code: Code.Success, Msg: message(lang, 'ok'), Data: null };
+  } else {
+    try {
+      parsed = res.json();
+    } catch {
+      // not an envelope: the checks say so
+    }
   }
-  return { status: res.statusCode, code: parsed.Code, msg: parsed.Msg, data: parsed.Data, ms, sent: sent.length > 300 ? `${sent.slice(0, 300)}… (${sent.length} chars)` : sent, res };
+  return { status: res.statusCode, code: parsed.Code, msg: parsed.Msg, data: parsed.Data, ms, cpuMs, sent: sent.length > 300 ? `${sent.slice(0, 300)}… (${sent.length} chars)` : sent, res };
 }

@@ -1,0 +1,129 @@
+import { Readable } from 'node:stream';
+import {
+  ACCELERATION_BINARY_MAX_DAYS,
+  ACCELERATION_CSV_COLUMNS,
+  ACCELERATION_FLAGS,
+  type BurstBlob,
+  type calls,
+  encodeAccelerationSeries,
+  formatTime,
+} from '@wildtrack/contract';
+import type { z } from 'zod';
+import { DAY_MS } from '../../db/shared-writes.js';
+import type { Caller } from '../../http/caller.js';
+import type { FileAnswer } from '../../http/calls.js';
+import { FieldRefusal } from '../../http/errors.js';
+import type { DeviceConsole } from '../device/console.js';
+import type { BurstRepository } from './burst-repository.js';
+import { burstSamples } from './burst-samples.js';
+import type { BurstRow, SensorQuery } from './repository.js';
+import { formatTimeMs, visibleRange } from './service.js';
+
+type RangeBody = z.output<typeof calls.DownLoadAccelerationDataV2.body>;
+
+const AXES = ['X', 'Y', 'Z'] as const;
+/** Excel opens a UTF-8 CSV right only with the byte-order mark. */
+const BOM = '\uFEFF';
+
+/** A value rounded to 10⁻⁵ g, as the JSON pages write it. */
+const g5 = (v: number) => String(Math.round(v * 1e5) / 1e5);
+
+/** The CSV's first line. */
+export const ACCELERATION_CSV_HEADER = `${BOM}${ACCELERATION_CSV_COLUMNS.join(',')}\r\n`;
+
+/** A stored burst as the binary's encoder takes it: the row's own blobs and its calibration. */
+export function burstBlob(row: BurstRow): BurstBlob {
+  const { scale, offset } = JSON.parse(row.calibration) as { scale: number[]; offset: number[] };
+  const blob = { start: row.start_time, hz: row.hz, axes: row.axes, sampleCount: row.sample_count, samples: row.samples, odba: row.odba, meanOdba: row.mean_odba, scale, offset };
+  // Packed counts (encoding 1) are the series' own form: copied as they are.
+  return row.encoding === 1 ? { ...blob, packed: row.samples } : blob;
+}
+
+/**
+ * One burst as CSV lines (ACCELERATION_CSV_COLUMNS), a line per sample: the raw counts, calibrated g and
+ * ODBA exactly as the JSON pages give them (service.ts burstOf), times in `zone`. An axis not sampled is empty.
+ */
+export function burstCsv(row: BurstRow, imei: string, zone: string): string {
+  const axes = row.axes.length;
+  const n = row.sample_count;
+  const { raw, odba, scale, offset } = burstSamples(row);
+  const column = AXES.map((a) => row.axes.indexOf(a));
+  const head = `${imei},${formatTime(row.start_time, zone)},`;
+  const tail = `,${row.hz},${row.axes},`;
+  const lines: string[] = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const origin = column.map((c) => (c < 0 ? null : raw[i * axes + c]!));
+    const cal = origin.map((v, k) => (v === null ? '' : g5((v - offset[column[k]!]!) * scale[column[k]!]!)));
+    const o = odba[i]! / 1000;
+    lines[i] = `${head}${formatTimeMs(row.start_time + Math.round((i * 1000) / row.hz), zone)}${tail}${origin.map((v) => v ?? '').join(',')},${cal.join(',')},${o}\r\n`;
+  }
+  return lines.join('');
+}
+
+/** The CSV of a device's bursts in a range as a stream: a batch of bursts read only when the reader wants more. */
+export function burstCsvStream(bursts: BurstRepository, q: SensorQuery, imei: string, zone: string): Readable {
+  const batches = bursts.walk(q);
+  let started = false;
+  return new Readable({
+    async read() {
+      try {
+        if (!started) {
+          started = true;
+          this.push(ACCELERATION_CSV_HEADER);
+        }
+        const next = await batches.next();
+        if (next.done) {
+          this.push(null);
+          return;
+        }
+        this.push(next.value.map((r) => burstCsv(r, imei, zone)).join(''));
+      } catch (err) {
+        this.destroy(err as Error);
+      }
+    },
+    destroy(err, done) {
+      void batches.return(undefined).finally(() => done(err));
+    },
+  });
+}
+
+/**
+ * Acceleration for researchers beyond the JSON pages (calls/acceleration.ts): the range's bursts as a CSV
+ * file, streamed, and as base64 binary with every sample for the console's charts; both through the
+ * caller's access and a share's window, for a device with an acceleration flag.
+ */
+export class AccelerationService {
+  constructor(
+    private readonly devices: DeviceConsole,
+    private readonly bursts: BurstRepository,
+  ) {}
+
+  async download(caller: Caller, body: RangeBody): Promise<FileAnswer> {
+    const q = await visibleRange(this.devices, caller, body, ACCELERATION_FLAGS);
+    // Nothing visible is an empty file (the header), as an empty range is.
+    const imei = q?.imei ?? body.imei.trim();
+    const stream = q ? burstCsvStream(this.bursts, q, imei, caller.zone) : Readable.from([ACCELERATION_CSV_HEADER]);
+    return { name: `acceleration(${imei}).csv`, stream };
+  }
+
+  /** Whether the device has a burst in [from, to] (the archive job's day). */
+  async hasBursts(deviceId: number, from: number, to: number): Promise<boolean> {
+    return (await this.bursts.devicesWithBursts([deviceId], from, to)).length > 0;
+  }
+
+  /** The CSV of a device's bursts in [from, to], times in `zone`, streamed (the archive job's file). */
+  csv(deviceId: number, imei: string, from: number, to: number, zone: string): Readable {
+    return burstCsvStream(this.bursts, { deviceId, from, to }, imei, zone);
+  }
+
+  async binary(caller: Caller, body: RangeBody): Promise<z.output<typeof calls.GetAccelerationBinaryV2.data>> {
+    const q = await visibleRange(this.devices, caller, body, ACCELERATION_FLAGS);
+    if (q && q.to - q.from > ACCELERATION_BINARY_MAX_DAYS * DAY_MS + DAY_MS) {
+      throw new FieldRefusal(['endTime'], 'validation.timeSpan', { days: ACCELERATION_BINARY_MAX_DAYS });
+    }
+    const blobs: BurstBlob[] = [];
+    if (q) for await (const batch of this.bursts.walk(q, 1024, false)) for (const r of batch) blobs.push(burstBlob(r));
+    const bytes = encodeAccelerationSeries(blobs);
+    return { Count: blobs.length, SampleCount: blobs.reduce((n, b) => n + b.sampleCount, 0), Data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') };
+  }
+}

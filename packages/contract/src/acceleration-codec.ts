@@ -1,0 +1,261 @@
+/**
+ * The binary of Sensor/GetAccelerationBinaryV2 (§7.1 "Data arrives as base64 binary"): a range's bursts
+ * with every sample, so that a month of 20 Hz bursts (a million samples and more) reaches a chart in a few
+ * bytes a sample instead of ~125 in the JSON pages, and the reader fills typed arrays without an object
+ * per sample. Little-endian:
+ *
+ *   uint32 burstCount
+ *   burstCount × 48-byte header:
+ *     float64 start_ms · float32 hz · uint32 sample_count · uint8 axes (bit 0 X, 1 Y, 2 Z) · uint8 axis_count
+ *     · uint16 reserved · float32 scale[X, Y, Z] · float32 offset[X, Y, Z] · float32 mean_odba (g, as stored)
+ *   then per burst, in header order, per axis in the burst's order (X, Y, Z as sampled): sample_count
+ *   zigzag LEB128 varints, each the raw count's difference from the previous one (the first from 0).
+ *
+ * A tag's counts move little from one sample to the next, so most differences take one byte (bench/sensors
+ * acceleration: ~1.3 bytes an axis-sample against 2 for int16): the body is already dense, and the HTTP
+ * layer is asked not to spend time compressing it again. ODBA is not sent: the reader computes it as the
+ * ingest does (the sum over the axes of |calibrated − the burst's mean|).
+ * Calibrated g = (raw − offset) × scale per axis; sample i is at start + i × 1000 / hz (ms).
+ */
+
+export const BURST_HEADER_BYTES = 48;
+
+/** One stored burst as the encoder takes it (the acc_bursts row's own blobs). */
+export interface BurstBlob {
+  start: number;
+  hz: number;
+  /** The axes sampled in their column order, e.g. 'XYZ'. */
+  axes: string;
+  sampleCount: number;
+  /** int16 LE interleaved by axis (unless `packed`). */
+  samples: Uint8Array;
+  /** The counts already packed as the series' body (packBurstCounts: how acc_bursts stores them since encoding 1), copied as they are. */
+  packed?: Uint8Array;
+  /** uint16 LE milli-g per sample. */
+  odba: Uint8Array;
+  meanOdba: number;
+  /** Per column of `axes`. */
+  scale: readonly number[];
+  offset: readonly number[];
+}
+
+/** The decoded bursts: one row per burst, one column per sample over all bursts. */
+export interface AccelerationSeries {
+  burstCount: number;
+  sampleCount: number;
+  start: Float64Array;
+  hz: Float32Array;
+  /** Samples per burst, and where each burst's samples begin in the sample columns. */
+  count: Uint32Array;
+  first: Uint32Array;
+  meanOdba: Float32Array;
+  /** Axis bits per burst (1 X, 2 Y, 4 Z). */
+  axes: Uint8Array;
+  /** Epoch ms per sample. */
+  time: Float64Array;
+  /** Calibrated g per sample; NaN on an axis the burst did not sample. */
+  x: Float32Array;
+  y: Float32Array;
+  z: Float32Array;
+  /** g per sample. */
+  odba: Float32Array;
+}
+
+const AXIS_NAMES = ['X', 'Y', 'Z'] as const;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Little-endian int16 bytes as an Int16Array: a view when aligned, else a copy (typed reads are several times faster than DataView's). */
+function int16View(bytes: Uint8Array): Int16Array {
+  const count = bytes.byteLength >> 1;
+  if (!LITTLE_ENDIAN) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return Int16Array.from({ length: count }, (_, i) => view.getInt16(i * 2, true));
+  }
+  if (bytes.byteOffset % 2 === 0) return new Int16Array(bytes.buffer, bytes.byteOffset, count);
+  return new Int16Array(bytes.slice(0, count * 2).buffer);
+}
+
+/**
+ * A burst's raw counts (interleaved in the order of `axes`) as the series' body of one burst: per axis in
+ * X, Y, Z order (as sampled) `sampleCount` zigzag LEB128 varints of the differences, the first from 0.
+ * acc_bursts stores this form too (encoding 1), so the series copies it without work.
+ */
+export function packBurstCounts(raw: Int16Array, axes: string, sampleCount = raw.length / Math.max(1, axes.length)): Uint8Array {
+  const axisCount = axes.length;
+  const n = Math.min(sampleCount, Math.floor(raw.length / Math.max(1, axisCount)));
+  const out = new Uint8Array(sampleCount * axisCount * 3);
+  let at = 0;
+  for (let a = 0; a < 3; a++) {
+    const c = axes.indexOf(AXIS_NAMES[a]!);
+    if (c < 0) continue;
+    let prev = 0;
+    for (let i = 0; i < sampleCount; i++) {
+      const v = i < n ? raw[i * axisCount + c]! : prev;
+      const d = v - prev;
+      prev = v;
+      let z = d >= 0 ? d * 2 : -d * 2 - 1;
+      while (z >= 0x80) {
+        out[at++] = (z & 0x7f) | 0x80;
+        z >>>= 7;
+      }
+      out[at++] = z;
+    }
+  }
+  return out.slice(0, at);
+}
+
+/** The reverse of packBurstCounts: the counts interleaved in the order of `axes`. Throws on a body cut short. */
+export function unpackBurstCounts(bytes: Uint8Array, axes: string, sampleCount: number): Int16Array {
+  const axisCount = axes.length;
+  const out = new Int16Array(sampleCount * axisCount);
+  let at = 0;
+  for (let a = 0; a < 3; a++) {
+    const c = axes.indexOf(AXIS_NAMES[a]!);
+    if (c < 0) continue;
+    let v = 0;
+    for (let i = 0; i < sampleCount; i++) {
+      let z = 0;
+      let shift = 0;
+      let byte: number;
+      do {
+        if (at >= bytes.byteLength) throw new Error('acceleration counts: truncated');
+        byte = bytes[at++]!;
+        z |= (byte & 0x7f) << shift;
+        shift += 7;
+      } while (byte & 0x80);
+      v += z & 1 ? -((z + 1) >>> 1) : z >>> 1;
+      out[i * axisCount + c] = v;
+    }
+  }
+  return out;
+}
+
+/** The series' bytes for these bursts. */
+export function encodeAccelerationSeries(bursts: readonly BurstBlob[]): Uint8Array {
+  let worst = 4 + bursts.length * BURST_HEADER_BYTES;
+  // A difference of two int16 is within ±65535: at most 3 varint bytes.
+  for (const b of bursts) worst += b.sampleCount * b.axes.length * 3;
+  const out = new Uint8Array(worst);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, bursts.length, true);
+  let at = 4 + bursts.length * BURST_HEADER_BYTES;
+  bursts.forEach((b, k) => {
+    const h = 4 + k * BURST_HEADER_BYTES;
+    let mask = 0;
+    const axisCount = b.axes.length;
+    view.setFloat64(h, b.start, true);
+    view.setFloat32(h + 8, b.hz, true);
+    view.setUint32(h + 12, b.sampleCount, true);
+    AXIS_NAMES.forEach((name, a) => {
+      const c = b.axes.indexOf(name);
+      if (c >= 0) mask |= 1 << a;
+      view.setFloat32(h + 20 + a * 4, c >= 0 ? (b.scale[c] ?? 1) : 0, true);
+      view.setFloat32(h + 32 + a * 4, c >= 0 ? (b.offset[c] ?? 0) : 0, true);
+    });
+    view.setUint8(h + 16, mask);
+    view.setUint8(h + 17, axisCount);
+    view.setFloat32(h + 44, b.meanOdba, true);
+    const body = b.packed ?? packBurstCounts(int16View(b.samples), b.axes, b.sampleCount);
+    if (at + body.byteLength > out.byteLength) throw new Error('acceleration series: a packed burst is larger than its samples allow');
+    out.set(body, at);
+    at += body.byteLength;
+  });
+  return out.subarray(0, at);
+}
+
+/** Reads the series' bytes into columns (calibrated g, ODBA in g, a time per sample). */
+export function decodeAccelerationSeries(bytes: Uint8Array): AccelerationSeries {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const burstCount = bytes.byteLength >= 4 ? view.getUint32(0, true) : 0;
+  if (4 + burstCount * BURST_HEADER_BYTES > bytes.byteLength) throw new Error('acceleration series: truncated headers');
+  const start = new Float64Array(burstCount);
+  const hz = new Float32Array(burstCount);
+  const count = new Uint32Array(burstCount);
+  const first = new Uint32Array(burstCount);
+  const meanOdba = new Float32Array(burstCount);
+  const axes = new Uint8Array(burstCount);
+  let sampleCount = 0;
+  for (let k = 0; k < burstCount; k++) {
+    const h = 4 + k * BURST_HEADER_BYTES;
+    start[k] = view.getFloat64(h, true);
+    hz[k] = view.getFloat32(h + 8, true);
+    count[k] = view.getUint32(h + 12, true);
+    axes[k] = view.getUint8(h + 16);
+    meanOdba[k] = view.getFloat32(h + 44, true);
+    first[k] = sampleCount;
+    sampleCount += count[k]!;
+  }
+  const time = new Float64Array(sampleCount);
+  const cols: [Float32Array, Float32Array, Float32Array] = [new Float32Array(sampleCount), new Float32Array(sampleCount), new Float32Array(sampleCount)];
+  const odba = new Float32Array(sampleCount);
+  let at = 4 + burstCount * BURST_HEADER_BYTES;
+  const end = bytes.byteLength;
+  for (let k = 0; k < burstCount; k++) {
+    const h = 4 + k * BURST_HEADER_BYTES;
+    const n = count[k]!;
+    const s0 = first[k]!;
+    const step = 1000 / (hz[k]! || 1);
+    for (let i = 0; i < n; i++) time[s0 + i] = start[k]! + Math.round(i * step);
+    for (let a = 0; a < 3; a++) {
+      const col = cols[a]!;
+      if (!(axes[k]! & (1 << a))) {
+        col.fill(NaN, s0, s0 + n);
+        continue;
+      }
+      const scale = view.getFloat32(h + 20 + a * 4, true);
+      const offset = view.getFloat32(h + 32 + a * 4, true);
+      let v = 0;
+      let sum = 0;
+      for (let i = 0; i < n; i++) {
+        let z = 0;
+        let shift = 0;
+        let byte: number;
+        do {
+          if (at >= end) throw new Error('acceleration series: truncated samples');
+          byte = bytes[at++]!;
+          z |= (byte & 0x7f) << shift;
+          shift += 7;
+        } while (byte & 0x80);
+        v += z & 1 ? -((z + 1) >>> 1) : z >>> 1;
+        const g = (v - offset) * scale;
+        col[s0 + i] = g;
+        sum += g;
+      }
+      // ODBA: this axis's |g − the burst's mean g|, summed over the axes.
+      const mean = n > 0 ? sum / n : 0;
+      for (let i = 0; i < n; i++) odba[s0 + i]! += Math.abs(col[s0 + i]! - mean);
+    }
+  }
+  return { burstCount, sampleCount, start, hz, count, first, meanOdba, axes, time, x: cols[0], y: cols[1], z: cols[2], odba };
+}
+
+const B64 = new Uint8Array(128).fill(255);
+for (let i = 0; i < 64; i++) B64['ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.charCodeAt(i)] = i;
+
+/** Standard base64 (with or without padding) to bytes: a table walk, several times faster than atob and a char loop. */
+export function base64Bytes(text: string): Uint8Array {
+  let len = text.length;
+  while (len > 0 && text.charCodeAt(len - 1) === 61) len--;
+  const out = new Uint8Array(Math.floor((len * 3) / 4));
+  let o = 0;
+  let i = 0;
+  for (; i + 4 <= len; i += 4) {
+    const n = (B64[text.charCodeAt(i)]! << 18) | (B64[text.charCodeAt(i + 1)]! << 12) | (B64[text.charCodeAt(i + 2)]! << 6) | B64[text.charCodeAt(i + 3)]!;
+    out[o++] = n >>> 16;
+    out[o++] = (n >>> 8) & 255;
+    out[o++] = n & 255;
+  }
+  const rest = len - i;
+  if (rest >= 2) {
+    const n = (B64[text.charCodeAt(i)]! << 18) | (B64[text.charCodeAt(i + 1)]! << 12) | (rest === 3 ? B64[text.charCodeAt(i + 2)]! << 6 : 0);
+    out[o++] = n >>> 16;
+    if (rest === 3) out[o++] = (n >>> 8) & 255;
+  }
+  return out;
+}
+
+/** The series from its base64 text (the call's Data), in a browser or worker as in Node. */
+export function decodeBase64AccelerationSeries(base64: string): AccelerationSeries {
+  const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
+  return decodeAccelerationSeries(fromBase64 ? fromBase64(base64) : base64Bytes(base64));
+}
