@@ -1,9 +1,10 @@
 import react from '@vitejs/plugin-react';
-import { createReadStream, cpSync, statSync } from 'node:fs';
+import { createReadStream, cpSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { CATALOGUE_MODULE_PREFIX, cataloguePart, type CataloguePart } from './src/i18n/parts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /** Where the dev server forwards /prod-api; the server's default port unless WILDTRACK_API says otherwise. */
@@ -48,11 +49,38 @@ function cesiumAssets(): Plugin {
   };
 }
 
+/**
+ * A part of a language's texts as a module of its own (src/i18n/parts.ts): `virtual:wildtrack-i18n/zh-CN-signedOut`
+ * is the signed-out pages' namespaces of src/i18n/zh-CN.json, `zh-CN-signedIn` the rest (the chunks are
+ * named so: zh-CN-signedOut-<hash>.js). The catalogue stays
+ * one file per language (the key-set test compares them); only the chunks are two. Tests use it too
+ * (vitest.config.ts).
+ */
+export function i18nParts(): Plugin {
+  const resolved = `\0${CATALOGUE_MODULE_PREFIX}`;
+  return {
+    name: 'wildtrack-i18n-parts',
+    resolveId(id) {
+      return id.startsWith(CATALOGUE_MODULE_PREFIX) ? `\0${id}` : null;
+    },
+    load(id) {
+      if (!id.startsWith(resolved)) return null;
+      const [, file, part] = /^([a-z]{2}-[A-Z]{2})-(signedOut|signedIn)$/.exec(id.slice(resolved.length)) ?? [];
+      if (!file || !part) return this.error(`unknown catalogue part ${id.slice(1)}`);
+      const path = join(root, 'src', 'i18n', `${file}.json`);
+      this.addWatchFile(path);
+      const texts = cataloguePart(JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>, part as CataloguePart);
+      // JSON.parse of a string literal: faster for the browser to read than an object literal this size.
+      return `export default JSON.parse(${JSON.stringify(JSON.stringify(texts))});`;
+    },
+  };
+}
+
 // The dev server forwards the API to the local server (npm run dev -w @wildtrack/server or the built one);
 // the production build lands in apps/web/dist, which the server serves with an SPA fallback.
 export default defineConfig({
   root,
-  plugins: [react(), cesiumAssets()],
+  plugins: [react(), cesiumAssets(), i18nParts()],
   server: {
     port: 5173,
     proxy: { '/prod-api': { target: apiTarget, changeOrigin: true } },

@@ -1,8 +1,9 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { i18nParts } from './vite.config';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), i18nParts()],
   test: {
     name: 'web',
     environment: 'jsdom',

@@ -4,17 +4,23 @@ import { RouterProvider } from 'react-router';
 import { adoptHashToken } from './app/guard';
 import { AppProviders } from './app/providers';
 import { createAppRouter } from './app/router';
-import './i18n';
+import { i18nReady } from './i18n';
 import './styles.css';
 
 // §2.2: a token handed over in the URL hash is stored before the first guard decision.
 adoptHashToken();
 const router = createAppRouter();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
-);
+// The first render waits for the page language's texts (a chunk of their own, src/i18n/i18n.ts); if
+// they can't be fetched the console still renders, in keys, rather than stay blank.
+void i18nReady
+  .catch(() => undefined)
+  .then(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <AppProviders>
+          <RouterProvider router={router} />
+        </AppProviders>
+      </StrictMode>,
+    ),
+  );

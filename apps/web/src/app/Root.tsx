@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { hasToken } from '../lib/session';
+import { recordVisit } from '../lib/userlog';
 import { guardRedirect } from './guard';
 import { isRouteHandle } from './routes';
 
@@ -15,6 +16,7 @@ export function Root() {
 
   usePageTitle();
   useScrollToTop(location.pathname);
+  useVisitLog(redirect === null ? location.pathname : null);
 
   if (redirect !== null) return <Navigate to={redirect} replace />;
   return <Outlet />;
@@ -29,6 +31,18 @@ function usePageTitle(): void {
   useEffect(() => {
     document.title = name ? `${name} - ${suffix}` : suffix;
   }, [name, suffix, i18n.language]);
+}
+
+/**
+ * Every screen a signed-in user lands on goes to the user log (queued, sent quietly in batches); a path
+ * that only redirects ('/') has no route name and is not a visit.
+ */
+function useVisitLog(pathname: string | null): void {
+  const named = useMatches().some((m) => isRouteHandle(m.handle));
+  const visited = pathname !== null && named && !pathname.startsWith('/login') ? pathname : null;
+  useEffect(() => {
+    if (visited !== null && hasToken()) recordVisit(visited);
+  }, [visited]);
 }
 
 function useScrollToTop(pathname: string): void {

@@ -108,8 +108,8 @@ describe('sign-in page', () => {
     fakeServer({});
     renderApp('/login');
     fireEvent.click(await screen.findByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByText('Enter the account')).toBeTruthy();
-    expect(await screen.findByText('Enter the password')).toBeTruthy();
+    expect(await screen.findByText('Enter the account.')).toBeTruthy();
+    expect(await screen.findByText('Enter the password.')).toBeTruthy();
   });
 
   it('signs in, keeps the token and user values, and goes to the redirect target', async () => {

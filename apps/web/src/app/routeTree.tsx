@@ -4,6 +4,7 @@ import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage';
 import { RedirectHelper } from './RedirectHelper';
+import { contextLoader } from './contextLoader';
 import { RouteError } from './RouteError';
 import { Root } from './Root';
 import type { RouteHandle } from './routes';
@@ -58,27 +59,44 @@ export const routeTree: RouteObject[] = [
           { index: true, element: <Navigate to="/device" replace /> },
           {
             path: '/device',
+            loader: contextLoader('device'),
             lazy: screen(screens.device, (m) => m.DevicePage),
             errorElement: <RouteError />,
             handle: handle({ nameKey: 'route.device' }),
           },
           {
             path: '/track',
+            loader: contextLoader('track'),
             lazy: screen(screens.track, (m) => m.TrackPage),
             errorElement: <RouteError />,
             handle: handle({ nameKey: 'route.track' }),
           },
           {
             path: '/map2d',
+            loader: contextLoader('map'),
             lazy: screen(screens.map2d, (m) => m.Map2dRoute),
             errorElement: <RouteError />,
             handle: handle({ nameKey: 'route.map2d', trail: ['menu.map', 'route.map2d'] }),
           },
           {
             path: '/map3d',
+            loader: contextLoader('map'),
             lazy: screen(screens.map3d, (m) => m.Map3dRoute),
             errorElement: <RouteError />,
             handle: handle({ nameKey: 'route.map3d', trail: ['menu.map', 'route.map3d'] }),
+          },
+          {
+            path: '/media',
+            loader: contextLoader('map'),
+            lazy: screen(screens.media, (m) => m.MediaPage),
+            errorElement: <RouteError />,
+            handle: handle({ nameKey: 'route.media' }),
+          },
+          {
+            path: '/instr',
+            lazy: screen(screens.instr, (m) => m.InstrPage),
+            errorElement: <RouteError />,
+            handle: handle({ nameKey: 'route.instr' }),
           },
           {
             path: '*',

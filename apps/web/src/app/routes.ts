@@ -32,6 +32,8 @@ export const MENU: readonly MenuItem[] = [
   { path: '/device', labelKey: 'menu.device' },
   { path: '/track', labelKey: 'menu.track' },
   { key: 'map', labelKey: 'menu.map', children: [{ path: '/map2d', labelKey: 'menu.map2d' }, { path: '/map3d', labelKey: 'menu.map3d' }] },
+  { path: '/media', labelKey: 'menu.media' },
+  { path: '/instr', labelKey: 'menu.instr' },
 ];
 
 /** Every screen the menu leads to, dropdowns flattened. */

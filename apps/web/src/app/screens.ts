@@ -1,18 +1,39 @@
+import { getLang, loadLanguage } from '../i18n';
+
+/**
+ * A screen's code together with all of the page language's texts: /login's first load has only the
+ * signed-out pages' texts (i18n/parts.ts), and a signed-in screen renders once the rest is here.
+ */
+const withTexts =
+  <T>(load: () => Promise<T>) =>
+  (): Promise<T> =>
+    Promise.all([load(), loadLanguage(getLang())]).then(([module]) => module);
+
 /**
  * The console's lazily loaded code, one loader per route. The router calls a loader when its route is
  * first opened; after sign-in the shell calls them all while the browser is idle (prefetchScreens), so a
  * dropped connection later costs no screen: a module once loaded is never fetched again.
  */
 export const screens = {
-  layout: () => import('./layout/AppLayout'),
-  device: () => import('../features/device/DevicePage'),
-  track: () => import('../features/track/TrackPage'),
-  map2d: () => import('../features/map2d'),
-  map3d: () => import('../features/map3d'),
+  layout: withTexts(() => import('./layout/AppLayout')),
+  device: withTexts(() => import('../features/device/DevicePage')),
+  track: withTexts(() => import('../features/track/TrackPage')),
+  map2d: withTexts(() => import('../features/map2d')),
+  map3d: withTexts(() => import('../features/map3d')),
+  media: withTexts(() => import('../features/media/MediaPage')),
+  instr: withTexts(() => import('../features/instr/InstrPage')),
   // the maps' own code, which their routes load inside the screen (MapLibre, deck.gl, CesiumJS)
-  map2dPage: () => import('../features/map2d/Map2dPage'),
-  map3dPage: () => import('../features/map3d/Map3dPage'),
-  notFound: () => import('./NotFound'),
+  map2dPage: withTexts(() => import('../features/map2d/Map2dPage')),
+  map3dPage: withTexts(() => import('../features/map3d/Map3dPage')),
+  notFound: withTexts(() => import('./NotFound')),
+  // what screens load inside themselves when a part of them opens: /track's map (its positions and the
+  // acceleration panel), the acceleration panel, the animal info's release map. Offline after sign-in,
+  // /track met the error page once its map became a chunk of its own.
+  trackMap: () => import('../features/track/components/TrackMap'),
+  accelerationPanel: () => import('../features/track/acceleration/AccelerationPanel'),
+  releaseMap: () => import('../features/device/components/ReleaseMap'),
+  // not a screen: the other language's texts, so that a language switch works offline too
+  otherLanguage: () => loadLanguage(getLang() === 'zh' ? 'en' : 'zh'),
 };
 
 type IdleWindow = Window & {
@@ -29,7 +50,12 @@ export function prefetchScreens(timeoutMs = 2000): () => void {
   let cancelled = false;
   const loaders = Object.values(screens);
   const next = (i: number): void => {
-    if (cancelled || i >= loaders.length) return;
+    if (cancelled) return;
+    if (i >= loaders.length) {
+      // every screen's code is here: said on the page (a browser spec waits for it before the Wi-Fi drops)
+      document.documentElement.dataset.screens = 'loaded';
+      return;
+    }
     loaders[i]!().then(
       () => schedule(i + 1),
       () => undefined,

@@ -44,7 +44,7 @@ export function ReplayControl({ replay, timeZone, className }: Props) {
       </Tooltip>
       <Slider
         className="wt-replay-slider"
-        aria-label={t('replay.position')}
+        ariaLabelForHandle={t('replay.position')}
         min={0}
         max={REPLAY_STEPS}
         step={1}

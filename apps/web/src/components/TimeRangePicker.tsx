@@ -1,13 +1,14 @@
-import { DatePicker, Select, Space } from 'antd';
-import { QUERY_SPAN_DAYS, TIME_FORMAT } from '@wildtrack/contract';
+import { DatePicker, Grid, Select, Space } from 'antd';
+import { parseTime, QUERY_SPAN_DAYS, TIME_FORMAT } from '@wildtrack/contract';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { resolveRange, type PositionRange } from '../lib/positionSelection';
+import { customRange, resolveRange, type PositionRange } from '../lib/positionSelection';
 import { useZone } from '../lib/session';
 
 /**
  * A query range as §9 gives it: a span (1 day … 10 years, with the date presets' meaning) or a custom
- * start and end. Times are the user's zone's wall-clock text; the picker shows them as they are.
+ * start and end. The range holds instants; the picker shows them in the user's zone, so a change of zone
+ * shows the same instants with other wall-clock text (and a span is recomputed against that zone's today).
  */
 interface Props {
   value: PositionRange;
@@ -16,6 +17,13 @@ interface Props {
 }
 
 const CUSTOM = 0;
+/**
+ * On a phone (below antd's sm, 576 px: the width at which styles.css puts the two date-times on a row of
+ * their own) each date-time has about 150 px, which cut the seconds ("00:00:0"): there they are shown to
+ * the minute (the time panel keeps its seconds column). Typed text is read in either format, and the
+ * range keeps its seconds.
+ */
+const NARROW_FORMAT = 'YYYY-MM-DD HH:mm';
 
 export function spanLabelKey(days: number): { key: string; count: number } {
   if (days <= 15) return { key: 'timeRange.days', count: days };
@@ -25,7 +33,11 @@ export function spanLabelKey(days: number): { key: string; count: number } {
 
 export function TimeRangePicker({ value, onChange, disabled }: Props) {
   const { t } = useTranslation();
-  const shown = resolveRange(value, useZone());
+  const zone = useZone();
+  const narrow = Grid.useBreakpoint().sm === false;
+  const shown = resolveRange(value, zone);
+  /** The instant of a wall-clock text in the zone. */
+  const instant = (text: string) => parseTime(text, zone) ?? Date.now();
   const options = [
     ...QUERY_SPAN_DAYS.map((days) => {
       const { key, count } = spanLabelKey(days);
@@ -35,7 +47,7 @@ export function TimeRangePicker({ value, onChange, disabled }: Props) {
   ];
   const picked: [Dayjs, Dayjs] | null = shown.start && shown.end ? [dayjs(shown.start, TIME_FORMAT), dayjs(shown.end, TIME_FORMAT)] : null;
   return (
-    <Space.Compact data-testid="time-range">
+    <Space.Compact data-testid="time-range" data-start={shown.start} data-end={shown.end}>
       <Select
         aria-label={t('timeRange.span')}
         data-testid="time-span"
@@ -44,21 +56,21 @@ export function TimeRangePicker({ value, onChange, disabled }: Props) {
         options={options}
         disabled={disabled}
         onChange={(days: number) => {
-          if (days === CUSTOM) onChange({ span: null, start: shown.start, end: shown.end });
-          else onChange({ span: days, start: '', end: '' });
+          if (days === CUSTOM) onChange(customRange(instant(shown.start), instant(shown.end)));
+          else onChange({ span: days });
         }}
       />
       <DatePicker.RangePicker
         aria-label={t('timeRange.range')}
         data-testid="time-range-picker"
         showTime={{ format: 'HH:mm:ss' }}
-        format={TIME_FORMAT}
+        format={narrow ? [NARROW_FORMAT, TIME_FORMAT] : TIME_FORMAT}
         allowClear={false}
         disabled={disabled}
         value={picked}
         onChange={(dates) => {
           const [a, b] = dates ?? [];
-          if (a && b) onChange({ span: null, start: a.format(TIME_FORMAT), end: b.format(TIME_FORMAT) });
+          if (a && b) onChange(customRange(instant(a.format(TIME_FORMAT)), instant(b.format(TIME_FORMAT))));
         }}
       />
     </Space.Compact>

@@ -14,6 +14,8 @@ export const queryKeys = {
   userInfo: ['user', 'info'] as const,
   /** GetAccountSetting (the map-service key, notification switches, time zone): settings change it. */
   accountSetting: ['account-setting'] as const,
+  /** The instruction history and daily counts (/instr, the device details): a Send or a withdraw changes them. */
+  instructions: ['instructions'] as const,
   /** GetTileLayers: the server's map tile URL templates. */
   tileLayers: ['tile-layers'] as const,
 };

@@ -12,6 +12,7 @@ import {
 } from '@wildtrack/contract';
 import Cookies from 'js-cookie';
 import { useSyncExternalStore } from 'react';
+import { resetPositionSelection } from './positionSelection';
 import { readStored, removeStored, writeStored } from './storage';
 
 /**
@@ -157,10 +158,14 @@ export function clearStoredUser(): void {
   emit();
 }
 
-/** Ends the session in this browser: token and every kept user value. */
+/**
+ * Ends the session in this browser: token, every kept user value and the kept view context (whoever
+ * signs in next on this browser opens on the tree's defaults, not on this user's device and range).
+ */
 export function clearSession(): void {
   clearToken();
   clearStoredUser();
+  resetPositionSelection();
 }
 
 /** The default zone (§9): the browser's current offset rounded to the hour, as sign-in and settings offer it. */

@@ -1,9 +1,9 @@
-import type { Fix } from '@wildtrack/contract';
 import maplibregl, { type GeoJSONSource, type MapGeoJSONFeature, type MapMouseEvent } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deviceColor, type Rgb } from './deck/trackData';
-import { fixPosition, gradeLetter, lastPositionsGeoJson } from './lastFix';
+import { fillCard } from './fixCard';
+import { lastPositionsGeoJson, type DevicePosition } from './lastFix';
 import { useMap } from './MapView';
 import './map.css';
 
@@ -14,27 +14,30 @@ export const LAST_POSITIONS_LAYER = CLUSTERS;
 const POINTS = `${SOURCE}-points`;
 
 interface Props {
-  /** The latest fix of each device (GetLastList). */
-  fixes: readonly Fix[];
+  /**
+   * Where each device is: its last fix in the chosen range, or its fix at the replay clock
+   * (positionsAt), so the marker and its name sit on the end of the track drawn.
+   */
+  positions: readonly DevicePosition[];
   colors?: ReadonlyMap<string, Rgb>;
   /** Show all positions whenever a different set arrives. Default true. */
   fit?: boolean;
+  /** The user's time zone: the popup's time is shown in it. */
+  zone: string;
 }
 
 /**
- * An overlay: each device's last position, clustered when they crowd, with the device's name beside it
- * and its latest fix in a popup on click. The names are HTML markers (the offline style carries no
- * glyphs, and there are only as many as devices chosen).
+ * An overlay: each device's position, clustered when they crowd, with the device's name beside it (it
+ * moves with the replay) and the fix in a popup on click. The names are HTML markers (the offline style
+ * carries no glyphs, and there are only as many as devices chosen).
  */
-export function LastPositions({ fixes, colors, fit = true }: Props) {
+export function LastPositions({ positions, colors, fit = true, zone }: Props) {
   const map = useMap();
   const { t } = useTranslation();
-  const fixesRef = useRef(fixes);
-  const tRef = useRef(t);
+  const latest = useRef({ positions, t, zone });
   useEffect(() => {
-    fixesRef.current = fixes;
-    tRef.current = t;
-  }, [fixes, t]);
+    latest.current = { positions, t, zone };
+  }, [positions, t, zone]);
 
   useEffect(() => {
     map.addSource(SOURCE, { type: 'geojson', data: { type: 'FeatureCollection', features: [] }, cluster: true, clusterRadius: 40, clusterMaxZoom: 14 });
@@ -69,12 +72,26 @@ export function LastPositions({ fixes, colors, fit = true }: Props) {
         const key = props.cluster ? `c${props.cluster_id}` : `p${props.imei}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        if (markers.has(key)) continue;
+        const coordinates = (f.geometry as GeoJSON.Point).coordinates as [number, number];
+        const text = props.cluster ? String(props.point_count) : (props.caption ?? '');
+        const known = markers.get(key);
+        if (known) {
+          // A replay moves the device: its name goes with it.
+          const at = known.getLngLat();
+          if (at.lng !== coordinates[0] || at.lat !== coordinates[1]) known.setLngLat(coordinates);
+          const el = known.getElement();
+          if (el.textContent !== text) {
+            el.textContent = text;
+            el.setAttribute('aria-label', text);
+          }
+          continue;
+        }
         const el = document.createElement('div');
         el.className = props.cluster ? 'wt-map-cluster-count' : 'wt-map-label';
-        el.textContent = props.cluster ? String(props.point_count) : (props.caption ?? '');
+        el.textContent = text;
+        // MapLibre names a marker "Map marker" unless it has a name: the visible text is its name
+        el.setAttribute('aria-label', text);
         if (!props.cluster) el.dataset.imei = props.imei ?? '';
-        const coordinates = (f.geometry as GeoJSON.Point).coordinates as [number, number];
         const marker = new maplibregl.Marker({ element: el, anchor: props.cluster ? 'center' : 'top', offset: props.cluster ? [0, 0] : [0, 9] })
           .setLngLat(coordinates)
           .addTo(map);
@@ -90,12 +107,15 @@ export function LastPositions({ fixes, colors, fit = true }: Props) {
     map.on('render', sync);
 
     const popup = new maplibregl.Popup({ closeButton: true, maxWidth: '280px', className: 'wt-fix-popup' });
+    let shown = 0;
     const onPoint = (e: MapMouseEvent & { features?: MapGeoJSONFeature[] }): void => {
       const imei = e.features?.[0]?.properties?.imei as string | undefined;
-      const fix = fixesRef.current.find((f) => f.IMEI === imei);
-      const position = fix ? fixPosition(fix) : null;
-      if (!fix || !position) return;
-      popup.setLngLat(position).setDOMContent(fixCard(fix, tRef.current)).addTo(map);
+      const { positions: all, t: translate, zone: tz } = latest.current;
+      const position = all.find((p) => p.imei === imei);
+      if (!position) return;
+      const click = ++shown;
+      popup.setLngLat([position.lon, position.lat]).addTo(map);
+      fillCard(popup, position, tz, translate, () => click === shown && popup.isOpen());
     };
     const onCluster = (e: MapMouseEvent & { features?: MapGeoJSONFeature[] }): void => {
       const feature = e.features?.[0];
@@ -136,48 +156,20 @@ export function LastPositions({ fixes, colors, fit = true }: Props) {
     };
   }, [map]);
 
-  const fitted = useRef<readonly Fix[] | null>(null);
+  const fitted = useRef<string | null>(null);
   useEffect(() => {
     if (!map.style) return;
-    const data = lastPositionsGeoJson(fixes, (imei, i) => colors?.get(imei) ?? deviceColor(i));
+    const data = lastPositionsGeoJson(positions, (imei, i) => colors?.get(imei) ?? deviceColor(i));
     map.getSource<GeoJSONSource>(SOURCE)?.setData(data);
-    if (!fit || fitted.current === fixes || data.features.length === 0) return;
-    fitted.current = fixes;
+    // Where the markers are shows on the map's element (tests and support read it).
+    map.getContainer().dataset.positions = positions.map((p) => `${p.imei}@${p.time}:${p.lon},${p.lat}`).join(';');
+    const set = positions.map((p) => p.imei).join(',');
+    if (!fit || fitted.current === set || data.features.length === 0) return;
+    fitted.current = set;
     const bounds = new maplibregl.LngLatBounds();
     for (const f of data.features) bounds.extend(f.geometry.coordinates as [number, number]);
     map.fitBounds(bounds, { padding: 64, maxZoom: 10, duration: 0 });
-  }, [map, fixes, colors, fit]);
+  }, [map, positions, colors, fit]);
 
   return null;
-}
-
-/** The popup's content, built as DOM text (never HTML from data). */
-function fixCard(fix: Fix, t: (key: string, params?: Record<string, unknown>) => string): HTMLElement {
-  const card = document.createElement('div');
-  card.className = 'wt-fix-card';
-  card.dataset.imei = fix.IMEI;
-  const title = document.createElement('div');
-  title.className = 'wt-fix-card-title';
-  title.textContent = fix.Caption && fix.Caption !== fix.IMEI ? `${fix.Caption} (${fix.IMEI})` : fix.IMEI;
-  card.append(title);
-  const dash = '—';
-  const num = (v: number | null, unit: string, digits = 1): string => (v === null || !Number.isFinite(v) ? dash : `${v.toFixed(digits)} ${unit}`);
-  const rows: [string, string][] = [
-    [t('map.fix.time'), fix.PickTime || dash],
-    [t('map.fix.position'), fix.Longitude === null || fix.Latitude === null ? dash : `${fix.Longitude.toFixed(6)}°${fix.LongitudeTag} ${fix.Latitude.toFixed(6)}°${fix.LatitudeTag}`],
-    [t('map.fix.speed'), num(fix.Speed, 'km/h')],
-    [t('map.fix.altitude'), num(fix.Altitude, 'm', 0)],
-    [t('map.fix.voltage'), num(fix.Voltage, 'V', 2)],
-    [t('map.fix.grade'), gradeLetter(fix.PrecisionGrade) || dash],
-  ];
-  const list = document.createElement('dl');
-  for (const [label, value] of rows) {
-    const dt = document.createElement('dt');
-    dt.textContent = label;
-    const dd = document.createElement('dd');
-    dd.textContent = value;
-    list.append(dt, dd);
-  }
-  card.append(list);
-  return card;
 }

@@ -17,19 +17,38 @@ const LABEL_KEY: Record<BaseLayerId, string> = {
 interface Props {
   value: BaseLayerId;
   onChange: (layer: BaseLayerId) => void;
+  /** Why the offline basemap stands in for the chosen layer (the box then says so), null when it doesn't. */
+  standIn?: BaseLayerNotice;
   className?: string;
 }
 
-/** The tile layer picker of §2.5 (global, national, and the offline basemap), for any map screen. */
-export function LayerSwitcher({ value, onChange, className }: Props) {
+/**
+ * The tile layer picker of §2.5 (global, national, and the offline basemap), for any map screen; it shows
+ * "Offline basemap (no internet)" while the offline basemap stands in for the chosen layer.
+ */
+export function LayerSwitcher({ value, onChange, standIn = null, className }: Props) {
   const { t } = useTranslation();
   return (
     <Select<BaseLayerId>
       className={className}
       data-testid="layer-switcher"
+      data-stand-in={standIn ?? ''}
+      // The chosen layer's id (the box shows its name, or the stand-in's): tests and support read it.
+      data-layer={value}
       aria-label={t('map.layer.title')}
       value={value}
       onChange={onChange}
+      // The box names what is drawn: when the offline basemap stands in for the chosen layer, it says so
+      // (the list still marks the chosen layer).
+      labelRender={({ label }) =>
+        standIn ? (
+          <span className="wt-layer-stand-in" title={String(label ?? '')}>
+            {t(`map.layer.standIn.${standIn}`)}
+          </span>
+        ) : (
+          label
+        )
+      }
       popupMatchSelectWidth={false}
       style={{ minWidth: 150 }}
       options={BASE_LAYER_GROUPS.map(({ group, layers }) => ({

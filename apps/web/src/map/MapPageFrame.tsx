@@ -5,6 +5,7 @@ import { DevicePicker } from '../components/DevicePicker';
 import { MapStatusOverlay } from '../components/MapStatusOverlay';
 import { ReplayControl } from '../components/ReplayControl';
 import { TimeRangePicker } from '../components/TimeRangePicker';
+import { ContextInUrl } from '../lib/contextUrl';
 import { resolveRange, usePositionSelection } from '../lib/positionSelection';
 import { useZone } from '../lib/session';
 import { BaseLayerNoticeBar, LayerSwitcher } from './LayerSwitcher';
@@ -16,7 +17,8 @@ import './map.css';
 
 /**
  * What /map2d and /map3d both work from: the chosen devices and range (shared with /track), the base
- * layer, and the devices' tracks, last fixes, colours and replay clock over that range.
+ * layer, and the devices' tracks, last fixes, colours and replay clock over that range. The URL carries
+ * the devices and the range (lib/contextUrl).
  */
 export function useMapPage() {
   const zone = useZone();
@@ -43,22 +45,26 @@ interface Props {
   /** The legend's rows, one per device drawn. */
   legend: readonly TrackLegendRow[];
   bodyClassName?: string;
+  /** Said above the bar (a link's devices this viewer cannot see). */
+  notice?: ReactNode;
 }
 
 /**
  * The layout of a map screen (§2.1): the bar with the device, range and layer pickers and the screen's
  * own tools, the map with its layer notice, status overlay and legend, and the replay control below.
  */
-export function MapPageFrame({ name, page, tools, children, fallback, hasFixes, legend, bodyClassName }: Props) {
+export function MapPageFrame({ name, page, tools, children, fallback, hasFixes, legend, bodyClassName, notice }: Props) {
   const { t } = useTranslation();
   const { selection, base, tracksQuery, replay, loading, zone, range } = page;
   const { imeis } = selection;
   return (
     <div className={`wt-map-page wt-${name}`} data-testid={name} data-loading={loading ? '1' : '0'}>
+      <ContextInUrl page="map" />
+      {notice}
       <div className="wt-map-page-bar">
         <DevicePicker value={imeis} onChange={selection.setImeis} />
         <TimeRangePicker value={selection.range} onChange={selection.setRange} />
-        <LayerSwitcher value={base.chosen} onChange={base.choose} />
+        <LayerSwitcher value={base.chosen} onChange={base.choose} standIn={base.notice} />
         {tools}
         {loading ? <Spin size="small" data-testid={`${name}-loading`} /> : null}
       </div>

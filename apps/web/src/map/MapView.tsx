@@ -2,6 +2,9 @@ import maplibregl, { type Map as MapLibreMap } from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM, MAP_ZOOM_MAX, MAP_ZOOM_MIN } from '@wildtrack/contract';
+import { useTranslation } from 'react-i18next';
+import { followDetailedCoast } from './coast';
+import { mapLocale, nameMapControls } from './controlNames';
 import { offlineStyle } from './offlineStyle';
 import './map.css';
 
@@ -43,6 +46,9 @@ export function MapView({ center = MAP_DEFAULT_CENTER, zoom = MAP_DEFAULT_ZOOM, 
   const [map, setMap] = useState<MapLibreMap | null>(null);
   const [failed] = useState(() => !webglAvailable());
   const initial = useRef({ center, zoom, minZoom });
+  const { t, i18n } = useTranslation();
+  // The language the map is made in; a later one is applied by nameMapControls below.
+  const names = useRef(t);
 
   useEffect(() => {
     if (!container.current || failed) return;
@@ -56,14 +62,20 @@ export function MapView({ center = MAP_DEFAULT_CENTER, zoom = MAP_DEFAULT_ZOOM, 
         attributionControl: false,
         dragRotate: false,
         pitchWithRotate: false,
+        locale: mapLocale(names.current),
     });
     instance.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
+    // Every map has a scale bar (metric, as the fixes' distances and speeds are).
+    instance.addControl(new maplibregl.ScaleControl({ unit: 'metric', maxWidth: 120 }), 'bottom-right');
     // The state shows on the element (tests and support read it): loading, ready, or the last error.
     const box = container.current;
     box.dataset.state = 'loading';
+    let stopCoast = (): void => {};
     instance.on('load', () => {
       box.dataset.state = 'ready';
       setMap(instance);
+      // Zoomed in, the offline basemap's coast is Natural Earth 1:10m (read by view in a worker).
+      stopCoast = followDetailedCoast(instance, box);
     });
     // Whether the view is moving (a zoom, a flight) and the zoom it last came to rest at.
     const rest = (): void => {
@@ -77,10 +89,16 @@ export function MapView({ center = MAP_DEFAULT_CENTER, zoom = MAP_DEFAULT_ZOOM, 
       box.dataset.error = e.error?.message ?? 'map error';
     });
     return () => {
+      stopCoast();
       setMap(null);
       instance.remove();
     };
   }, [failed]);
+
+  // MapLibre's buttons named in the interface language, again when it changes.
+  useEffect(() => {
+    if (map) nameMapControls(map, t);
+  }, [map, t, i18n.language]);
 
   if (failed) return <div className={className}>{fallback}</div>;
   return (

@@ -2,7 +2,8 @@ import type { Layer, PickingInfo } from '@deck.gl/core';
 import { ScatterplotLayer } from '@deck.gl/layers';
 import { MapboxOverlay } from '@deck.gl/mapbox';
 import type { Map as MapLibreMap } from 'maplibre-gl';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { DecodedTrack } from '../lib/tracks/types';
 import { gatherColors, GPU_SEGMENT_BUDGET, isSoftwareRenderer, lodStillFits, lodView, rendererName, SOFTWARE_SEGMENT_BUDGET, tracksLod, type LodView } from './deck/lod';
 import { TripsLayer } from '@deck.gl/geo-layers';
@@ -20,6 +21,7 @@ import {
 } from './deck/trackData';
 import { LAST_POSITIONS_LAYER } from './LastPositions';
 import { useMap } from './MapView';
+import { ViewControl } from './ViewControl';
 
 /**
  * Layers with the same kinds of binary data as the real ones, drawn from the start with nothing to see
@@ -85,6 +87,8 @@ export interface TracksOverlayProps {
   fit?: boolean;
   /** Draw invalid fixes too (those with a position on earth); by default only valid ones. */
   includeInvalid?: boolean;
+  /** Offer the follow button (keep the replay's markers in view): maps with a replay. */
+  followControl?: boolean;
 }
 
 const PICK_RADIUS = 4;
@@ -94,8 +98,19 @@ const PICK_RADIUS = 4;
  * context). Every layer reads the tracks' typed arrays directly (trackData.ts), so drawing a million
  * points builds no object per point; replaying changes only a uniform and a few markers per frame.
  */
-export function TracksOverlay({ tracks: decoded, colors, time = null, points = 'none', highlight = null, onPick, fit = true, includeInvalid = false }: TracksOverlayProps) {
+export function TracksOverlay({
+  tracks: decoded,
+  colors,
+  time = null,
+  points = 'none',
+  highlight = null,
+  onPick,
+  fit = true,
+  includeInvalid = false,
+  followControl = false,
+}: TracksOverlayProps) {
   const map = useMap();
+  const { t } = useTranslation();
   const [overlay] = useState(() => new MapboxOverlay({ interleaved: true, layers: [], pickingRadius: PICK_RADIUS }));
   const pick = useRef(onPick);
   useEffect(() => {
@@ -169,9 +184,11 @@ export function TracksOverlay({ tracks: decoded, colors, time = null, points = '
     [colored, drawn],
   );
 
+  const replaying = time !== null && extent !== null;
+  const until = replaying ? time : (extent?.[1] ?? 0);
+  const heads: TrackHead[] = useMemo(() => headsAt(tracks, until, colorOf), [tracks, until, colorOf]);
+
   useEffect(() => {
-    const replaying = time !== null && extent !== null;
-    const until = replaying ? time : (extent?.[1] ?? 0);
     const current = (until - base) / 1000;
     const layers: Layer[] = [...warmupLayers()];
     tracks.forEach((track, i) => {
@@ -224,7 +241,6 @@ export function TracksOverlay({ tracks: decoded, colors, time = null, points = '
         );
       }
     }
-    const heads: TrackHead[] = headsAt(tracks, until, colorOf);
     layers.push(
       new ScatterplotLayer<TrackHead>({
         id: 'track-heads',
@@ -266,15 +282,12 @@ export function TracksOverlay({ tracks: decoded, colors, time = null, points = '
     const box = map.getContainer();
     box.dataset.tracks = tracks.map((t) => `${t.imei}:${t.count}`).join(',');
     box.dataset.drawnPoints = String(drawn.reduce((n, d) => n + d.lonLat.length / 2, 0));
-  }, [overlay, map, tracks, drawn, decoded, colorOf, base, extent, time, pointData, points, highlight, pickable]);
+  }, [overlay, map, tracks, drawn, decoded, colorOf, base, extent, until, replaying, heads, pointData, points, highlight, pickable]);
 
-  // A different set of tracks: show all of it.
-  const fitted = useRef<readonly DecodedTrack[] | null>(null);
-  useEffect(() => {
-    if (!fit || fitted.current === decoded) return;
-    fitted.current = decoded;
+  // Show every track (a new set of tracks, or the fit button).
+  const fitAll = useCallback((): boolean => {
     const bounds = tracksBounds(tracks);
-    if (!bounds) return;
+    if (!bounds) return false;
     // Web Mercator ends at ±85.05°: a polar fix still fits.
     const lat = (v: number): number => Math.max(-85, Math.min(85, v));
     map.fitBounds(
@@ -284,7 +297,84 @@ export function TracksOverlay({ tracks: decoded, colors, time = null, points = '
       ],
       { padding: 48, maxZoom: 14, duration: 0 },
     );
-  }, [map, tracks, decoded, fit]);
+    return true;
+  }, [map, tracks]);
+  const fitted = useRef<readonly DecodedTrack[] | null>(null);
+  useEffect(() => {
+    if (!fit || fitted.current === decoded) return;
+    fitted.current = decoded;
+    fitAll();
+  }, [decoded, fit, fitAll]);
+
+  // The view buttons: fit, and (with a replay) follow.
+  const [follow, setFollow] = useState(false);
+  const [control] = useState(() => new ViewControl());
+  useEffect(() => {
+    control.setActions(
+      () => {
+        // Fitting is looking at everything: following would pull the view away again.
+        setFollow(false);
+        fitAll();
+      },
+      () => setFollow((on) => !on),
+    );
+  }, [control, fitAll]);
+  useEffect(() => {
+    map.addControl(control, 'top-right');
+    return () => {
+      if (map.style && map.hasControl(control)) map.removeControl(control);
+    };
+  }, [map, control]);
+  useEffect(() => control.setLabels({ fit: t('map.view.fit'), follow: t('map.view.follow') }), [control, t]);
+  useEffect(() => {
+    control.setFollow(followControl, follow && followControl);
+    control.setFitEnabled(tracks.some((tr) => tr.count > 0));
+    map.getContainer().dataset.follow = follow && followControl ? '1' : '0';
+  }, [control, map, follow, followControl, tracks]);
+
+  // Following: the markers kept in view as the replay moves them (a pan when one nears the edge; a wider
+  // view only when they no longer fit at this zoom).
+  useEffect(() => {
+    if (!follow || !followControl || heads.length === 0) return;
+    keepInView(map, heads);
+  }, [map, follow, followControl, heads]);
 
   return null;
+}
+
+/** Moves the view so that every head lies well inside it (the inner 80 %), changing the zoom only if it must. */
+export function keepInView(map: MapLibreMap, heads: readonly { lon: number; lat: number }[]): void {
+  const canvas = map.getCanvas();
+  const width = canvas.clientWidth;
+  const height = canvas.clientHeight;
+  if (width === 0 || height === 0) return;
+  const margin = 0.1;
+  const inside = heads.every((h) => {
+    const p = map.project([h.lon, h.lat]);
+    return p.x >= width * margin && p.x <= width * (1 - margin) && p.y >= height * margin && p.y <= height * (1 - margin);
+  });
+  if (inside) return;
+  let w = Infinity;
+  let s = Infinity;
+  let e = -Infinity;
+  let n = -Infinity;
+  for (const h of heads) {
+    w = Math.min(w, h.lon);
+    e = Math.max(e, h.lon);
+    s = Math.min(s, h.lat);
+    n = Math.max(n, h.lat);
+  }
+  const a = map.project([w, n]);
+  const b = map.project([e, s]);
+  if (Math.abs(b.x - a.x) <= width * (1 - 2 * margin) && Math.abs(b.y - a.y) <= height * (1 - 2 * margin)) {
+    map.jumpTo({ center: [(w + e) / 2, (s + n) / 2] });
+  } else {
+    map.fitBounds(
+      [
+        [w, Math.max(-85, s)],
+        [e, Math.min(85, n)],
+      ],
+      { padding: Math.round(Math.min(width, height) * margin), maxZoom: map.getZoom(), duration: 0 },
+    );
+  }
 }

@@ -67,6 +67,8 @@ export function deviceDetail(imei: string, overrides: Partial<DeviceDetail> = {}
     Voltage: 3.9,
     BatteryLevel: 50,
     LastWorkTime: '2026-11-20 08:00:00',
+    LastWorkAt: Date.UTC(2026, 10, 20, 0, 0, 0),
+    ReportGapMinutes: 420,
     WorkDays: 120,
     EffectiveTime: '2026-01-01 00:00:00',
     FailureTime: '',
@@ -99,8 +101,11 @@ export function mountInfo(imei: string, overrides: Partial<MountInfo> = {}): Mou
   };
 }
 
-export function workStatus(imei: string, overrides: Partial<WorkStatus> = {}): WorkStatus {
+/** A known work status (as a device reported it); `{ Known: false }` ones are written out by the test. */
+export function workStatus(imei: string, overrides: Partial<Extract<WorkStatus, { Known: true }>> = {}): WorkStatus {
   return {
+    Known: true,
+    ReportedTime: '2026-11-19 08:00:00',
     IMEI: imei,
     LastWorkTime: '2026-11-20 08:00:00',
     BatteryType: 1,

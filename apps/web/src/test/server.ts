@@ -6,7 +6,7 @@ export type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
 
 export function envelope(code: number, msg: string, data: unknown = null, status = 200): Response {
   const text = JSON.stringify({ Code: code, Msg: msg, Data: data });
-  return { ok: status >= 200 && status < 300, status, text: () => Promise.resolve(text) } as Response;
+  return { ok: status >= 200 && status < 300, status, headers: new Headers({ 'content-type': 'application/json; charset=utf-8' }), text: () => Promise.resolve(text) } as Response;
 }
 
 /**
@@ -18,6 +18,8 @@ const defaults: Record<string, (body: Record<string, unknown>) => Response> = {
   // an organisation without devices or folders
   '/api/Device/GetTree': () =>
     envelope(Code.Success, '', { Folders: [{ IdStr: '-1', ParentIdStr: '', Name: 'Qinling Reserve', DeviceCount: 0, Example: false, Folders: [], Devices: [] }], Permissions: [], Total: 0, SensorCounts: { '0': 0 } }),
+  // the tree's marks: nothing known of any device
+  '/api/Device/GetTreeState': () => envelope(Code.Success, '', { IMEI: [], LastWorkAt: [], ReportGapMinutes: [] }),
 };
 
 export function fakeServer(handlers: Record<string, (body: Record<string, unknown>) => Response>): Mock<FetchFn> {

@@ -46,3 +46,8 @@ vi.mock('antd', async (importOriginal) => {
 afterEach(() => {
   cleanup();
 });
+
+// The app's texts are chunks fetched per language (src/i18n/i18n.ts); tests switch languages at will
+// and read texts at once, so both are here before any test.
+const { loadLanguage } = await import('../i18n');
+await Promise.all([loadLanguage('zh'), loadLanguage('en')]);

@@ -6,10 +6,10 @@ import { BrandMark } from '../../components/BrandMark';
 import { LanguageToggle } from '../../components/LanguageToggle';
 import { useZone } from '../../lib/session';
 import { isMenuGroup, MENU, menuEntries, normalizePath } from '../routes';
-import { UserMenu } from './UserMenu';
+import { UserMenu, type UserMenuActions } from './UserMenu';
 
 /** The header bar (§2.3): brand, the top tabs, and on the right time zone, language and user. */
-export function AppHeader({ onAccountSecurity, onSettings }: { onAccountSecurity: () => void; onSettings: () => void }) {
+export function AppHeader(actions: UserMenuActions) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const zone = useZone();
@@ -48,7 +48,7 @@ export function AppHeader({ onAccountSecurity, onSettings }: { onAccountSecurity
           </Tooltip>
         ) : null}
         <LanguageToggle size="small" />
-        <UserMenu onAccountSecurity={onAccountSecurity} onSettings={onSettings} />
+        <UserMenu {...actions} />
       </div>
     </Layout.Header>
   );

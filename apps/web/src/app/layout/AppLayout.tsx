@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { resetTreeSelection } from '../../slots/device-tree';
 import { AccountSecurityDialog, SafetyPrompt } from '../../features/account-security';
+import { FeedbackDialog, UserInfoDialog } from '../../features/profile';
 import { SettingsDialog } from '../../features/settings';
 import { logout } from '../../lib/auth';
 import { markSafetyPrompt, useSession } from '../../lib/session';
@@ -21,6 +22,8 @@ export function AppLayout() {
   const { safetyPrompt } = useSession();
   const [securityOpen, setSecurityOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [userInfoOpen, setUserInfoOpen] = useState(false);
+  const [feedbackOpen, setFeedbackOpen] = useState(false);
   useUserInfo();
   // Leaving the console (sign-out, an ended session) forgets what the tree had selected on each page.
   useEffect(() => () => resetTreeSelection(), []);
@@ -30,7 +33,12 @@ export function AppLayout() {
 
   return (
     <Layout className="wt-shell">
-      <AppHeader onAccountSecurity={() => setSecurityOpen(true)} onSettings={() => setSettingsOpen(true)} />
+      <AppHeader
+        onUserInfo={() => setUserInfoOpen(true)}
+        onAccountSecurity={() => setSecurityOpen(true)}
+        onSettings={() => setSettingsOpen(true)}
+        onFeedback={() => setFeedbackOpen(true)}
+      />
       <Layout className="wt-body">
         {showsTreePanel(pathname) ? <TreePanel /> : null}
         <Layout.Content className="wt-content" id="wt-content">
@@ -40,6 +48,8 @@ export function AppLayout() {
       </Layout>
       <AccountSecurityDialog open={securityOpen} onClose={() => setSecurityOpen(false)} />
       <SettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} />
+      <UserInfoDialog open={userInfoOpen} onClose={() => setUserInfoOpen(false)} />
+      <FeedbackDialog open={feedbackOpen} onClose={() => setFeedbackOpen(false)} />
       <SafetyPrompt
         open={safetyPrompt && !securityOpen}
         onSecure={() => {

@@ -1,6 +1,6 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Button, Grid, Layout, Tooltip, Typography } from 'antd';
-import { useState } from 'react';
+import { useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { oneOf, readStored, writeStored } from '../../lib/storage';
@@ -33,6 +33,15 @@ export function TreePanel() {
 
   // On narrow screens the expanded panel floats over the page instead of squeezing it.
   const overlay = screens.md === false && !packed;
+  // A phone: the floating panel packs away once a device is chosen in it (tapped, or Enter on the tree),
+  // so that its track or details show; the panel covered the page. Not remembered as the user's choice.
+  const packAfterChoice = (e: MouseEvent<HTMLElement> | KeyboardEvent<HTMLElement>): void => {
+    if (!overlay) return;
+    const target = e.target as HTMLElement;
+    const row = target.closest('.ant-tree-treenode') ?? (target.getAttribute('role') === 'tree' ? target.querySelector('.ant-tree-treenode-active') : null);
+    if (!row || row.classList.contains('ant-tree-treenode-disabled') || target.closest('.wt-tree-more, .ant-tree-switcher')) return;
+    if (row.querySelector('[data-testid^="tree-device-"]')) setPacked(true);
+  };
   const label = packed ? t('layout.treeExpand') : t('layout.treePack');
   return (
     <Layout.Sider
@@ -56,7 +65,14 @@ export function TreePanel() {
           <Button type="text" aria-label={label} aria-expanded={!packed} icon={packed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />} onClick={toggle} />
         </Tooltip>
       </div>
-      <div className="wt-tree-panel-body" hidden={packed}>
+      <div
+        className="wt-tree-panel-body"
+        hidden={packed}
+        onClick={packAfterChoice}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') packAfterChoice(e);
+        }}
+      >
         <DeviceTree page={page} />
       </div>
     </Layout.Sider>

@@ -1,22 +1,47 @@
-import { DownOutlined, ExperimentOutlined, InfoCircleOutlined, LogoutOutlined, SafetyCertificateOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  DownOutlined,
+  ExperimentOutlined,
+  HistoryOutlined,
+  IdcardOutlined,
+  InfoCircleOutlined,
+  LogoutOutlined,
+  MessageOutlined,
+  SafetyCertificateOutlined,
+  SettingOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { CLIENT_VERSION, truncateDisplay } from '@wildtrack/contract';
 import { App, Avatar, Dropdown, Grid, Switch, Typography, type MenuProps } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useIsPrimary, UserLogDialog } from '../../features/userlog';
+import { VersionDialog } from '../../features/version';
 import { useExperienceSwitch } from '../../slots/device-tree';
 import { logout } from '../../lib/auth';
 import { useSession } from '../../lib/session';
 
+/** What the user menu opens; the layout holds the dialogs. */
+export interface UserMenuActions {
+  onUserInfo: () => void;
+  onAccountSecurity: () => void;
+  onSettings: () => void;
+  onFeedback: () => void;
+}
+
 /**
- * The user dropdown (§2.3). It holds only entries that work today: who is signed in, account security,
- * settings (notifications, map-service key, time zone), the experience-devices switch, the version and
- * sign-out; notices, user info and feedback join with their issues.
+ * The user dropdown (§2.3). It holds only entries that work today: who is signed in (nickname and
+ * avatar), user info, account security, settings (notifications, map-service key, time zone), the
+ * experience-devices switch, the version, feedback and sign-out; notices join with their issue.
  */
-export function UserMenu({ onAccountSecurity, onSettings }: { onAccountSecurity: () => void; onSettings: () => void }) {
+export function UserMenu({ onUserInfo, onAccountSecurity, onSettings, onFeedback }: UserMenuActions) {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
   const { user } = useSession();
   const experience = useExperienceSwitch();
   const experienceOn = user.experience === '1';
+  const [versionOpen, setVersionOpen] = useState(false);
+  const [logOpen, setLogOpen] = useState(false);
+  const isPrimary = useIsPrimary();
 
   const toggleExperience = (): void => {
     const next = !experienceOn;
@@ -51,6 +76,7 @@ export function UserMenu({ onAccountSecurity, onSettings }: { onAccountSecurity:
       ),
     },
     { type: 'divider' },
+    { key: 'info', icon: <IdcardOutlined />, label: t('layout.userInfo') },
     { key: 'security', icon: <SafetyCertificateOutlined />, label: t('layout.accountSecurity') },
     { key: 'settings', icon: <SettingOutlined />, label: t('layout.settings') },
     {
@@ -69,25 +95,42 @@ export function UserMenu({ onAccountSecurity, onSettings }: { onAccountSecurity:
         </span>
       ),
     },
-    { key: 'version', icon: <InfoCircleOutlined />, disabled: true, label: t('layout.version', { version: CLIENT_VERSION }) },
+    { key: 'version', icon: <InfoCircleOutlined />, label: t('layout.version', { version: CLIENT_VERSION }) },
+    // The organisation's user log: its primary user only (the server refuses anyone else).
+    ...(isPrimary ? [{ key: 'userLog', icon: <HistoryOutlined />, label: t('layout.userLog') }] : []),
+    { key: 'feedback', icon: <MessageOutlined />, label: t('layout.feedback') },
     { type: 'divider' },
     { key: 'logout', icon: <LogoutOutlined />, danger: true, label: t('layout.logout') },
   ];
 
   const onClick: MenuProps['onClick'] = ({ key }) => {
+    if (key === 'info') onUserInfo();
+    if (key === 'feedback') onFeedback();
     if (key === 'security') onAccountSecurity();
     if (key === 'settings') onSettings();
     if (key === 'experience' && !experience.isPending) toggleExperience();
+    if (key === 'version') setVersionOpen(true);
+    if (key === 'userLog') setLogOpen(true);
     if (key === 'logout') confirmLogout();
   };
 
   return (
-    <Dropdown menu={{ items, onClick }} trigger={['click']} placement="bottomRight">
-      <button type="button" className="wt-user-button" aria-label={t('layout.userMenu')} data-testid="user-menu">
-        <Avatar size={32} src={user.imgUrl || undefined} icon={user.imgUrl ? undefined : <UserOutlined />} className="wt-avatar" />
-        {screens.sm ? <span className="wt-user-name">{displayName}</span> : null}
-        <DownOutlined className="wt-user-caret" />
-      </button>
-    </Dropdown>
+    <>
+      <Dropdown menu={{ items, onClick }} trigger={['click']} placement="bottomRight">
+        <button
+          type="button"
+          className="wt-user-button"
+          // the visible name is part of the button's name (WCAG 2.5.3), then what the button opens
+          aria-label={screens.sm ? `${displayName} · ${t('layout.userMenu')}` : t('layout.userMenu')}
+          data-testid="user-menu"
+        >
+          <Avatar size={32} src={user.imgUrl || undefined} icon={user.imgUrl ? undefined : <UserOutlined />} className="wt-avatar" />
+          {screens.sm ? <span className="wt-user-name">{displayName}</span> : null}
+          <DownOutlined className="wt-user-caret" />
+        </button>
+      </Dropdown>
+      <VersionDialog open={versionOpen} onClose={() => setVersionOpen(false)} />
+      <UserLogDialog open={logOpen} onClose={() => setLogOpen(false)} />
+    </>
   );
 }

@@ -4,6 +4,8 @@ import { Breadcrumb, Card, Empty, Space, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { folderLabel, folderPath, setTreeSelection, TreeLoadState, useDeviceTree, useTreeSelection } from '../../slots/device-tree';
+import { UnknownDeviceNotice } from '../../components/UnknownDeviceNotice';
+import { ContextInUrl, useChosenDeviceInTree, useLocate } from '../../lib/contextUrl';
 import { DeviceDetails } from './components/DeviceDetails';
 import { MovebankImport } from './components/MovebankImport';
 import { DeviceTable } from './components/DeviceTable';
@@ -13,7 +15,8 @@ import './device.css';
 
 /**
  * /device (§2.1): the devices of the folder selected in the tree, a page at a time, and the details of
- * the selected device (from the tree or a row of the table) in tabs.
+ * the selected device (from the tree or a row of the table) in tabs. The device is the one /track shows
+ * (lib/positionSelection's chosen device); the URL carries it and the tab.
  */
 export function DevicePage() {
   const { t } = useTranslation();
@@ -22,13 +25,20 @@ export function DevicePage() {
   // another device drops unsaved animal info: asked first, and kept on "keep editing"
   const shownImei = useGuardedDevice(selection.imei);
   const index = tree.data;
+  const linked = useChosenDeviceInTree('device', selection.imei, selection.initialised, useLocate(index), selectInTree);
 
   const path = useMemo(() => (index && selection.folderId ? folderPath(index, selection.folderId) : []), [index, selection.folderId]);
   // §9 breadcrumb: the last 4 levels.
   const shown = path.slice(-BREADCRUMB_LEVELS);
   const folder = path[path.length - 1];
 
-  if (tree.isPending || tree.isError) return <TreeLoadState tree={tree} />;
+  if (tree.isPending || tree.isError)
+    return (
+      <>
+        <ContextInUrl page="device" />
+        <TreeLoadState tree={tree} />
+      </>
+    );
   if (index && index.devices.length === 0 && index.top.every((f) => f.folders.length === 0)) {
     return (
       <Card className="wt-page-card" variant="borderless">
@@ -39,6 +49,8 @@ export function DevicePage() {
 
   return (
     <div className="wt-device-page">
+      <ContextInUrl page="device" />
+      <UnknownDeviceNotice imeis={linked.unknown} onClose={linked.dismiss} />
       <Card
         className="wt-page-card"
         variant="borderless"
@@ -93,3 +105,5 @@ export function DevicePage() {
     </div>
   );
 }
+
+const selectInTree = (imei: string, folderId: string) => setTreeSelection('device', { imei, folderId });

@@ -139,6 +139,17 @@ describe('device details', () => {
     expect(screen.getByText('30 min')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
   });
+
+  it('says a work status the device never reported is unknown, showing no schedule', async () => {
+    fakeServer({
+      '/api/Device/GetDetailByIMEI': () => envelope(Code.Success, '', deviceDetail(IMEI)),
+      '/api/DeviceWorkStatus/Get': () => envelope(Code.Success, '', { Known: false, IMEI, LastWorkTime: '', BatteryType: 0 }),
+    });
+    wrap(<DeviceDetails imei={IMEI} />);
+    fireEvent.click(await screen.findByRole('tab', { name: 'Work status' }));
+    expect((await screen.findByTestId('work-status-unknown')).textContent).toContain('Unknown (the device has not reported it)');
+    expect(screen.queryByTestId('gnss-mode')).toBeNull();
+  });
 });
 
 describe('animal info', () => {
@@ -168,10 +179,10 @@ describe('animal info', () => {
     expect(within(await screen.findByTestId('measures')).getAllByRole('spinbutton')).toHaveLength(9);
     fireEvent.click(screen.getByTestId('add-custom-field'));
     fireEvent.click(screen.getByTestId('save-animal'));
-    expect(await screen.findByText('The field name must not be empty.')).toBeTruthy();
+    expect(await screen.findByText('Enter the field name.')).toBeTruthy();
     fireEvent.change(document.querySelector('#AdditionalInfo_1_Name')!, { target: { value: 'ring' } });
     fireEvent.click(screen.getByTestId('save-animal'));
-    expect((await screen.findAllByText('the field name is used twice')).length).toBeGreaterThan(0);
+    expect((await screen.findAllByText('The field name is used twice.')).length).toBeGreaterThan(0);
     expect(callsTo(server, '/api/MountInfo/SaveBirdInfo')).toHaveLength(0);
 
     fireEvent.change(document.querySelector('#AdditionalInfo_1_Name')!, { target: { value: 'Band' } });

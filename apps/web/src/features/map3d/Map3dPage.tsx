@@ -3,7 +3,10 @@ import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cssColor, deviceColor } from '../../map/deck/trackData';
 import { fixAt, trackLine } from '../../map/globe/trackLine';
+import { UnknownDeviceNotice } from '../../components/UnknownDeviceNotice';
+import { useLocate, useUnknownMapDevices } from '../../lib/contextUrl';
 import { MapPageFrame, useMapPage } from '../../map/MapPageFrame';
+import { useDeviceTree } from '../../slots/device-tree';
 import './map3d.css';
 
 /** CesiumJS (a few MB) loads only here, while the rest of the screen already works. */
@@ -20,9 +23,12 @@ const EXAGGERATIONS = [1, 5, 20] as const;
 export default function Map3dPage() {
   const { t } = useTranslation();
   const page = useMapPage();
+  // a shared link may name devices this viewer cannot see: dropped, and said
+  const linked = useUnknownMapDevices(useLocate(useDeviceTree().data));
   const { base, colors, shown, replay, range, selection } = page;
   const [exaggeration, setExaggeration] = useState<number>(1);
 
+  const captionOf = useCallback((imei: string) => page.captions.get(imei), [page.captions]);
   const colorOf = useCallback((imei: string, i: number) => cssColor(colors.get(imei) ?? deviceColor(i)), [colors]);
   const lines = useMemo(() => shown.map(trackLine).filter((line) => line.count > 0), [shown]);
   const fallback = (
@@ -35,6 +41,7 @@ export default function Map3dPage() {
     <MapPageFrame
       name="map3d"
       page={page}
+      notice={<UnknownDeviceNotice imeis={linked.unknown} onClose={linked.dismiss} />}
       fallback={fallback}
       bodyClassName="wt-map3d-body"
       hasFixes={lines.length > 0}
@@ -86,6 +93,8 @@ export default function Map3dPage() {
           exaggeration={exaggeration}
           fitKey={`${selection.imeis.join(',')}|${range.start}|${range.end}`}
           fallback={fallback}
+          captionOf={captionOf}
+          zone={page.zone}
         />
       </Suspense>
     </MapPageFrame>

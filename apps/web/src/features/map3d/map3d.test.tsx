@@ -3,7 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../app/providers';
 import { setLang } from '../../i18n';
-import { resetPositionSelection, setPositionRange, setSelectedImeis } from '../../lib/positionSelection';
+import { rangeFromText, resetPositionSelection, setPositionRange, setSelectedImeis } from '../../lib/positionSelection';
 import { clearSession } from '../../lib/session';
 import { folder, tree, treeDevice } from '../../test/devices';
 import { envelope, fakeServer } from '../../test/server';
@@ -68,7 +68,7 @@ describe('/map3d', () => {
   it('lists the chosen device with its fixes and the height of the fix shown, in either language', async () => {
     server();
     setSelectedImeis([IMEI]);
-    setPositionRange({ span: null, start: '2025-03-07 00:00:00', end: '2025-03-07 23:59:59' });
+    setPositionRange(rangeFromText('2025-03-07 00:00:00', '2025-03-07 23:59:59', '+08:00'));
     render(
       <AppProviders>
         <Map3dPage />

@@ -225,7 +225,7 @@ describe('the settings dialog', () => {
     await screen.findByTestId('settings-form');
     fireEvent.change(keyInput(), { target: { value: 'key&tk=other' } });
     fireEvent.click(saveButton());
-    expect(await screen.findByText('Map-service key may hold only letters and digits.')).toBeTruthy();
+    expect(await screen.findByText('The map-service key may hold only letters and digits.')).toBeTruthy();
     expect(FakeTile.requested).toEqual([]);
     expect(sentBodies(server)).toEqual([]);
   });

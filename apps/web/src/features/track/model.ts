@@ -1,4 +1,4 @@
-import { FixValidValue, normalisePrecision, PRECISION_GRADES, type Fix, type PositionFilter, type SortOrder } from '@wildtrack/contract';
+import { BOUNDED_FILTERS, FixValidValue, normalisePrecision, PRECISION_GRADES, type BoundedFilter, type Fix, type PositionFilter, type SortOrder } from '@wildtrack/contract';
 import { indexAtTime, type DecodedTrack } from '../../lib/tracks/types';
 
 /**
@@ -6,30 +6,26 @@ import { indexAtTime, type DecodedTrack } from '../../lib/tracks/types';
  * §5 precision input rule), and finding a fix of the map in the table's pages.
  */
 
-/** The numeric filters of §9, each "value > n". */
-export const NUMERIC_FILTERS = ['speed', 'altitude', 'temperature', 'voltage', 'activity'] as const;
-export type NumericFilter = (typeof NUMERIC_FILTERS)[number];
+/**
+ * The numeric filters: §9's five, each "value > n", and HDOP and satellites; each also takes an optional
+ * upper bound ("value ≤ m", issue 12), sent as the contract's `…Max` field.
+ */
+export const NUMERIC_FILTERS = BOUNDED_FILTERS;
+export type NumericFilter = BoundedFilter;
+export type UpperBound = `${NumericFilter}Max`;
+export const upperOf = (key: NumericFilter): UpperBound => `${key}Max`;
 
-/** The filter panel's fields: numbers empty when not used, the precision letters as shown. */
-export interface FilterDraft {
-  speed: number | null;
-  altitude: number | null;
-  temperature: number | null;
-  voltage: number | null;
-  activity: number | null;
+/** The filter panel's fields: numbers empty when not used, the precision letters as chosen. */
+export type FilterDraft = Record<NumericFilter | UpperBound, number | null> & {
   /** Precision letters, normalised: every letter means no precision filter. */
   precision: string;
   validOnly: boolean;
-}
+};
 
 export const ALL_GRADES = PRECISION_GRADES.join('');
 
 export const NO_FILTER: FilterDraft = {
-  speed: null,
-  altitude: null,
-  temperature: null,
-  voltage: null,
-  activity: null,
+  ...(Object.fromEntries(NUMERIC_FILTERS.flatMap((k) => [[k, null], [upperOf(k), null]])) as Record<NumericFilter | UpperBound, null>),
   precision: ALL_GRADES,
   validOnly: false,
 };
@@ -49,12 +45,34 @@ export function precisionWasReset(raw: string): boolean {
   return [...letters].some((letter) => !(PRECISION_GRADES as readonly string[]).includes(letter));
 }
 
+/**
+ * The precision letters after a checkbox change: the chosen letters in A–E, N order. The last letter
+ * can't be unticked (the boxes never ask for no grade at all), so §5's rule holds by construction.
+ */
+export function gradesAfter(current: string, letter: string, checked: boolean): string {
+  const chosen = new Set(precisionInput(current));
+  if (checked) chosen.add(letter);
+  else if (chosen.size > 1) chosen.delete(letter);
+  return PRECISION_GRADES.filter((g) => chosen.has(g)).join('');
+}
+
+/** The filters whose upper bound is not above their lower one (the server refuses those: 601). */
+export function reversedBounds(draft: FilterDraft): NumericFilter[] {
+  return NUMERIC_FILTERS.filter((k) => {
+    const lower = draft[k];
+    const upper = draft[upperOf(k)];
+    return lower !== null && upper !== null && upper <= lower;
+  });
+}
+
 /** The call's filter: unused fields left out; every letter is no precision filter (N = grades 6 and 7). */
 export function toPositionFilter(draft: FilterDraft): PositionFilter {
   const out: PositionFilter = {};
   for (const key of NUMERIC_FILTERS) {
-    const v = draft[key];
-    if (v !== null && Number.isFinite(v)) out[key] = v;
+    for (const field of [key, upperOf(key)] as const) {
+      const v = draft[field];
+      if (v !== null && v !== undefined && Number.isFinite(v)) out[field] = v;
+    }
   }
   const letters = precisionInput(draft.precision);
   if (letters !== ALL_GRADES) out.precision = letters;
@@ -62,10 +80,11 @@ export function toPositionFilter(draft: FilterDraft): PositionFilter {
   return out;
 }
 
-/** How many filters are in use (the filter button's badge). */
+/** How many filters are in use (the filter button's badge): a lower and an upper bound count as one. */
 export function activeFilterCount(draft: FilterDraft): number {
   const f = toPositionFilter(draft);
-  return Object.keys(f).length;
+  const names = new Set(Object.keys(f).map((k) => k.replace(/Max$/, '')));
+  return names.size;
 }
 
 // ---- validity --------------------------------------------------------------------------------------
@@ -133,4 +152,72 @@ export function locateStep(
   else if (descending ? time < last : time > last) next += 1;
   const pages = Math.max(1, Math.ceil(total / paging.pageSize));
   return next === paging.currentPage || next < 1 || next > pages ? 'lost' : next;
+}
+
+// ---- map selection ---------------------------------------------------------------------------------
+
+/** A rectangle on the map's screen, in CSS pixels from its top-left corner. */
+export interface ScreenBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** What a box drawn on the map holds for marking. */
+export interface BoxChoice {
+  /** Ids of the valid single fixes inside the box (the ones a mark changes). */
+  ids: string[];
+  /** Points of second-level averages inside it: their fixes are marked from the table's row. */
+  averaged: number;
+}
+
+/**
+ * The fixes of a track whose points lie inside a screen box (corners in any order). Only valid fixes are
+ * chosen (an invalid one is already out of the analysis, a marked one can't be marked again); a point
+ * that averages a second-level run stands for fixes the track doesn't name, so it is counted apart.
+ */
+export function fixesInBox(track: DecodedTrack | undefined, box: ScreenBox, project: (lon: number, lat: number) => { x: number; y: number }): BoxChoice {
+  const out: BoxChoice = { ids: [], averaged: 0 };
+  if (!track) return out;
+  const left = Math.min(box.x0, box.x1);
+  const right = Math.max(box.x0, box.x1);
+  const top = Math.min(box.y0, box.y1);
+  const bottom = Math.max(box.y0, box.y1);
+  for (let i = 0; i < track.count; i++) {
+    if (track.valid[i] !== 1) continue;
+    const p = project(track.lonLat[2 * i]!, track.lonLat[2 * i + 1]!);
+    if (p.x < left || p.x > right || p.y < top || p.y > bottom) continue;
+    if (track.averaged[i] === 1) out.averaged += 1;
+    else out.ids.push(String(track.times[i]));
+  }
+  return out;
+}
+
+/** Whether a screen point lies inside a polygon (even-odd rule; the polygon closes itself). */
+export function insidePolygon(p: { x: number; y: number }, polygon: readonly { x: number; y: number }[]): boolean {
+  let inside = false;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const a = polygon[i]!;
+    const b = polygon[j]!;
+    if (a.y > p.y !== b.y > p.y && p.x < ((b.x - a.x) * (p.y - a.y)) / (b.y - a.y) + a.x) inside = !inside;
+  }
+  return inside;
+}
+
+/** The fixes of a track inside a lasso drawn on the map: as fixesInBox, within the drawn outline. */
+export function fixesInLasso(track: DecodedTrack | undefined, outline: readonly { x: number; y: number }[], project: (lon: number, lat: number) => { x: number; y: number }): BoxChoice {
+  const out: BoxChoice = { ids: [], averaged: 0 };
+  if (!track || outline.length < 3) return out;
+  const xs = outline.map((p) => p.x);
+  const ys = outline.map((p) => p.y);
+  const bounds = { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+  for (let i = 0; i < track.count; i++) {
+    if (track.valid[i] !== 1) continue;
+    const p = project(track.lonLat[2 * i]!, track.lonLat[2 * i + 1]!);
+    if (p.x < bounds.x0 || p.x > bounds.x1 || p.y < bounds.y0 || p.y > bounds.y1 || !insidePolygon(p, outline)) continue;
+    if (track.averaged[i] === 1) out.averaged += 1;
+    else out.ids.push(String(track.times[i]));
+  }
+  return out;
 }

@@ -6,13 +6,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../app/providers';
 import { setLang } from '../../i18n';
 import { resetTreeSelection, setTreeSelection } from '../../slots/device-tree';
-import { resetPositionSelection, setPositionRange } from '../../lib/positionSelection';
+import { rangeFromText, resetPositionSelection, setPositionRange } from '../../lib/positionSelection';
 import { clearSession } from '../../lib/session';
 import { folder, tree, treeDevice } from '../../test/devices';
 import { callsTo, envelope, fakeServer } from '../../test/server';
 import { countOlder } from './api';
 import { FixFilters } from './components/FixFilters';
 import { FixTable, type FixPaging } from './components/FixTable';
+import { FIX_COLUMNS } from './components/fixColumns';
 import {
   activeFilterCount,
   fixState,
@@ -98,20 +99,23 @@ describe('the precision filter input (§5)', () => {
     expect(activeFilterCount({ ...NO_FILTER, altitude: 100, precision: 'AB' })).toBe(2);
   });
 
-  it('applies the rule when the box is left, and says when it reset the letters', async () => {
+  it('chooses the letters with boxes: the last ticked one stays, so the rule holds by construction', async () => {
     const onApply = vi.fn();
     wrap(<FixFilters value={NO_FILTER} onApply={onApply} />);
-    const input = screen.getByTestId('filter-precision');
-    fireEvent.change(input, { target: { value: 'bba' } });
-    fireEvent.blur(input);
-    expect((input as HTMLInputElement).value).toBe('AB');
-    expect(screen.queryByTestId('precision-reset')).toBeNull();
-    fireEvent.change(input, { target: { value: 'AZ' } });
-    fireEvent.blur(input);
-    expect((input as HTMLInputElement).value).toBe('ABCDEN');
-    expect(screen.getByTestId('precision-reset')).toBeTruthy();
+    const box = (letter: string) => {
+      const el = screen.getByTestId(`filter-grade-${letter}`);
+      return (el.tagName === 'INPUT' ? el : el.querySelector('input')) as HTMLInputElement;
+    };
+    const group = screen.getByTestId('filter-precision');
+    for (const letter of ['C', 'D', 'E', 'N']) fireEvent.click(box(letter));
+    expect(group.getAttribute('data-value')).toBe('AB');
+    fireEvent.click(box('A'));
+    expect(group.getAttribute('data-value')).toBe('B');
+    // the last letter can't be unticked
+    expect(box('B').disabled).toBe(true);
+    fireEvent.click(box('A'));
+    expect(group.getAttribute('data-value')).toBe('AB');
 
-    fireEvent.change(input, { target: { value: 'ba' } });
     fireEvent.change(screen.getByTestId('filter-speed'), { target: { value: '5' } });
     fireEvent.click(screen.getByTestId('filter-apply'));
     expect(onApply).toHaveBeenLastCalledWith({ ...NO_FILTER, speed: 5, precision: 'AB' });
@@ -200,6 +204,7 @@ describe('the fixes table', () => {
         onSelectRows={() => undefined}
         emptyText="none"
         height={400}
+        choice={{ columns: [...FIX_COLUMNS], widths: {} }}
         {...props}
       />,
     );
@@ -208,10 +213,10 @@ describe('the fixes table', () => {
   it('shows every §3 column with its unit, grade letters, tags and averages', () => {
     table();
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
-    for (const title of ['Fix time', 'Longitude', 'Latitude', 'Speed (km/h)', 'Course (°)', 'Altitude (m)', 'Temperature (°C)', 'Activity', 'Voltage (V)', 'Channel', 'Satellites', 'HDOP', 'VDOP', 'Precision', 'Validity', 'Transmission time']) {
+    for (const title of ['Fix time', 'Lon (°)', 'Lat (°)', 'Speed (km/h)', 'Course (°)', 'Altitude (m)', 'Temperature (°C)', 'Activity', 'Voltage (V)', 'Channel', 'Sats', 'HDOP', 'VDOP', 'Grade', 'Valid', 'Transmission time']) {
       expect(headers, title).toContain(title);
     }
-    expect(screen.getAllByText('116.300000° E').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('116.300000').length).toBeGreaterThan(0);
     expect(screen.getAllByTestId('fix-grade').map((g) => g.getAttribute('data-grade'))).toEqual(['A', 'N', 'A', 'A']);
     expect(screen.getByTestId('fix-average').textContent).toBe('average of 10');
   });
@@ -220,9 +225,9 @@ describe('the fixes table', () => {
     table();
     const states = screen.getAllByTestId('fix-validity');
     expect(states.map((s) => s.getAttribute('data-state'))).toEqual(['valid', 'valid', 'noPosition', 'outOfRange', 'marked']);
-    expect(states[2]!.textContent).toBe('No position');
-    expect(states[3]!.textContent).toBe('Out of range');
-    expect(states[4]!.textContent).toBe('Marked invalidby Ranger One at 2026-11-21 10:00:00');
+    expect(states[2]!.getAttribute('aria-label')).toBe('No position · The device recorded an attempt without a position');
+    expect(states[3]!.getAttribute('aria-label')).toMatch(/^Out of range · /);
+    expect(states[4]!.getAttribute('aria-label')).toBe('Marked invalid · by Ranger One at 2026-11-21 10:00:00');
     const markedRow = document.querySelector(`tr[data-row-key="${rows[4]!.Id}"]`)!;
     expect(markedRow.className).toContain('wt-fix-marked');
     // a marked fix can't be marked again
@@ -246,7 +251,7 @@ describe('the fixes table', () => {
     expect(onPaging).toHaveBeenLastCalledWith({ currentPage: 1, pageSize: 20, sortField: 'PickTime', sortOrder: 'ascend' });
     rerender(
       <AppProviders>
-        <FixTable rows={rows} total={45} loading={false} paging={{ currentPage: 1, pageSize: 20, sortField: 'PickTime', sortOrder: 'ascend' }} onPaging={onPaging} activeId={null} onActivate={() => undefined} selectedIds={null} emptyText="none" height={400} />
+        <FixTable rows={rows} total={45} loading={false} paging={{ currentPage: 1, pageSize: 20, sortField: 'PickTime', sortOrder: 'ascend' }} onPaging={onPaging} activeId={null} onActivate={() => undefined} selectedIds={null} emptyText="none" height={400} choice={{ columns: [...FIX_COLUMNS], widths: {} }} />
       </AppProviders>,
     );
     fireEvent.click(header('Fix time'));
@@ -261,7 +266,7 @@ describe('the fixes table', () => {
     const onActivate = vi.fn();
     table({ onActivate, activeId: rows[1]!.Id });
     expect(document.querySelector(`tr[data-row-key="${rows[1]!.Id}"]`)!.className).toContain('wt-row-active');
-    fireEvent.click(screen.getAllByText('116.300000° E')[0]!);
+    fireEvent.click(screen.getAllByText('116.300000')[0]!);
     expect(onActivate).toHaveBeenCalledWith(rows[0]);
   });
 });
@@ -317,7 +322,7 @@ describe('/track', () => {
   it("reads the chosen device's fixes and track over the range, and shares the device with the maps", async () => {
     const fetch = server();
     choose();
-    act(() => setPositionRange({ span: null, start: '2026-11-20 00:00:00', end: '2026-11-20 23:59:59' }));
+    act(() => setPositionRange(rangeFromText('2026-11-20 00:00:00', '2026-11-20 23:59:59', '+08:00')));
     wrap(<TrackPage />);
     await screen.findByTestId('fix-average');
     await waitFor(() => expect(screen.getByTestId('track-map').getAttribute('data-points')).toBe('2'));
@@ -390,9 +395,9 @@ describe('/track', () => {
     const fetch = server({ rows: [fix(0), fix(1)], annotations: { [fix(0).Id]: { [wind]: '-3.2145', [chlorophyll]: 0.318, 'eobs:status': 'A', 'event-id': null } } });
     choose();
     wrap(<TrackPage />);
-    await screen.findAllByText('116.300000° E');
+    await screen.findAllByText('116.300000');
     expect(screen.queryByTestId('fix-detail')).toBeNull();
-    fireEvent.click(screen.getAllByText('116.300000° E')[0]!);
+    fireEvent.click(screen.getAllByText('116.300000')[0]!);
     const section = await screen.findByTestId('fix-annotations');
     expect(JSON.parse(callsTo(fetch, '/api/Fix/Get')[0]!.body as string)).toMatchObject({ imei: IMEI, id: fix(0).Id });
     const detail = screen.getByTestId('fix-detail');
@@ -408,7 +413,7 @@ describe('/track', () => {
     expect(within(screen.getByTestId('fix-annotations')).getByText(wind)).toBeTruthy();
     act(() => setLang('en'));
     // a fix without annotations: its detail, no section
-    fireEvent.click(screen.getByText('116.301000° E'));
+    fireEvent.click(screen.getByText('116.301000'));
     await waitFor(() => expect(screen.getByTestId('fix-detail').getAttribute('data-id')).toBe(fix(1).Id));
     await waitFor(() => expect(screen.getByTestId('fix-detail').getAttribute('data-state')).toBe('ready'));
     expect(screen.queryByTestId('fix-annotations')).toBeNull();

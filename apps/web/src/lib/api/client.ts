@@ -21,7 +21,7 @@ import {
 import { getLang, i18n } from '../../i18n';
 import { beginLoading } from '../loading';
 import { currentFullPath, loginPathFor, navigateTo } from '../navigation';
-import { notifier } from '../notify';
+import { notifier, type Notifier } from '../notify';
 import { clearSession, getToken } from '../session';
 import { ApiError } from './errors';
 import { terminalDescription } from './terminal';
@@ -48,10 +48,21 @@ export interface CallOptions {
    * user-log record call (§8), which must never bother the user.
    */
   notify?: boolean;
+  /**
+   * Nothing at all is shown and nothing navigates, whatever the outcome (network, timeout, 601, an ended
+   * session): the user log's background record (§8 "no notification when it fails"). The call still fails.
+   */
+  quiet?: boolean;
   /** Aborting it cancels the call silently. */
   signal?: AbortSignal;
   /** An upload's progress (bytes sent, of total): the upload then goes by XMLHttpRequest, fetch can't report it. */
   onUploadProgress?: (sent: number, total: number) => void;
+
+  /**
+   * A download call (§7.1: answered with the file): the file and its Content-Disposition (download.ts).
+   * A refusal still comes as the envelope and is handled as any call's.
+   */
+  onFile?: (file: Blob, disposition: string | null) => void;
 }
 
 export type Reply<C extends CallDef> =
@@ -259,14 +270,17 @@ async function exchange(
       signal: controller.signal,
       credentials: 'same-origin',
     });
-    text = await response.text();
+    if (opts.onFile && response.ok && !(response.headers.get('content-type') ?? '').includes('json')) {
+      opts.onFile(await response.blob(), response.headers.get('content-disposition'));
+      text = JSON.stringify({ Code: Code.Success, Msg: '', Data: null });
+    } else text = await response.text();
   } catch (error) {
     if (controller.signal.aborted && controller.signal.reason === TIMEOUT) {
-      notifier().message.error(t('api.timeout'));
+      say(opts).message.error(t('api.timeout'));
       throw new ApiError('timeout', t('api.timeout'), { notified: true });
     }
     if (controller.signal.aborted) throw cancelled('aborted by the caller');
-    notifier().message.error(t('api.network'));
+    say(opts).message.error(t('api.network'));
     throw new ApiError('network', error instanceof Error ? error.message : String(error), { notified: true });
   } finally {
     clearTimeout(timer);
@@ -277,7 +291,7 @@ async function exchange(
   if (!response.ok) {
     const status = String(response.status).slice(-3);
     const base = t('api.http', { status });
-    notifier().message.error(envelope?.Msg ? `${base}: ${envelope.Msg}` : base);
+    say(opts).message.error(envelope?.Msg ? `${base}: ${envelope.Msg}` : base);
     throw new ApiError('http', base, {
       status: response.status,
       ...(envelope ? { code: envelope.Code, msg: envelope.Msg } : {}),
@@ -285,11 +299,21 @@ async function exchange(
     });
   }
   if (!envelope) {
-    notifier().notification.warning({ title: t('api.networkTitle'), description: t('api.badReply') });
+    say(opts).notification.warning({ title: t('api.networkTitle'), description: t('api.badReply') });
     throw new ApiError('bad-reply', 'the reply is not an envelope', { status: response.status, notified: true });
   }
   if (openToken && envelope.Code === Code.Success) return { ...envelope, Data: openTokenAnswer(envelope.Data, openToken) };
   return envelope;
+}
+
+const QUIET: Notifier = {
+  notification: { error: () => undefined, warning: () => undefined },
+  message: { error: () => undefined, warning: () => undefined, success: () => undefined },
+};
+
+/** Where a call's outcome is said: nowhere for a quiet call. */
+function say(opts: CallOptions): Notifier {
+  return opts.quiet ? QUIET : notifier();
 }
 
 function sessionExpired(token: string | undefined, msg: string): void {
@@ -308,28 +332,28 @@ function handleEnvelope<C extends CallDef>(def: C, envelope: Envelope<unknown>, 
   if (code === Code.Success) {
     const parsed = def.data.safeParse(envelope.Data);
     if (!parsed.success) {
-      notifier().notification.warning({ title: t('api.networkTitle'), description: t('api.badReply') });
+      say(opts).notification.warning({ title: t('api.networkTitle'), description: t('api.badReply') });
       throw new ApiError('bad-reply', `Data of ${def.path} does not match the contract`, { code, notified: true });
     }
     return { ok: true, code: Code.Success, msg, data: parsed.data as CallData<C> };
   }
   if (code === Code.SessionExpired) {
-    sessionExpired(token, msg);
+    if (!opts.quiet) sessionExpired(token, msg);
     throw new ApiError('session', msg || t('api.sessionExpired'), { code, msg, notified: true });
   }
   if (SILENT_CODES.includes(code)) return { ok: false, code, msg, data: envelope.Data };
 
   const info = { code, msg, data: envelope.Data };
   if (code === Code.ServerError) {
-    notifier().notification.error({ title: t('api.serverTitle'), description: msg || t('api.badReply') });
+    say(opts).notification.error({ title: t('api.serverTitle'), description: msg || t('api.badReply') });
     throw new ApiError('code', msg, { ...info, notified: true });
   }
   if (code === Code.Invalid) {
-    notifier().message.warning(msg);
+    say(opts).message.warning(msg);
     throw new ApiError('code', msg, { ...info, notified: true });
   }
   const notify = opts.notify !== false;
-  if (notify) notifier().notification.warning({ title: t('api.noteTitle'), description: msg });
+  if (notify) say(opts).notification.warning({ title: t('api.noteTitle'), description: msg });
   throw new ApiError('code', msg, { ...info, notified: notify });
 }
 
@@ -368,7 +392,7 @@ async function send<C extends CallDef>(def: C, body: unknown, opts: CallOptions,
     } catch (error) {
       if (error instanceof ApiError) throw error;
       // Anything unforeseen (sealing, a broken header value): a warning with the network title.
-      notifier().notification.warning({ title: t('api.networkTitle'), description: error instanceof Error ? error.message : String(error) });
+      say(opts).notification.warning({ title: t('api.networkTitle'), description: error instanceof Error ? error.message : String(error) });
       throw new ApiError('network', error instanceof Error ? error.message : String(error), { notified: true });
     }
     return handleEnvelope(def, envelope, sessionToken, opts);

@@ -1,6 +1,6 @@
 import { encodeTrackSet, TrackFlag } from '@wildtrack/contract';
 import { describe, expect, it } from 'vitest';
-import { resolveRange } from '../positionSelection';
+import { rangeFromText, resolveRange } from '../positionSelection';
 import { indexAtTime } from './types';
 import { decodeTracks } from './worker-client';
 
@@ -31,7 +31,7 @@ describe('track decoding', () => {
 describe('position range', () => {
   it('resolves a span against today in the zone and keeps a custom range as it is', () => {
     const now = Date.UTC(2026, 10, 22, 20, 0); // 23 Nov 04:00 in +08:00
-    expect(resolveRange({ span: 7, start: '', end: '' }, '+08:00', now)).toEqual({ start: '2026-11-17 00:00:00', end: '2026-11-23 23:59:59' });
-    expect(resolveRange({ span: null, start: '2026-01-01 00:00:00', end: '2026-01-02 00:00:00' }, '+08:00', now)).toEqual({ start: '2026-01-01 00:00:00', end: '2026-01-02 00:00:00' });
+    expect(resolveRange({ span: 7 }, '+08:00', now)).toEqual({ start: '2026-11-17 00:00:00', end: '2026-11-23 23:59:59' });
+    expect(resolveRange(rangeFromText('2026-01-01 00:00:00', '2026-01-02 00:00:00', '+08:00'), '+08:00', now)).toEqual({ start: '2026-01-01 00:00:00', end: '2026-01-02 00:00:00' });
   });
 });

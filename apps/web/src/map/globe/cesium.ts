@@ -1,4 +1,4 @@
-import { buildModuleUrl, Ion } from 'cesium';
+import { buildModuleUrl, CreditDisplay, Ion, type Credit } from 'cesium';
 import 'cesium/Build/Cesium/Widgets/CesiumWidget/CesiumWidget.css';
 
 /**
@@ -8,6 +8,11 @@ import 'cesium/Build/Cesium/Widgets/CesiumWidget/CesiumWidget.css';
  */
 (globalThis as { CESIUM_BASE_URL?: string }).CESIUM_BASE_URL = `${import.meta.env.BASE_URL}cesium/`;
 Ion.defaultAccessToken = '';
+/**
+ * No "Cesium ion" logo: the globe uses no ion service (its imagery is bundled Natural Earth II and the
+ * user's chosen tile layers, whose own credits still show), so the default ion credit is not shown.
+ */
+CreditDisplay.cesiumCredit = undefined as unknown as Credit;
 
 /** The bundled Natural Earth II imagery (levels 0-2), the base layer that needs no network. */
 export const NATURAL_EARTH_URL = (): string => buildModuleUrl('Assets/Textures/NaturalEarthII');

@@ -13,7 +13,9 @@ import {
   PolylineMaterialAppearance,
   Primitive,
   PrimitiveCollection,
+  SceneTransforms,
   type CesiumWidget,
+  type PerspectiveFrustum,
   type PointPrimitive,
   type Polyline,
 } from 'cesium';
@@ -26,6 +28,8 @@ interface Drawn {
   material: Material | null;
   point: PointPrimitive;
   drop: Polyline;
+  /** The fix the marker stands on (-1: hidden). */
+  index: number;
 }
 
 /** Closest the camera comes when framing tracks that barely move (a nest, a single fix). */
@@ -123,14 +127,15 @@ export class TrackLayer {
         this.lines.add(primitive);
         pending.push(primitive);
       }
-      const point = this.markers.add({ color, pixelSize: 11, outlineColor: Color.WHITE, outlineWidth: 2, show: false });
+      // The marker's id is its device: a click on it (scene.pick) names the device.
+      const point = this.markers.add({ id: line.imei, color, pixelSize: 11, outlineColor: Color.WHITE, outlineWidth: 2, show: false });
       const drop = this.drops.add({
         positions: [Cartesian3.ZERO, Cartesian3.UNIT_X],
         width: 1.5,
         material: Material.fromType('Color', { color: color.withAlpha(0.7) }),
         show: false,
       });
-      return { line, path, material, point, drop };
+      return { line, path, material, point, drop, index: -1 };
     });
     this.drawn = { tracks, positions, pending };
     const data = this.box.dataset;
@@ -146,12 +151,15 @@ export class TrackLayer {
    * The replay: each line drawn up to `time` (null: whole), each marker at its device's fix then (null:
    * its last fix), with a drop line to the ground showing its height.
    */
-  place(time: number | null): void {
+  place(time: number | null, follow = false): void {
     if (this.group.isDestroyed()) return;
+    this.box.dataset.follow = follow ? '1' : '0';
     let shown = 0;
-    for (const { line, path, material, point, drop } of this.drawn.tracks) {
+    for (const track of this.drawn.tracks) {
+      const { line, path, material, point, drop } = track;
       if (material) material.uniforms.progress = pathProgress(line, path, time);
       const index = time === null ? line.count - 1 : fixAt(line, time);
+      track.index = index;
       if (index < 0) {
         point.show = false;
         drop.show = false;
@@ -168,7 +176,30 @@ export class TrackLayer {
       shown++;
     }
     this.box.dataset.markers = String(shown);
+    if (follow) this.keepInView();
     this.globe.scene.requestRender();
+  }
+
+  /**
+   * Following a replay: turns the camera (same heading, pitch and distance) to the markers when one nears
+   * the view's edge or is hidden behind the globe.
+   */
+  private keepInView(): void {
+    const positions = this.drawn.tracks.filter((d) => d.index >= 0 && d.point.show).map((d) => d.point.position);
+    if (positions.length === 0) return;
+    const scene = this.globe.scene;
+    const width = scene.canvas.clientWidth;
+    const height = scene.canvas.clientHeight;
+    const margin = 0.1;
+    const inside = positions.every((p) => {
+      const at = SceneTransforms.worldToWindowCoordinates(scene, p);
+      return at !== undefined && at.x >= width * margin && at.x <= width * (1 - margin) && at.y >= height * margin && at.y <= height * (1 - margin);
+    });
+    if (inside) return;
+    const camera = this.globe.camera;
+    const sphere = BoundingSphere.fromPoints(positions);
+    const range = Math.max(Cartesian3.distance(camera.positionWC, sphere.center), sphere.radius * 3, MIN_FIT_RANGE);
+    camera.flyToBoundingSphere(sphere, { duration: 0, offset: new HeadingPitchRange(camera.heading, camera.pitch, range) });
   }
 
   /**
@@ -179,11 +210,23 @@ export class TrackLayer {
     const all = this.drawn.positions.flat();
     if (all.length === 0) return;
     const sphere = BoundingSphere.fromPoints(all);
+    // Far enough that the sphere fits the narrower of the view's two angles (a wide map is short: its
+    // vertical angle is the smaller), with a margin.
+    const frustum = this.globe.camera.frustum as PerspectiveFrustum;
+    const angle = Math.min(frustum.fov ?? Math.PI / 3, frustum.fovy ?? Math.PI / 3);
+    const range = (sphere.radius / Math.sin(angle / 2)) * 1.25;
     this.globe.camera.flyToBoundingSphere(sphere, {
       duration: 0,
-      offset: new HeadingPitchRange(0, -CesiumMath.toRadians(55), Math.max(sphere.radius * 3, MIN_FIT_RANGE)),
+      offset: new HeadingPitchRange(0, -CesiumMath.toRadians(55), Math.max(range, MIN_FIT_RANGE)),
     });
     this.globe.scene.requestRender();
+  }
+
+  /** Where a device's marker is: its track, the fix it stands on and the marker's place; null when hidden. */
+  markerOf(imei: string): { line: TrackLine; index: number; position: Cartesian3 } | null {
+    const track = this.drawn.tracks.find((d) => d.line.imei === imei);
+    if (!track || track.index < 0 || !track.point.show) return null;
+    return { line: track.line, index: track.index, position: track.point.position };
   }
 
   clear(): void {
@@ -192,7 +235,7 @@ export class TrackLayer {
     this.drops.removeAll();
     this.markers.removeAll();
     this.drawn = { tracks: [], positions: [], pending: [] };
-    for (const key of ['tracks', 'points', 'trackBuildMs', 'maxHeight', 'tracksDrawn', 'markers']) delete this.box.dataset[key];
+    for (const key of ['tracks', 'points', 'trackBuildMs', 'maxHeight', 'tracksDrawn', 'markers', 'markersAt']) delete this.box.dataset[key];
   }
 
   destroy(): void {
@@ -205,6 +248,14 @@ export class TrackLayer {
 
   /** The geometry is made in workers: the element says when every line is on screen. */
   private readonly checkDrawn = (): void => {
+    // Where each marker is on screen (tests click it to open its popup; support reads it).
+    const at: string[] = [];
+    for (const d of this.drawn.tracks) {
+      if (d.index < 0 || !d.point.show) continue;
+      const xy = SceneTransforms.worldToWindowCoordinates(this.globe.scene, d.point.position);
+      if (xy) at.push(`${d.line.imei}:${Math.round(xy.x)},${Math.round(xy.y)}`);
+    }
+    this.box.dataset.markersAt = at.join(';');
     const { pending } = this.drawn;
     if (this.box.dataset.tracksDrawn !== '0') return;
     if (pending.every((p) => p.isDestroyed() || p.ready)) this.box.dataset.tracksDrawn = this.box.dataset.tracks ?? '0';

@@ -6,6 +6,9 @@
  */
 export { DeviceTree, type DeviceTreeProps } from './components/DeviceTree';
 export { TreeLoadState } from './components/TreeLoadState';
+// The tree's rows and titles, for pickers that show the tree (the map screens' device picker).
+export { VirtualTree } from './components/VirtualTree';
+export { NodeTitle } from './components/NodeTitle';
 export { NameDialog, MoveDialog } from './components/TreeDialogs';
 export { useDeviceTree, useExperienceSwitch, useUpdateRemarkName } from './api';
 export {
@@ -14,6 +17,8 @@ export {
   buildIndex,
   checkedImeis,
   filterTree,
+  filtersActive,
+  NO_FILTERS,
   firstNormalDevice,
   folderLabel,
   folderPath,
@@ -28,6 +33,8 @@ export {
   setTreeSelection,
   useTreeSelection,
   type DeviceEntry,
+  type FilteredTree,
+  type TreeNode,
   type FolderEntry,
   type TreeIndex,
   type TreePage,

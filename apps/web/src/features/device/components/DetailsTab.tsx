@@ -17,7 +17,10 @@ import { SensorIcons } from '../../../components/SensorIcons';
 import { isApiError, isIgnorable } from '../../../lib/api';
 import { zodRule } from '../../../lib/form';
 import { useSetSecondLevelFix, useUpdateProperty } from '../api';
+import { useObservedWork } from '../api/observed';
+import { hasReported, LastFix } from './DeviceState';
 import { Battery, StatusTag } from './status';
+import { VoltageTrend } from './VoltageTrend';
 
 const RIGHTS = ['EditDevice', 'EditFix', 'RemoteInstr', 'ShareDevice', 'DownloadData'] as const;
 
@@ -120,11 +123,12 @@ function PropertyDialog({ detail, open, onClose }: { detail: DeviceDetail; open:
     >
       <Form
         form={form}
+        name="deviceProperties"
         layout="vertical"
         initialValues={{ caption: detail.Caption, description: detail.Description, speciesType: detail.SpeciesType, status: detail.Status }}
       >
         <Form.Item name="caption" label={t('device.field.Caption')} rules={[zodRule(shape.caption.unwrap(), t, 'field.caption')]} required>
-          <Input maxLength={40} />
+          <Input maxLength={40} autoFocus />
         </Form.Item>
         <Form.Item name="speciesType" label={t('device.field.SpeciesType')}>
           <Select options={Object.values(SpeciesType).map((v) => ({ value: v, label: t(`species.${v}`) }))} />
@@ -137,6 +141,22 @@ function PropertyDialog({ detail, open, onClose }: { detail: DeviceDetail; open:
         </Form.Item>
       </Form>
     </Modal>
+  );
+}
+
+/** The voltage over the device's recent fixes (the observed work's trend), under its battery level. */
+function DetailVoltageTrend({ imei, reported }: { imei: string; reported: boolean }) {
+  const { t } = useTranslation();
+  const observed = useObservedWork(imei);
+  if (!reported || !observed.data) return null;
+  const count = observed.data.Voltages.length;
+  // one reading is the level shown above; a trend needs two
+  if (count < 2) return <div className="wt-voltage-trend-caption" data-testid="voltage-trend-caption">{t(count === 0 ? 'deviceState.trendEmpty' : 'deviceState.trendOne')}</div>;
+  return (
+    <>
+      <VoltageTrend points={observed.data.Voltages} />
+      <div className="wt-voltage-trend-caption">{t('deviceState.trend', { days: observed.data.Days })}</div>
+    </>
   );
 }
 
@@ -176,19 +196,22 @@ export function DetailsTab({ detail: d }: { detail: DeviceDetail }) {
         <Descriptions.Item label={t('device.field.Type')}>{t(`deviceType.${d.Type}`, { defaultValue: String(d.Type) })}</Descriptions.Item>
         <Descriptions.Item label={t('device.field.SpeciesType')}>{t(`species.${d.SpeciesType}`, { defaultValue: String(d.SpeciesType) })}</Descriptions.Item>
         <Descriptions.Item label={t('device.field.Status')}>
-          <StatusTag status={d.Status} />
+          <StatusTag status={d.Status} reported={hasReported(d)} />
         </Descriptions.Item>
         <Descriptions.Item label={t('device.field.BatteryType')}>{t(`batteryType.${d.BatteryType}`, { defaultValue: String(d.BatteryType) })}</Descriptions.Item>
         <Descriptions.Item label={t('device.field.Voltage')}>
-          <Battery voltage={d.Voltage} level={d.BatteryLevel} /> {d.Voltage !== null ? <Typography.Text type="secondary">{d.Voltage.toFixed(2)} V</Typography.Text> : null}
+          {hasReported(d) ? <Battery voltage={d.Voltage} level={d.BatteryLevel} batteryType={d.BatteryType} /> : dash}
+          <DetailVoltageTrend imei={d.IMEI} reported={hasReported(d)} />
         </Descriptions.Item>
-        <Descriptions.Item label={t('device.field.LastWorkTime')}>{text(d.LastWorkTime)}</Descriptions.Item>
+        <Descriptions.Item label={t('device.field.LastWorkTime')}>
+          <LastFix at={d.LastWorkAt} gapMinutes={d.ReportGapMinutes} />
+        </Descriptions.Item>
         <Descriptions.Item label={t('device.field.WorkDays')}>{t('device.days', { count: d.WorkDays })}</Descriptions.Item>
         <Descriptions.Item label={t('device.field.EffectiveTime')}>{text(d.EffectiveTime)}</Descriptions.Item>
         <Descriptions.Item label={t('device.field.FailureTime')}>{text(d.FailureTime)}</Descriptions.Item>
         <Descriptions.Item label={t('device.field.PostBackFrequency')}>{text(d.PostBackFrequency)}</Descriptions.Item>
         <Descriptions.Item label={t('device.field.PostBackTime')}>{text(d.PostBackTime)}</Descriptions.Item>
-        <Descriptions.Item label={t('device.field.SamplingTimes')}>{d.SamplingTimes}</Descriptions.Item>
+        <Descriptions.Item label={t('device.field.SamplingTimes')}>{d.SamplingTimes ?? t('ws.unknown', { ns: 'contract' })}</Descriptions.Item>
         <Descriptions.Item label={t('device.field.Attent')}>{d.Attent ? t('common.yes') : t('common.no')}</Descriptions.Item>
         <Descriptions.Item label={t('device.field.FenceCount')}>{d.FenceCount}</Descriptions.Item>
         <Descriptions.Item label={t('device.field.GNSSCollectionDesc')}>{text(d.GNSSCollectionDesc)}</Descriptions.Item>

@@ -1,11 +1,15 @@
+import { DeviceType } from '@wildtrack/contract';
 import { Alert, Skeleton, Tabs, Tag, Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
+import { InstructionHistory } from '../../../slots/instructions';
+import { useDeviceTab } from '../../../lib/positionSelection';
 import { useDeviceDetail } from '../api';
 import { useConfirmDiscard } from '../unsaved';
 import { AnimalInfoTab } from './AnimalInfoTab';
 import { DetailsTab } from './DetailsTab';
+import { FieldRecordsTab } from './FieldRecordsTab';
+import { LastFix } from './DeviceState';
 import { StatusTag } from './status';
 import { WorkStatusTab } from './WorkStatusTab';
 
@@ -13,7 +17,8 @@ import { WorkStatusTab } from './WorkStatusTab';
 export function DeviceDetails({ imei }: { imei: string }) {
   const { t } = useTranslation();
   const detail = useDeviceDetail(imei);
-  const [tab, setTab] = useState('details');
+  // the tab is part of the view context: kept across devices and screens, and carried by the URL
+  const [tab, setTab] = useDeviceTab();
   const confirmDiscard = useConfirmDiscard();
 
   if (detail.isPending) return <Skeleton active paragraph={{ rows: 8 }} />;
@@ -31,7 +36,8 @@ export function DeviceDetails({ imei }: { imei: string }) {
           </Typography.Text>
         </Typography.Title>
         <span>
-          <StatusTag status={d.Status} />
+          <LastFix at={d.LastWorkAt} gapMinutes={d.ReportGapMinutes} compact />{' '}
+          <StatusTag status={d.Status} reported={d.LastWorkAt !== null} />
           {d.Example ? <Tag color="cyan">{t('device.example')}</Tag> : null}
         </span>
       </div>
@@ -48,6 +54,12 @@ export function DeviceDetails({ imei }: { imei: string }) {
           { key: 'details', label: t('device.tab.details'), children: <DetailsTab detail={d} /> },
           { key: 'animal', label: t('device.tab.animal'), children: tab === 'animal' ? <AnimalInfoTab detail={d} readOnly={readOnly} /> : null },
           { key: 'work', label: t('device.tab.work'), children: tab === 'work' ? <WorkStatusTab imei={d.IMEI} /> : null },
+          // the remote instructions sent to it (§2.1 remote-instruction history), with their statuses
+          { key: 'instr', label: t('device.tab.instr'), children: tab === 'instr' ? <InstructionHistory imeis={[d.IMEI]} showDevice={false} /> : null },
+          // What a field phone's ranger records (§3 POI, Behavior): only phones send them.
+          ...(d.Type === DeviceType.Phone
+            ? [{ key: 'field', label: t('device.tab.field'), children: tab === 'field' ? <FieldRecordsTab imei={d.IMEI} /> : null }]
+            : []),
         ]}
       />
     </div>

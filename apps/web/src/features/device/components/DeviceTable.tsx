@@ -6,6 +6,7 @@ import { SensorIcons } from '../../../components/SensorIcons';
 import { useServerTable } from '../../../components/serverTable';
 import { useDeviceList, type SortField } from '../api';
 import { RootEmpty } from './RootEmpty';
+import { hasReported, LastFix } from './DeviceState';
 import { Battery, StatusTag } from './status';
 
 interface Props {
@@ -47,22 +48,23 @@ export function DeviceTable({ folderId, selectedImei, onSelect }: Props) {
     },
     { key: 'IMEI', dataIndex: 'IMEI', title: 'IMEI', sorter: true, sortOrder: sortOrderOf('IMEI'), width: 170, className: 'wt-mono' },
     { key: 'ModelName', dataIndex: 'ModelName', title: t('device.col.model'), sorter: true, sortOrder: sortOrderOf('ModelName'), ellipsis: true, responsive: ['xl'] },
-    { key: 'Status', title: t('device.col.status'), sorter: true, sortOrder: sortOrderOf('Status'), width: 120, render: (_, d) => <StatusTag status={d.Status} /> },
+    { key: 'Status', title: t('device.col.status'), sorter: true, sortOrder: sortOrderOf('Status'), width: 120, render: (_, d) => <StatusTag status={d.Status} reported={hasReported(d)} /> },
     {
       key: 'Voltage',
       title: t('device.col.battery'),
       sorter: true,
       sortOrder: sortOrderOf('Voltage'),
-      width: 120,
-      render: (_, d) => <Battery voltage={d.Voltage} level={d.BatteryLevel} />,
+      width: 160,
+      render: (_, d) => (hasReported(d) ? <Battery voltage={d.Voltage} level={d.BatteryLevel} batteryType={d.BatteryType} /> : <span className="wt-muted">—</span>),
     },
     {
       key: 'LastWorkTime',
       title: t('device.col.lastWork'),
       sorter: true,
       sortOrder: sortOrderOf('LastWorkTime'),
-      width: 170,
-      render: (_, d) => d.LastWorkTime || <span className="wt-muted">—</span>,
+      width: 190,
+      // how long ago, with the mark judged against the device's own schedule (the time in the tooltip)
+      render: (_, d) => <LastFix at={d.LastWorkAt} gapMinutes={d.ReportGapMinutes} compact />,
     },
     { key: 'Sensor', title: t('device.col.sensors'), width: 150, render: (_, d) => <SensorIcons mask={d.Sensor} /> },
   ];
@@ -82,7 +84,13 @@ export function DeviceTable({ folderId, selectedImei, onSelect }: Props) {
       scroll={{ x: 1120, y: 340 }}
       locale={{ emptyText: t('device.folderEmpty') }}
       rowClassName={(d) => (d.IMEI === selectedImei ? 'wt-row-selected' : '')}
-      onRow={(d) => ({ onClick: () => onSelect(d.IMEI), style: { cursor: 'pointer' } })}
+      // each row a tab stop that Enter opens, as a click does (keyboard users, issue 12 item 7)
+      onRow={(d) => ({
+        onClick: () => onSelect(d.IMEI),
+        tabIndex: 0,
+        onKeyDown: (e) => e.key === 'Enter' && e.target === e.currentTarget && onSelect(d.IMEI),
+        style: { cursor: 'pointer' },
+      })}
       pagination={table.pagination(list.data?.Total ?? 0, (total) => t('device.total', { total }))}
       onChange={table.onChange}
     />

@@ -230,9 +230,9 @@ function ImportDialog({ open, onClose, folderId, jobId, setJobId, job, jobError 
         <>
           {list.isError ? <Alert type="warning" showIcon message={t('movebankImport.listError')} className="wt-import-alert" /> : null}
           <Typography.Paragraph type="secondary">{t('movebankImport.intro')}</Typography.Paragraph>
-          <Form form={form} layout="vertical" initialValues={{ folderId: target }}>
+          <Form form={form} name="movebankImport" layout="vertical" initialValues={{ folderId: target }}>
             <Form.Item name="folderId" label={t('movebankImport.folder')} extra={t('movebankImport.folderHint')} rules={[{ required: true, message: t('movebankImport.folderRequired') }]}>
-              <TreeSelect treeData={options} treeDefaultExpandAll disabled={uploading} data-testid="movebank-import-folder" popupMatchSelectWidth />
+              <TreeSelect treeData={options} treeDefaultExpandAll disabled={uploading} data-testid="movebank-import-folder" popupMatchSelectWidth autoFocus />
             </Form.Item>
             <Form.Item label={t('movebankImport.file')} required>
               <div data-testid="movebank-import-file">

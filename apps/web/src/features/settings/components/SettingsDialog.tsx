@@ -169,7 +169,7 @@ function SettingsForm({ setting, isOpen, onClose }: BodyProps & { setting: Accou
         <div className="wt-settings-switch">
           <label htmlFor="settings_app">{t('settings.receiveApp')}</label>
           <Form.Item name="app" valuePropName="checked" noStyle>
-            <Switch id="settings_app" />
+            <Switch id="settings_app" autoFocus />
           </Form.Item>
         </div>
         <div className="wt-settings-switch">

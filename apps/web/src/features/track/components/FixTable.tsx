@@ -1,10 +1,12 @@
 import { gradeLetter, type Fix } from '@wildtrack/contract';
+import { CheckCircleFilled, CloseCircleFilled, MinusCircleFilled } from '@ant-design/icons';
 import { Table, Tag, Tooltip, type TableProps } from 'antd';
-import type { ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { pagingAfterChange, tablePager, type TablePaging } from '../../../components/serverTable';
 import type { FixSortField } from '../api';
 import { fixState, type FixState } from '../model';
+import { DECIMALS, DEFAULT_CHOICE, MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH, tableWidth, widthOf, type ColumnChoice, type FixColumn } from './fixColumns';
 
 export type FixPaging = TablePaging<FixSortField>;
 
@@ -23,69 +25,175 @@ interface Props {
   emptyText: ReactNode;
   /** The table's body height. */
   height: number;
+  /** Shown columns and their widths (the compact default set when not given). */
+  choice?: ColumnChoice;
+  /** A column's header edge dragged (or moved by the arrow keys) to this width; `done` at the drop. */
+  onResize?: (column: FixColumn, width: number, done: boolean) => void;
 }
 
 const dash = <span className="wt-muted">—</span>;
 
-/** A number without trailing zeros (averaged rows carry fractions). */
+/** A number with a column's fixed decimals, or a dash. */
 export function num(value: number | null | undefined, digits = 2): ReactNode {
   if (value === null || value === undefined || !Number.isFinite(value)) return dash;
-  return String(Number(value.toFixed(digits)));
+  return value.toFixed(digits);
 }
 
-/** A coordinate in absolute degrees with its hemisphere, or a dash. */
+/** A coordinate in absolute degrees with its hemisphere, or a dash (the fix's detail). */
 export function coordinate(value: number | null, tag: string): ReactNode {
   if (value === null) return dash;
   return `${value.toFixed(6)}° ${tag}`;
+}
+
+/** A coordinate as the table aligns it: signed decimal degrees (south and west negative), 6 decimals. */
+export function signedCoordinate(value: number | null, tag: string): ReactNode {
+  if (value === null) return dash;
+  return (tag === 'S' || tag === 'W' ? -value : value).toFixed(6);
 }
 
 const GRADE_TAG: Record<string, string> = { A: 'green', B: 'lime', C: 'gold', D: 'orange', E: 'red', N: 'default' };
 
 const STATE_TAG: Record<FixState, string> = { valid: 'success', noPosition: 'default', outOfRange: 'warning', marked: 'error' };
 
-/** The Validity column: valid, or why not (no position, out of range, marked by whom and when). */
-export function Validity({ fix }: { fix: Fix }) {
+/** Why a fix is or isn't valid, in words: the state, and who marked it and when. */
+function useValidityText(fix: Fix): { state: FixState; label: string; detail: string | null } {
   const { t } = useTranslation();
   const state = fixState(fix);
-  const label = <Tag color={STATE_TAG[state]}>{t(`track.validity.${state}`)}</Tag>;
+  const label = t(`track.validity.${state}`);
+  if (state === 'marked') {
+    const info = fix.ConvertedInvalid;
+    const by = info?.Operator ? t('track.validity.markedBy', { name: info.Operator, time: info.OperateTime }) : t('track.validity.markedAt', { time: info?.OperateTime ?? '' });
+    return { state, label, detail: by };
+  }
+  return { state, label, detail: state === 'valid' ? null : t(`track.validity.${state}Help`) };
+}
+
+/** The Validity column: valid, or why not (no position, out of range, marked by whom and when). */
+export function Validity({ fix }: { fix: Fix }) {
+  const { state, label, detail } = useValidityText(fix);
+  const tag = <Tag color={STATE_TAG[state]}>{label}</Tag>;
   if (state !== 'marked') {
     return (
       <span data-testid="fix-validity" data-state={state}>
-        {state === 'valid' ? label : <Tooltip title={t(`track.validity.${state}Help`)}>{label}</Tooltip>}
+        {detail ? <Tooltip title={detail}>{tag}</Tooltip> : tag}
       </span>
     );
   }
-  const info = fix.ConvertedInvalid;
-  const by = info?.Operator ? t('track.validity.markedBy', { name: info.Operator, time: info.OperateTime }) : t('track.validity.markedAt', { time: info?.OperateTime ?? '' });
   return (
     <span data-testid="fix-validity" data-state={state} className="wt-track-marked">
-      {label}
-      <span className="wt-track-marked-by">{by}</span>
+      {tag}
+      <span className="wt-track-marked-by">{detail}</span>
     </span>
   );
 }
 
+const STATE_ICON: Record<FixState, ReactNode> = {
+  valid: <CheckCircleFilled className="wt-validity-icon wt-validity-valid" />,
+  noPosition: <MinusCircleFilled className="wt-validity-icon wt-validity-none" />,
+  outOfRange: <MinusCircleFilled className="wt-validity-icon wt-validity-out" />,
+  marked: <CloseCircleFilled className="wt-validity-icon wt-validity-marked" />,
+};
+
+/** The table's narrow Validity cell: an icon named by its state, the reason (and who marked it) on hover. */
+export function ValidityMark({ fix }: { fix: Fix }) {
+  const { state, label, detail } = useValidityText(fix);
+  const text = detail ? `${label} · ${detail}` : label;
+  return (
+    <Tooltip title={text}>
+      <span data-testid="fix-validity" data-state={state} role="img" aria-label={text} className="wt-validity">
+        {STATE_ICON[state]}
+      </span>
+    </Tooltip>
+  );
+}
+
+/** Props antd hands a header cell, with a column's width and resize callback when it is resizable. */
+type HeaderCellProps = React.ThHTMLAttributes<HTMLTableCellElement> & {
+  resizeWidth?: number;
+  resizeLabel?: string;
+  onResizeWidth?: (width: number, done: boolean) => void;
+};
+
 /**
- * The fixes table (§3 Fix, every column with its unit), sorted and paged on the server (§9: 10, 20, 40,
- * 50 or 100 rows, 20 by default, total and quick jumper). Invalid fixes are greyed and say why; a
- * second-level average says how many fixes it stands for.
+ * A header cell with a handle on its right edge: dragged (pointer) or moved by the arrow keys, it sets
+ * the column's width. A click on it never sorts.
  */
-export function FixTable({ rows, total, loading, paging, onPaging, activeId, onActivate, selectedIds, onSelectRows, emptyText, height }: Props) {
+export function ResizableHeaderCell({ resizeWidth, resizeLabel, onResizeWidth, children, ...rest }: HeaderCellProps) {
+  const start = useRef<{ x: number; width: number } | null>(null);
+  const [dragging, setDragging] = useState(false);
+  if (resizeWidth === undefined || !onResizeWidth) return <th {...rest}>{children}</th>;
+  const clamp = (w: number) => Math.round(Math.min(MAX_COLUMN_WIDTH, Math.max(MIN_COLUMN_WIDTH, w)));
+  return (
+    <th {...rest}>
+      {children}
+      <span
+        className={`wt-col-resize${dragging ? ' wt-col-resize-active' : ''}`}
+        role="separator"
+        aria-orientation="vertical"
+        aria-label={resizeLabel}
+        aria-valuenow={resizeWidth}
+        aria-valuemin={MIN_COLUMN_WIDTH}
+        aria-valuemax={MAX_COLUMN_WIDTH}
+        tabIndex={0}
+        data-testid="column-resize"
+        onClick={(e) => e.stopPropagation()}
+        onPointerDown={(e) => {
+          e.stopPropagation();
+          e.preventDefault();
+          e.currentTarget.setPointerCapture(e.pointerId);
+          start.current = { x: e.clientX, width: resizeWidth };
+          setDragging(true);
+        }}
+        onPointerMove={(e) => {
+          if (start.current) onResizeWidth(clamp(start.current.width + e.clientX - start.current.x), false);
+        }}
+        onPointerUp={(e) => {
+          if (!start.current) return;
+          onResizeWidth(clamp(start.current.width + e.clientX - start.current.x), true);
+          start.current = null;
+          setDragging(false);
+        }}
+        onPointerCancel={() => {
+          start.current = null;
+          setDragging(false);
+        }}
+        onKeyDown={(e) => {
+          if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+          e.preventDefault();
+          e.stopPropagation();
+          onResizeWidth(clamp(resizeWidth + (e.key === 'ArrowRight' ? 8 : -8)), true);
+        }}
+      />
+    </th>
+  );
+}
+
+/**
+ * The fixes table (§3 Fix, each column with its unit and fixed decimals, numbers aligned right), sorted
+ * and paged on the server (§9: 10, 20, 40, 50 or 100 rows, 20 by default, total and quick jumper). It
+ * shows the chosen columns (a compact set by default) at their widths; a header's right edge resizes its
+ * column. Invalid fixes are greyed and say why; a second-level average says how many fixes it stands for.
+ */
+export function FixTable({ rows, total, loading, paging, onPaging, activeId, onActivate, selectedIds, onSelectRows, emptyText, height, choice = DEFAULT_CHOICE, onResize }: Props) {
   const { t } = useTranslation();
   const sortOrderOf = (field: FixSortField) => {
     const current = paging.sortField ?? 'PickTime';
     const order = paging.sortField ? paging.sortOrder : 'descend';
     return current === field ? (order ?? null) : null;
   };
-  const sortable = (field: FixSortField) => ({ key: field, sorter: true, sortOrder: sortOrderOf(field) });
+  const sortable = (field: FixSortField) => ({ sorter: true, sortOrder: sortOrderOf(field) });
+  const numeric = (column: FixColumn, value: (f: Fix) => number | null) => ({
+    align: 'right' as const,
+    className: 'wt-num',
+    render: (_: unknown, f: Fix) => num(value(f), DECIMALS[column] ?? 0),
+  });
 
-  const columns: TableProps<Fix>['columns'] = [
-    {
+  const definitions: Record<FixColumn, NonNullable<TableProps<Fix>['columns']>[number]> = {
+    PickTime: {
       ...sortable('PickTime'),
       // Time is the default order: its header turns between the two orders and never to "unsorted".
       sortDirections: ['ascend', 'descend', 'ascend'],
       title: t('track.col.pickTime'),
-      width: 262,
       fixed: 'left',
       render: (_, f) => (
         <span className="wt-track-time">
@@ -100,22 +208,17 @@ export function FixTable({ rows, total, loading, paging, onPaging, activeId, onA
         </span>
       ),
     },
-    { key: 'Longitude', title: t('track.col.longitude'), width: 136, className: 'wt-mono', render: (_, f) => coordinate(f.Longitude, f.LongitudeTag) },
-    { key: 'Latitude', title: t('track.col.latitude'), width: 128, className: 'wt-mono', render: (_, f) => coordinate(f.Latitude, f.LatitudeTag) },
-    { ...sortable('Speed'), title: `${t('track.col.speed')} (km/h)`, width: 118, align: 'right', render: (_, f) => num(f.Speed, 1) },
-    { key: 'Course', title: `${t('track.col.course')} (°)`, width: 90, align: 'right', render: (_, f) => num(f.Course, 0) },
-    { ...sortable('Altitude'), title: `${t('track.col.altitude')} (m)`, width: 108, align: 'right', render: (_, f) => num(f.Altitude, 1) },
-    { ...sortable('Temperature'), title: `${t('track.col.temperature')} (°C)`, width: 124, align: 'right', render: (_, f) => num(f.Temperature, 1) },
-    { ...sortable('Exercise'), title: t('track.col.exercise'), width: 100, align: 'right', render: (_, f) => num(f.Exercise, 1) },
-    { ...sortable('Voltage'), title: `${t('track.col.voltage')} (V)`, width: 110, align: 'right', render: (_, f) => num(f.Voltage, 2) },
-    { key: 'Channel', title: t('track.col.channel'), width: 84, align: 'right', render: (_, f) => num(f.Channel, 0) },
-    { ...sortable('Satellites'), title: t('track.col.satellites'), width: 104, align: 'right', render: (_, f) => num(f.Satellites, 0) },
-    { ...sortable('HDOP'), title: 'HDOP', width: 86, align: 'right', render: (_, f) => num(f.HDOP, 1) },
-    { key: 'VDOP', title: 'VDOP', width: 76, align: 'right', render: (_, f) => num(f.VDOP, 1) },
-    {
+    Latitude: { title: t('track.col.latitudeShort'), align: 'right', className: 'wt-num', render: (_, f) => signedCoordinate(f.Latitude, f.LatitudeTag) },
+    Longitude: { title: t('track.col.longitudeShort'), align: 'right', className: 'wt-num', render: (_, f) => signedCoordinate(f.Longitude, f.LongitudeTag) },
+    Altitude: { ...sortable('Altitude'), title: `${t('track.col.altitude')} (m)`, ...numeric('Altitude', (f) => f.Altitude) },
+    Speed: { ...sortable('Speed'), title: `${t('track.col.speed')} (km/h)`, ...numeric('Speed', (f) => f.Speed) },
+    Course: { title: `${t('track.col.course')} (°)`, ...numeric('Course', (f) => f.Course) },
+    HDOP: { ...sortable('HDOP'), title: 'HDOP', ...numeric('HDOP', (f) => f.HDOP) },
+    VDOP: { title: 'VDOP', ...numeric('VDOP', (f) => f.VDOP) },
+    Satellites: { ...sortable('Satellites'), title: t('track.col.satellitesShort'), ...numeric('Satellites', (f) => f.Satellites) },
+    PrecisionGrade: {
       ...sortable('PrecisionGrade'),
-      title: t('track.col.precision'),
-      width: 104,
+      title: t('track.col.precisionShort'),
       align: 'center',
       render: (_, f) => {
         const letter = gradeLetter(f.PrecisionGrade);
@@ -127,9 +230,30 @@ export function FixTable({ rows, total, loading, paging, onPaging, activeId, onA
         );
       },
     },
-    { key: 'Validity', title: t('track.col.validity'), width: 250, render: (_, f) => <Validity fix={f} /> },
-    { ...sortable('TransmissionTime'), title: t('track.col.transmissionTime'), width: 176, className: 'wt-mono', render: (_, f) => f.TransmissionTime || dash },
-  ];
+    Validity: { title: t('track.col.validShort'), align: 'center', render: (_, f) => <ValidityMark fix={f} /> },
+    Temperature: { ...sortable('Temperature'), title: `${t('track.col.temperature')} (°C)`, ...numeric('Temperature', (f) => f.Temperature) },
+    Exercise: { ...sortable('Exercise'), title: t('track.col.exercise'), ...numeric('Exercise', (f) => f.Exercise) },
+    Voltage: { ...sortable('Voltage'), title: `${t('track.col.voltage')} (V)`, ...numeric('Voltage', (f) => f.Voltage) },
+    Channel: { title: t('track.col.channel'), ...numeric('Channel', (f) => f.Channel) },
+    TransmissionTime: { ...sortable('TransmissionTime'), title: t('track.col.transmissionTime'), className: 'wt-mono', render: (_, f) => f.TransmissionTime || dash },
+  };
+
+  const columns: TableProps<Fix>['columns'] = choice.columns.map((column) => {
+    const width = widthOf(choice, column);
+    const title = definitions[column]!.title as ReactNode;
+    return {
+      ...definitions[column],
+      key: column,
+      width,
+      onHeaderCell: () =>
+        ({
+          'data-column': column,
+          resizeWidth: width,
+          resizeLabel: t('track.columns.resize', { name: typeof title === 'string' ? title : column }),
+          onResizeWidth: onResize ? (w: number, done: boolean) => onResize(column, w, done) : undefined,
+        }) as React.HTMLAttributes<HTMLElement>,
+    };
+  });
 
   const rowClass = (f: Fix): string => {
     const state = fixState(f);
@@ -142,19 +266,30 @@ export function FixTable({ rows, total, loading, paging, onPaging, activeId, onA
       size="small"
       rowKey="Id"
       data-testid="fix-table"
+      data-columns={choice.columns.join(',')}
       columns={columns}
+      components={{ header: { cell: ResizableHeaderCell } }}
       dataSource={rows as Fix[]}
       loading={loading}
-      scroll={{ x: 2170, y: height }}
+      tableLayout="fixed"
+      scroll={{ x: tableWidth(choice, selectedIds !== null), y: height }}
       locale={{ emptyText }}
       rowClassName={rowClass}
-      onRow={(f) => ({ onClick: () => onActivate(f), 'data-state': fixState(f) }) as React.HTMLAttributes<HTMLElement>}
+      // each row a tab stop that Enter opens, as a click does (keyboard users, issue 12 item 7)
+      onRow={(f) =>
+        ({
+          onClick: () => onActivate(f),
+          tabIndex: 0,
+          onKeyDown: (e: React.KeyboardEvent<HTMLElement>) => e.key === 'Enter' && e.target === e.currentTarget && onActivate(f),
+          'data-state': fixState(f),
+        }) as React.HTMLAttributes<HTMLElement>
+      }
       rowSelection={
         selectedIds
           ? {
               selectedRowKeys: [...selectedIds],
               preserveSelectedRowKeys: true,
-              columnWidth: 40,
+              columnWidth: 32,
               fixed: true,
               getCheckboxProps: (f) => ({ disabled: fixState(f) === 'marked', 'aria-label': f.PickTime }),
               onSelect: (f, checked) => onSelectRows?.(checked ? { add: [f], remove: [] } : { add: [], remove: [f.Id] }),

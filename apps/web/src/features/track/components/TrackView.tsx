@@ -12,11 +12,13 @@ import { resolveRange, usePositionSelection } from '../../../lib/positionSelecti
 import { useZone } from '../../../lib/session';
 import { useTracks } from '../../../lib/tracks';
 import { countOlder, useFixPage, useMarkInvalid, type FixQuery, type FixSortField } from '../api';
-import { activeFilterCount, idsToMark, locateStep, NO_FILTER, pageOf, rowPosition, toPositionFilter, trackIndexOf, type FilterDraft } from '../model';
+import { activeFilterCount, idsToMark, locateStep, NO_FILTER, pageOf, rowPosition, toPositionFilter, trackIndexOf, type BoxChoice, type FilterDraft } from '../model';
 import { ConvertedInvalidDrawer } from './ConvertedInvalidDrawer';
 import { FixDetail } from './FixDetail';
 import { FixFilters } from './FixFilters';
+import { FixColumnChooser } from './FixColumnChooser';
 import { FixTable } from './FixTable';
+import { tableWidth, useColumnChoice } from './fixColumns';
 import type { PointColoring } from './TrackMap';
 
 const TrackMap = lazy(() => import('./TrackMap'));
@@ -30,6 +32,30 @@ interface Props {
 interface Locating {
   id: string;
   tries: number;
+}
+
+/**
+ * The table panel's share (%) of the split: the columns' width, a vertical scroll bar and the panel's
+ * border, between 50 and 77 % (the map keeps the rest); 60 % until the split's width is known.
+ */
+export function tablePanelShare(columnsWidth: number, splitWidth: number): number {
+  if (splitWidth <= 0) return 60;
+  return Math.ceil(Math.min(77, Math.max(50, ((columnsWidth + 16) / splitWidth) * 100)));
+}
+
+/** The width of a box (0 until it is laid out), kept as the window resizes. */
+function useBoxWidth(box: React.RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const target = box.current;
+    if (!target) return;
+    const read = () => setWidth(Math.floor(target.getBoundingClientRect().width));
+    read();
+    const observer = new ResizeObserver(read);
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [box]);
+  return width;
 }
 
 /** The table's body height in a panel of this height (header row and pager taken off). */
@@ -140,15 +166,18 @@ export function TrackView({ entry, name }: Props) {
     for (const id of remove) next.delete(id);
     setSelected(next);
   };
-  const confirmMark = (): void => {
-    const chosen = [...selected.values()];
-    const ids = idsToMark(chosen);
+  /**
+   * Asks before marking (irreversible, §4): `count` rows or points chosen, standing for `ids`; the same
+   * confirmation for the table's rows and a box drawn on the map.
+   */
+  const confirmMarkIds = (ids: string[], count: number, note: string | null, after: () => void): void => {
     modal.confirm({
-      title: t('track.mark.title', { count: chosen.length }),
+      title: t('track.mark.title', { count }),
       content: (
         <div data-testid="mark-confirm">
           <p>{t('track.mark.irreversible')}</p>
-          {ids.length > chosen.length ? <p>{t('track.mark.groups', { count: ids.length })}</p> : null}
+          {ids.length > count ? <p>{t('track.mark.groups', { count: ids.length })}</p> : null}
+          {note ? <p data-testid="mark-confirm-note">{note}</p> : null}
         </div>
       ),
       okText: t('track.mark.ok'),
@@ -158,20 +187,44 @@ export function TrackView({ entry, name }: Props) {
         try {
           const reply = await mark.mutateAsync({ imei, ids });
           void message.success(t('track.mark.done', { count: reply.Count }));
-          setSelected(new Map());
+          after();
         } catch {
           // refused or failed: the client has shown why
         }
       },
     });
   };
+  const confirmMark = (): void => {
+    const chosen = [...selected.values()];
+    confirmMarkIds(idsToMark(chosen), chosen.length, null, () => setSelected(new Map()));
+  };
+  // A box drawn on the map: its valid single fixes, after the same confirmation.
+  const markBox = ({ ids, averaged }: BoxChoice): void => {
+    const note = averaged > 0 ? t('track.select.averaged', { count: averaged }) : null;
+    if (ids.length === 0) {
+      void message.info(note ?? t('track.select.nothing'));
+      return;
+    }
+    confirmMarkIds(ids, ids.length, note, () => undefined);
+  };
   const markBlocked = !canMark ? t('track.mark.noRight') : selected.size === 0 ? t('track.mark.pickRows') : null;
 
   const [convertedOpen, setConvertedOpen] = useState(false);
+  const [columnChoice, setColumnChoice] = useColumnChoice();
+  // A dragged column's width shows at once; it is kept when dropped.
+  const [dragWidths, setDragWidths] = useState<typeof columnChoice.widths>({});
+  const shownChoice = useMemo(() => ({ ...columnChoice, widths: { ...columnChoice.widths, ...dragWidths } }), [columnChoice, dragWidths]);
 
   // ---- layout ----
   const [splitBox, panelHeight] = useBoxHeight(520);
+  const splitWidth = useBoxWidth(splitBox);
+  // The table panel is as wide as its columns need (the checkbox column counted once the device's
+  // rights are known, the split's width as laid out now) until the user drags the split: from then on
+  // the sizes are the user's.
   const wide = screens.lg !== false;
+  const [dragged, setDragged] = useState<{ wide: boolean; sizes: number[] } | null>(null);
+  const draggedSizes = dragged && dragged.wide === wide ? dragged.sizes : null;
+  const neededShare = splitWidth > 0 ? tablePanelShare(tableWidth(columnChoice, canMark), splitWidth) : null;
   const filtersInUse = activeFilterCount(filter);
 
   const emptyText = page.isPending
@@ -198,14 +251,17 @@ export function TrackView({ entry, name }: Props) {
               </Button>
             ) : null}
           </Space>
-          {hasSecondLevel ? (
-            <label className="wt-track-switch">
-              <Switch size="small" data-testid="every-second" checked={everySecond} onChange={setEverySecond} />
-              <Tooltip title={t('track.everySecondHelp')}>
-                <span>{t('track.everySecond')}</span>
-              </Tooltip>
-            </label>
-          ) : null}
+          <Space size={8} wrap>
+            {hasSecondLevel ? (
+              <label className="wt-track-switch">
+                <Switch size="small" data-testid="every-second" checked={everySecond} onChange={setEverySecond} />
+                <Tooltip title={t('track.everySecondHelp')}>
+                  <span>{t('track.everySecond')}</span>
+                </Tooltip>
+              </label>
+            ) : null}
+            <FixColumnChooser value={columnChoice} onChange={setColumnChoice} />
+          </Space>
         </div>
         <FixTable
           rows={rows}
@@ -222,6 +278,15 @@ export function TrackView({ entry, name }: Props) {
           onSelectRows={selectRows}
           emptyText={emptyText}
           height={tableHeight(wide ? panelHeight : Math.round(panelHeight * 0.55))}
+          choice={shownChoice}
+          onResize={(column, width, done) => {
+            if (!done) {
+              setDragWidths((w) => ({ ...w, [column]: width }));
+              return;
+            }
+            setDragWidths({});
+            setColumnChoice({ ...columnChoice, widths: { ...columnChoice.widths, [column]: width } });
+          }}
         />
       </div>
     );
@@ -244,6 +309,7 @@ export function TrackView({ entry, name }: Props) {
         zone={zone}
         loading={trackLoading}
         failed={!!trackError}
+        onBoxSelect={canMark ? markBox : undefined}
       />
     </Suspense>
   );
@@ -272,17 +338,20 @@ export function TrackView({ entry, name }: Props) {
         />
       ) : null}
       <div ref={splitBox} className="wt-track-split" data-testid="track-split">
-        <Splitter layout={wide ? 'horizontal' : 'vertical'}>
-          <Splitter.Panel defaultSize="60%" min="30%" max="80%">
-            {table}
-          </Splitter.Panel>
-          <Splitter.Panel min="20%">
-            <div className="wt-track-side">
-              {map}
-              {activeId ? <FixDetail key={activeId} imei={imei} id={activeId} row={rows.find((r) => r.Id === activeId)} onClose={() => setActiveId(null)} /> : null}
-            </div>
-          </Splitter.Panel>
-        </Splitter>
+        {wide && neededShare === null ? null : (
+          <Splitter layout={wide ? 'horizontal' : 'vertical'} onResize={(sizes) => setDragged({ wide, sizes })}>
+            {/* The table as wide as its columns need (the compact set fits at 1280 px), at most 77 %, until dragged. */}
+            <Splitter.Panel size={draggedSizes ? draggedSizes[0] : wide && neededShare !== null ? `${neededShare}%` : '60%'} min="30%" max="80%">
+              {table}
+            </Splitter.Panel>
+            <Splitter.Panel size={draggedSizes ? draggedSizes[1] : undefined} min="20%">
+              <div className="wt-track-side">
+                {map}
+                {activeId ? <FixDetail key={activeId} imei={imei} id={activeId} row={rows.find((r) => r.Id === activeId)} onClose={() => setActiveId(null)} /> : null}
+              </div>
+            </Splitter.Panel>
+          </Splitter>
+        )}
       </div>
       <ConvertedInvalidDrawer imei={imei} name={name} open={convertedOpen} onClose={() => setConvertedOpen(false)} />
     </div>

@@ -4,6 +4,7 @@ import {
   DeleteFolder,
   GetFolderTree,
   GetTree,
+  GetTreeState,
   MoveDevice,
   MoveFolder,
   SetExperienceFuncEnable,
@@ -12,12 +13,13 @@ import {
   type CallBody,
   type CallData,
   type CallDef,
+  type TreeState,
 } from '@wildtrack/contract';
 import { useLang } from '../../../i18n';
 import { call } from '../../../lib/api';
 import { queryKeys } from '../../../lib/queryKeys';
 import { useSignedIn, useZone, writeStoredUser } from '../../../lib/session';
-import { buildIndex } from '../model';
+import { buildIndex, linkIndex, reportedSince } from '../model';
 
 /** The tree of every device the user may see, flattened once into the index the tree filters. */
 export function useDeviceTree() {
@@ -34,6 +36,50 @@ export function useDeviceTree() {
     // detail) while it loads, and switch when it arrives.
     placeholderData: keepPreviousData,
     // without a session there is nothing to read
+    enabled: signedIn,
+  });
+}
+
+/** How often the tree's marks are read again: a device that reports shows it within this time. */
+export const TREE_STATE_REFRESH_MS = 60_000;
+
+const treeStateKey = [...queryKeys.tree, 'state'];
+
+/**
+ * Each device's last fix and expected report gap (GetTreeState), by IMEI, for the rows' online / late /
+ * silent marks. Read again every minute while the tree shows and when the window comes back into focus:
+ * the tree itself (GetTree) is read only when it changes, this moves with every fix. It sits under the
+ * tree's key, so a tree change reads it again too. Quiet: a failed refresh keeps the last marks.
+ *
+ * When a device's last fix moved, what the screens show of it is read again, so that the details and the
+ * lists do not say "never reported" beside a tree that says online: the device queries that name that
+ * device, and those that name no device of the tree (the lists); not those of devices that did not report.
+ */
+export function useTreeStates() {
+  const signedIn = useSignedIn();
+  const client = useQueryClient();
+  return useQuery({
+    queryKey: treeStateKey,
+    queryFn: async ({ signal }) => {
+      const next = await call(GetTreeState, undefined, { loading: false, repeatCheck: false, notify: false, signal });
+      const before = client.getQueryData<TreeState>(treeStateKey);
+      const moved = before ? reportedSince(before, next) : new Set<string>();
+      if (moved.size > 0) {
+        const known = new Set(next.IMEI);
+        void client.invalidateQueries({
+          queryKey: queryKeys.devices,
+          predicate: ({ queryKey }) => {
+            const named = queryKey.filter((part): part is string => typeof part === 'string' && known.has(part));
+            return named.length === 0 || named.some((imei) => moved.has(imei));
+          },
+        });
+      }
+      return next;
+    },
+    select: linkIndex,
+    staleTime: TREE_STATE_REFRESH_MS / 2,
+    refetchInterval: TREE_STATE_REFRESH_MS,
+    refetchOnWindowFocus: true,
     enabled: signedIn,
   });
 }

@@ -1,6 +1,6 @@
 import { Code, DeviceType, SensorFlag } from '@wildtrack/contract';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../../app/providers';
 import { setLang } from '../../../i18n';
 import { resetClientForTests } from '../../../lib/api/client';
@@ -180,5 +180,77 @@ describe('DeviceTree', () => {
     fireEvent.click(within(example).getByRole('button', { name: 'Actions' }));
     expect(await screen.findByRole('menuitem', { name: /Remark name/ })).toBeTruthy();
     expect(screen.queryByRole('menuitem', { name: /Move to folder/ })).toBeNull();
+  });
+
+  describe("the rows' marks (issue 12 item 1)", () => {
+    const NOW = Date.UTC(2026, 10, 24, 10, 0, 0);
+    const MIN = 60_000;
+    beforeEach(() => {
+      vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+      vi.setSystemTime(NOW);
+    });
+    afterEach(() => vi.useRealTimers());
+
+    const mark = (imei: string) => screen.getByTestId(`tree-device-${imei}`).querySelector<HTMLElement>('[data-testid="tree-link-mark"]');
+
+    it('marks each device against its own schedule and the clock, and reads the marks again as devices report', async () => {
+      // Stork A: a fix 12 min ago, reports every 10 min; Stork B: never; the VHF station: 5 days ago on a 7 h gap
+      let storkB: number | null = null;
+      const server = fakeServer({
+        '/api/Device/GetTree': () => envelope(Code.Success, '', sample()),
+        '/api/Device/GetTreeState': () =>
+          envelope(Code.Success, '', {
+            IMEI: ['860000000000011', '860000000000012', '860000000000001'],
+            LastWorkAt: [NOW - 12 * MIN, storkB, NOW - 5 * 1440 * MIN],
+            ReportGapMinutes: [10, 420, 420],
+          }),
+      });
+      renderTree();
+      await screen.findByText('Stork A');
+      await waitFor(() => expect(mark('860000000000011')?.dataset.state).toBe('online'));
+      expect(mark('860000000000011')!.getAttribute('aria-label')).toBe('Online · last fix 12 minutes ago');
+      expect(mark('860000000000011')!.getAttribute('role')).toBe('img');
+      expect(mark('860000000000012')!.dataset.state).toBe('never');
+      expect(mark('860000000000012')!.getAttribute('aria-label')).toBe('Never reported');
+      expect(mark('860000000000001')!.dataset.state).toBe('silent');
+      expect(mark('860000000000001')!.getAttribute('title')).toBe('Silent · last fix 5 days ago');
+      // no state known: no mark (the experience device is not in the answer)
+      fireEvent.click(screen.getByText('Experience devices').closest('.ant-tree-treenode')!.querySelector('.ant-tree-switcher')!);
+      expect(mark('860000000009001')).toBeNull();
+      // the folders carry none
+      expect(screen.getByTestId('tree-folder-10').querySelector('[data-testid="tree-link-mark"]')).toBeNull();
+
+      // 10 minutes on, without a new answer: Stork A is late (22 min on a 10 min schedule: over 1.5 gaps)
+      act(() => void vi.advanceTimersByTime(10 * MIN));
+      await waitFor(() => expect(mark('860000000000011')?.dataset.state).toBe('late'));
+      expect(mark('860000000000011')!.getAttribute('aria-label')).toBe('Late · last fix 22 minutes ago');
+
+      // Stork B reports: within a minute the tree reads the marks again and shows it online, the tree itself not read again
+      const detailOf = (imei: string) => ['devices', 'detail', imei, '+08:00', 'en'];
+      const list = ['devices', 'list', { folderId: '10' }, '+08:00', 'en'];
+      for (const key of [detailOf('860000000000011'), detailOf('860000000000012'), list]) queryClient.setQueryData(key, {});
+      storkB = Date.now() - 2 * MIN;
+      const before = callsTo(server, '/api/Device/GetTreeState').length;
+      act(() => void vi.advanceTimersByTime(60_000));
+      await waitFor(() => expect(mark('860000000000012')?.dataset.state).toBe('online'));
+      expect(callsTo(server, '/api/Device/GetTreeState').length).toBeGreaterThan(before);
+      expect(callsTo(server, '/api/Device/GetTree')).toHaveLength(1);
+      // what the screens hold of Stork B and the lists is read again; Stork A, which sent nothing new, not
+      expect(queryClient.getQueryState(detailOf('860000000000012'))?.isInvalidated).toBe(true);
+      expect(queryClient.getQueryState(list)?.isInvalidated).toBe(true);
+      expect(queryClient.getQueryState(detailOf('860000000000011'))?.isInvalidated).toBe(false);
+    });
+
+    it('labels the marks in Chinese', async () => {
+      setLang('zh');
+      fakeServer({
+        '/api/Device/GetTree': () => envelope(Code.Success, '', sample()),
+        '/api/Device/GetTreeState': () => envelope(Code.Success, '', { IMEI: ['860000000000011', '860000000000012'], LastWorkAt: [NOW - 12 * MIN, null], ReportGapMinutes: [10, 420] }),
+      });
+      renderTree();
+      await screen.findByText('Stork A');
+      await waitFor(() => expect(mark('860000000000011')?.getAttribute('aria-label')).toBe('在线 · 最后定位 12分钟前'));
+      expect(mark('860000000000012')!.getAttribute('aria-label')).toBe('从未上报');
+    });
   });
 });

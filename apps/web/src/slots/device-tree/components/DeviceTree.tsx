@@ -30,6 +30,7 @@ import {
   type TreeNode,
   type TreePage,
 } from '../model';
+import { TreeMarksProvider } from './LinkMark';
 import { NodeTitle } from './NodeTitle';
 import { TreeDialogHost, type TreeDialog } from './TreeDialogHost';
 import { TreeTools } from './TreeTools';
@@ -321,7 +322,7 @@ export function DeviceTree({ page, checkable = CHECKABLE_PAGES.includes(page) }:
         onAddRoot={addRoot}
       />
       <div className="wt-tree-box" ref={boxRef}>
-        {content}
+        <TreeMarksProvider>{content}</TreeMarksProvider>
       </div>
       <TreeDialogHost page={page} dialog={dialog} index={index} onClose={closeDialog} onReveal={reveal} />
     </div>

@@ -12,6 +12,7 @@ import { Dropdown, type MenuProps } from 'antd';
 import { memo, type ReactNode } from 'react';
 import type { useTranslation } from 'react-i18next';
 import { folderLabel, type TreeNode } from '../model';
+import { LinkMark } from './LinkMark';
 
 function DeviceIcon({ type }: { type: number }) {
   if (type === DeviceType.VHFReceiver) return <WifiOutlined />;
@@ -63,6 +64,7 @@ export const NodeTitle = memo(function NodeTitle({ node, t, actionsLabel, hasMen
         <span className="wt-tree-icon">
           <DeviceIcon type={d.Type} />
         </span>
+        <LinkMark imei={d.IMEI} />
         <span className="wt-tree-name" title={reason ? `${name} — ${t(reason)}` : `${name} · ${d.IMEI}`}>
           {name}
         </span>
@@ -83,6 +85,9 @@ export const NodeTitle = memo(function NodeTitle({ node, t, actionsLabel, hasMen
         <button
           type="button"
           className="wt-tree-more"
+          // one tab stop per tree (the rows are reached with the arrows); the row's menu opens with the
+          // context-menu key or Shift+F10 on the tree
+          tabIndex={-1}
           aria-label={actionsLabel}
           aria-haspopup="menu"
           aria-expanded={menu.open}
@@ -99,6 +104,7 @@ export const NodeTitle = memo(function NodeTitle({ node, t, actionsLabel, hasMen
       <button
         type="button"
         className="wt-tree-more"
+        tabIndex={-1}
         aria-label={actionsLabel}
         aria-haspopup="menu"
         aria-expanded={false}

@@ -1,6 +1,6 @@
 import { FolderNameSchema, RemarkNameSchema } from '@wildtrack/contract';
 import { Alert, Empty, Form, Input, Modal, Spin, Tree, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError, isIgnorable } from '../../../lib/api';
 import { zodRule } from '../../../lib/form';
@@ -29,6 +29,8 @@ interface NameDialogProps {
 export function NameDialog({ open, title, label, initial, kind, context, onSubmit, onClose }: NameDialogProps) {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ name: string }>();
+  // The form's name prefixes its fields' ids: unique per dialog, as the tree and the details each hold one.
+  const formName = `${kind}Name${useId().replace(/[^\w-]/g, '')}`;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const schema = kind === 'folder' ? FolderNameSchema : RemarkNameSchema;
@@ -75,7 +77,7 @@ export function NameDialog({ open, title, label, initial, kind, context, onSubmi
           {context}
         </Typography.Paragraph>
       ) : null}
-      <Form form={form} layout="vertical" initialValues={{ name: initial }} onFinish={() => void submit()}>
+      <Form form={form} name={formName} layout="vertical" initialValues={{ name: initial }} onFinish={() => void submit()}>
         <Form.Item
           name="name"
           label={label}

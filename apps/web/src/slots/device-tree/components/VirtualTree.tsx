@@ -129,6 +129,14 @@ export function VirtualTree({
       case 'Enter':
         if (!row.node.disabled) select(row.node);
         break;
+      // The context-menu key and Shift+F10: the browser's contextmenu event that follows opens the tree's
+      // menu, for this row (its "more" button is not a tab stop).
+      case 'ContextMenu':
+        rightClick(row.node);
+        return;
+      case 'F10':
+        if (e.shiftKey) rightClick(row.node);
+        return;
       case ' ':
         if (checkable && !row.node.disabled && !row.node.disableCheckbox) check(row.node, !isChecked(row.node, checked, folders));
         else if (!checkable && !row.node.disabled) select(row.node);
@@ -171,6 +179,11 @@ export function VirtualTree({
         tabIndex={0}
         aria-activedescendant={activeIndex >= 0 ? `${treeId}-${activeIndex}` : undefined}
         onKeyDown={onKeyDown}
+        // focus from the keyboard lands on the chosen row (or the first): the row the arrows move from is ringed;
+        // so too when the row last ringed is no longer shown (a search left it out, its folder was closed)
+        onFocus={(e) => {
+          if (e.target === e.currentTarget && activeIndex < 0 && rows.length > 0) setActiveKey(rows.some((r) => r.node.key === selectedKey) ? selectedKey : rows[0]!.node.key);
+        }}
         style={{ position: 'relative' }}
       >
         <div

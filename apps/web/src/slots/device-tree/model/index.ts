@@ -5,6 +5,7 @@
  */
 export * from './filter';
 export * from './labels';
+export * from './links';
 export * from './moveTargets';
 export * from './rows';
 export * from './rules';

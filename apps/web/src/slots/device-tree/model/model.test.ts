@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { folder, RIGHTS, tree, treeDevice } from '../../../test/devices';
 import {
   buildIndex,
+  linkIndex,
+  markOf,
+  reportedSince,
   checkedImeis,
   deviceActions,
   filterTree,
@@ -280,5 +283,26 @@ describe('the move-to picker', () => {
     const forDevice = moveTargets(folders, { current: '20', rootLabel: 'All' });
     expect(forDevice[0]!.title).toBe('All');
     expect(forDevice[0]!.children[1]!.disabled).toBe(true);
+  });
+});
+
+describe('the marks', () => {
+  const state = (rows: [string, number | null, number][]) => ({ IMEI: rows.map((r) => r[0]), LastWorkAt: rows.map((r) => r[1]), ReportGapMinutes: rows.map((r) => r[2]) });
+  const NOW = Date.UTC(2026, 10, 24, 10, 0, 0);
+
+  it('looks the marks up by IMEI and judges them against the clock', () => {
+    const links = linkIndex(state([['A', NOW - 12 * 60_000, 10], ['B', null, 420]]));
+    expect(markOf(links, 'A', NOW)).toBe('online');
+    expect(markOf(links, 'A', NOW + 10 * 60_000)).toBe('late');
+    expect(markOf(links, 'B', NOW)).toBe('never');
+    expect(markOf(links, 'C', NOW)).toBeNull();
+    expect(markOf(undefined, 'A', NOW)).toBeNull();
+  });
+
+  it('tells which devices reported between two answers', () => {
+    const before = state([['A', 1, 10], ['B', null, 420], ['C', 5, 10]]);
+    const after = state([['A', 1, 10], ['B', 7, 420], ['C', 9, 60], ['D', 3, 10]]);
+    expect([...reportedSince(before, after)].sort()).toEqual(['B', 'C']);
+    expect(reportedSince(after, after).size).toBe(0);
   });
 });

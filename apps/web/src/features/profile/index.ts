@@ -1,0 +1,2 @@
+export { FeedbackDialog } from './components/FeedbackDialog';
+export { UserInfoDialog } from './components/UserInfoDialog';

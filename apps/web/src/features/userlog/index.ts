@@ -1,0 +1,2 @@
+export { UserLogDialog } from './components/UserLogDialog';
+export { useIsPrimary } from './api/useUserLog';

@@ -1,0 +1,1 @@
+export { VersionDialog } from './components/VersionDialog';

@@ -1,0 +1,26 @@
+import { type AccelerationSeries, decodeBase64AccelerationSeries } from '@wildtrack/contract';
+import { odbaEnvelope, type OdbaEnvelope } from './envelope';
+
+/** What the acceleration worker is given: the binary's base64 text, the range (epoch ms) and the overview's buckets. */
+export interface DecodeInput {
+  base64: string;
+  from: number;
+  to: number;
+  buckets: number;
+}
+
+export interface Decoded {
+  series: AccelerationSeries;
+  envelope: OdbaEnvelope;
+}
+
+/** Decodes the series and summarises its samples' ODBA for the overview chart (the worker's job, or inline). */
+export function decodeWithEnvelope(r: DecodeInput): Decoded {
+  const series = decodeBase64AccelerationSeries(r.base64);
+  return { series, envelope: odbaEnvelope(series.time, series.odba, series.sampleCount, r.from, r.to, r.buckets) };
+}
+
+/** The buffers a decoded series hands back from the worker (transferred, not copied). */
+export function decodedBuffers({ series: s, envelope: e }: Decoded): ArrayBuffer[] {
+  return [s.start, s.hz, s.count, s.first, s.meanOdba, s.axes, s.time, s.x, s.y, s.z, s.odba, e.x, e.mean, e.max].map((a) => a.buffer as ArrayBuffer);
+}
