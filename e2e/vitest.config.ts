@@ -10,7 +10,10 @@ export default defineConfig({
     environment: 'node',
     include: ['src/**/*.spec.ts'],
     globalSetup: ['src/global-setup.ts'],
-    testTimeout: 60_000,
+    // a failed test prints the browser steps it took, the one it was waiting on last (src/trail.ts)
+    setupFiles: ['src/trail.ts'],
+    // A test's whole budget; each step has its own (30 s, harness newContext).
+    testTimeout: 180_000,
     hookTimeout: 120_000,
     maxWorkers: 2,
     // No retry: a spec waits for the states it needs (no sleeps), so a failure is a failure.

@@ -1,7 +1,6 @@
 import { deflateSync } from 'node:zlib';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { newContext, serverAndBrowser, signIn } from './harness';
+import { chooseBaseLayer, newContext, serverAndBrowser, signIn } from './harness';
 
 /**
  * The console under its Content-Security-Policy (issue 11, M5): signing in, the device page, the 2D map
@@ -38,10 +37,6 @@ function tile(): Buffer {
   return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.from([0, 200, 190, 160]))), chunk('IEND', Buffer.alloc(0))]);
 }
 
-async function chooseLayer(page: Page, name: string): Promise<void> {
-  await page.getByTestId('layer-switcher').click({ timeout: 30_000 });
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByTitle(name, { exact: true }).click();
-}
 
 describe('content security policy', () => {
   it('lets the console, the 2D map and the 3D globe run with no violation', async () => {
@@ -78,7 +73,7 @@ describe('content security policy', () => {
       await page.getByTestId('map').and(page.locator('[data-state="ready"]')).waitFor({ timeout: 30_000 });
       // the default layer (satellite) has no network here: the offline basemap and its notice first
       await page.getByTestId('base-layer-notice').and(page.locator('[data-notice="unreachable"]')).waitFor({ timeout: 30_000 });
-      await chooseLayer(page, 'Street');
+      await chooseBaseLayer(page, 'Street', 'street');
       await page.getByTestId('base-layer-notice').waitFor({ state: 'detached', timeout: 30_000 });
 
       await page.goto(`${base}/map3d`);

@@ -7,10 +7,12 @@ import { repoRoot } from './paths';
 // Cesium) load only on the screens that draw them. The figure is bench/firstload's, on the build the
 // global setup made; the browser then checks that the static analysis saw everything /login asks for.
 const setup = serverAndBrowser();
+/** The build the server serves (WEB_DIST, as the server reads it, or the repository's). */
+const dist = process.env.WEB_DIST ?? `${repoRoot}apps/web/dist`;
 
 describe('the first load', () => {
   it('of /login stays within the budget, without map code, and is all the sign-in page needs', async () => {
-    const { chunks, gzip } = await measureFirstLoad(`${repoRoot}apps/web/dist`);
+    const { chunks, gzip } = await measureFirstLoad(dist);
     console.log(`/login: ${(gzip / 1000).toFixed(1)} kB gzip JavaScript in ${chunks.length} scripts (budget ${BUDGET_GZIP / 1000} kB)`);
     expect(chunks.filter((c) => MAP_CHUNKS.test(c.file)).map((c) => c.file)).toEqual([]);
     expect(gzip).toBeLessThanOrEqual(BUDGET_GZIP);
@@ -24,7 +26,8 @@ describe('the first load', () => {
     try {
       await page.goto(`${setup.server.baseUrl}/login`);
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
-      const measured = new Set(chunks.map((c) => c.file));
+      // the English page: its own texts' chunk, not the larger of the two the budget counts
+      const measured = new Set((await measureFirstLoad(dist, 'en-US')).chunks.map((c) => c.file));
       // Both ways: the page fetched every script the bench counted, and nothing else.
       expect([...measured].filter((file) => !requested.has(file))).toEqual([]);
       expect([...requested].filter((file) => !measured.has(file))).toEqual([]);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { imageKey, parseCredential, SESSION_CREDENTIAL_KEY, signingKey, TOKEN_COOKIE } from '@wildtrack/contract';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { screenshotDir, serverCli, serverMain } from './paths';
 
 const run = promisify(execFile);
@@ -202,6 +202,24 @@ export function serverAndBrowser(options: { serverPerTest?: boolean; env?: Recor
  * animation or transition running. Endless ones (spinners) are left out. Before a screenshot, and before
  * asserting that something did not close: a closing dialog is in motion from the event that closes it.
  */
+/**
+ * Waits until the page is on a screen, whatever its search params: a screen's URL carries the kept
+ * device, tab and range once one was chosen (issue 12 item 3), and under load the tree's first
+ * selection can land before or after the screen's own, so an exact URL is a race.
+ */
+export async function onScreen(page: Page, path: string, timeout?: number): Promise<void> {
+  await page.waitForURL((url) => url.pathname === path, timeout === undefined ? undefined : { timeout });
+}
+
+/** A step's promise, rejected with `what` when it has not settled within `ms` (for calls that have no timeout). */
+export function bounded<T>(step: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms);
+  });
+  return Promise.race([step, late]).finally(() => clearTimeout(timer));
+}
+
 export async function animationsSettled(page: Page): Promise<void> {
   const moving = (): string[] => {
     const motion = /-(enter|appear|leave)(-(prepare|start|active))?$/;
@@ -217,13 +235,33 @@ export async function animationsSettled(page: Page): Promise<void> {
   };
   // Polled by evaluate, not waitForFunction: the console's CSP has no 'unsafe-eval', and waitForFunction
   // compiles a string predicate in the page with eval (refused there).
-  await expect.poll(async () => (await page.evaluate(`(${moving.toString()})()`)) as string[], { timeout: 10_000, interval: 50, message: 'still in motion' }).toEqual([]);
+  // page.evaluate has no timeout of its own: bounded here, so a page that stopped answering fails this
+  // step instead of hanging the test.
+  const look = (): Promise<string[]> => bounded(page.evaluate(`(${moving.toString()})()`) as Promise<string[]>, 10_000, 'the page did not answer (evaluate)');
+  await pollUntil(look, (still) => still.length === 0, 30_000, (still) => `still in motion: ${still.join(', ')}`);
+}
+
+/**
+ * Calls `read` every 50 ms until `done` holds for its answer, then returns it; throws `why(last answer)` after
+ * `timeoutMs`. The harness's own poll: vitest's global expect.poll refuses to run in a concurrent test
+ * ("expect.poll() must be called inside a test": settings.spec, describe.concurrent, failed so in CI).
+ */
+export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, why: (last: T) => string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(why(value));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** A fresh browser profile with a browser language, so the console's default language follows it. */
 export async function newContext(browser: Browser, locale: 'zh-CN' | 'en-US'): Promise<BrowserContext> {
   const context = await browser.newContext({ locale, viewport: { width: 1366, height: 820 }, timezoneId: 'Asia/Shanghai' });
-  context.setDefaultTimeout(10_000);
+  // 30 s per step: on a busy 2-core machine (CI with other work beside it) a click or a SwiftShader
+  // screenshot took over 10 s; a step that never happens still fails, only later.
+  context.setDefaultTimeout(30_000);
   return context;
 }
 
@@ -284,3 +322,40 @@ export async function chooseUserMenuItem(page: Page, item: string | RegExp, open
   // settings switch clicked mid-animation stayed off, seen once on a busy machine).
   await animationsSettled(page);
 }
+
+/**
+ * Chooses a base layer in a map screen's layer switcher (its list item titled `title`) and waits until the
+ * switcher holds it (`data-layer` = `layer`). A click that landed while the list was still opening or
+ * closing chose nothing (seen once in CI: the map kept the street layer's notice); it is made again, at
+ * most three times.
+ */
+export async function chooseBaseLayer(page: Page, title: string, layer: string): Promise<void> {
+  const switcher = page.getByTestId('layer-switcher');
+  const list = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+  for (let attempt = 1; ; attempt++) {
+    // A list still closing from an earlier choice would take this click.
+    await list.waitFor({ state: 'hidden' });
+    await switcher.click();
+    await list.getByTitle(title, { exact: true }).click();
+    try {
+      await pollUntil(() => switcher.getAttribute('data-layer'), (held) => held === layer, 5_000, (held) => `the layer switcher holds ${held}, not ${layer}`);
+      break;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+      console.warn(`chooseBaseLayer(${layer}): click ${attempt} chose nothing, clicking again`);
+      if (await list.isVisible()) await page.keyboard.press('Escape');
+    }
+  }
+  await list.waitFor({ state: 'hidden' });
+}
+
+/** The console's texts of one language (apps/web/src/i18n/<file>), as the specs read them. */
+export type Texts = Record<string, unknown>;
+export const catalogue = (file: string): Texts => JSON.parse(readFileSync(new URL(`../../apps/web/src/i18n/${file}`, import.meta.url), 'utf8')) as Texts;
+
+/** One text by its dotted key, its {{name}} placeholders filled from vars (an unnamed one left empty). */
+export const lookup = (texts: Texts, key: string, vars: Record<string, string | number> = {}): string => {
+  const value = key.split('.').reduce<unknown>((node, part) => (node as Texts | undefined)?.[part], texts);
+  if (typeof value !== 'string') throw new Error(`no text ${key}`);
+  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? ''));
+};

@@ -98,7 +98,7 @@ describe('2D map performance', () => {
         for (let attempt = 1; ; attempt++) {
           await picker.click();
           await picker.locator('input').fill(IMEI);
-          await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: IMEI }).click();
+          await page.getByTestId('device-picker-tree').getByTestId(`tree-device-${IMEI}`).click();
           await page.keyboard.press('Escape');
           try {
             await picker.locator('.ant-select-selection-item').filter({ hasText: 'Stork 1M' }).waitFor({ timeout: 10_000 });

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { newContext, screenshot, serverAndBrowser, signIn } from './harness';
+import { chooseBaseLayer, newContext, onScreen, screenshot, serverAndBrowser, signIn } from './harness';
 import { imeiWithCheck } from '@wildtrack/simulator';
 import { pixelsOfColour } from './perf';
 
@@ -89,17 +89,14 @@ async function replayTime(page: Page): Promise<number | null> {
   return value ? Number(value) : null;
 }
 
-async function chooseLayer(page: Page, name: string): Promise<void> {
-  await page.getByTestId('layer-switcher').click();
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByTitle(name, { exact: true }).click();
-}
 
 /** Picks a device by IMEI in the device picker (searching by IMEI, §2.5 tree search rules). */
 async function chooseDevice(page: Page, imei: string): Promise<void> {
   const picker = page.getByTestId('device-picker');
   await picker.click();
   await picker.locator('input').fill(imei);
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: imei }).click();
+  // The picker is the device tree (issue 12 item 5): the searched device's row.
+  await page.getByTestId('device-picker-tree').getByTestId(`tree-device-${imei}`).click();
   await page.keyboard.press('Escape');
   await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').waitFor({ state: 'hidden' });
 }
@@ -110,9 +107,10 @@ describe.each(cases)('2D map ($locale)', ({ locale, t }) => {
     const blocked = await offline(context, setup.server.baseUrl);
     const page = await context.newPage();
     try {
-      await signIn(page, setup.server.baseUrl, setup.server.admin);
-      await page.waitForURL(`${setup.server.baseUrl}/device`);
-      await page.goto(`${setup.server.baseUrl}/map2d`);
+      // Signed in from /map2d itself: /device's tree picks its first device by default, and the maps open
+      // with the device /device shows (issue 12 item 3), so a visit there first would race this empty start.
+      await signIn(page, setup.server.baseUrl, setup.server.admin, '/map2d');
+      await onScreen(page, '/map2d');
       const map = page.getByTestId('map');
       await map.and(page.locator('[data-state="ready"]')).waitFor({ timeout: 30_000 });
 
@@ -127,14 +125,14 @@ describe.each(cases)('2D map ($locale)', ({ locale, t }) => {
       if (locale === 'zh-CN') expect(blocked).toHaveLength(0);
 
       // ---- a global layer: its tiles fail, the map falls back to the offline basemap and says so ----
-      await chooseLayer(page, t.street);
+      await chooseBaseLayer(page, t.street, 'street');
       await expect.poll(() => map.getAttribute('data-base-layer'), { timeout: 20_000 }).toBe('offline');
       await notice.and(page.locator('[data-notice="unreachable"]')).getByText(t.unreachable).waitFor();
       expect(blocked.some((host) => host.includes('openstreetmap'))).toBe(true);
 
       // ---- the offline basemap chosen: no notice, no tile request ----
       const before = blocked.length;
-      await chooseLayer(page, t.offline);
+      await chooseBaseLayer(page, t.offline, 'offline');
       await notice.waitFor({ state: 'detached' });
       expect(await map.getAttribute('data-base-layer')).toBe('offline');
 

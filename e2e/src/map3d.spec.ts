@@ -2,7 +2,7 @@ import { deflateSync } from 'node:zlib';
 import { backfill, IngestClient } from '@wildtrack/simulator';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { newContext, screenshot, serverAndBrowser, signIn } from './harness';
+import { chooseBaseLayer, newContext, onScreen, screenshot, serverAndBrowser, signIn } from './harness';
 
 /**
  * The 3D globe (issue 5) in both languages, with no network beyond the local server: CesiumJS draws the
@@ -17,8 +17,6 @@ const CAPTION = 'Stork 3D';
 const SEED = 3_141_592;
 const FROM = Date.parse('2025-04-24T00:00:00+08:00');
 const TO = Date.parse('2025-04-30T00:00:00+08:00');
-/** The same days as the console's range (the user's zone is +08:00 here). */
-const RANGE = { span: null, start: '2025-04-24 00:00:00', end: '2025-04-29 23:59:59' };
 
 const setup = serverAndBrowser();
 
@@ -72,10 +70,6 @@ function testTile(): Buffer {
   return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-async function chooseLayer(page: Page, name: string): Promise<void> {
-  await page.getByTestId('layer-switcher').click();
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').getByTitle(name, { exact: true }).click();
-}
 
 /** Only the local server answers: every other host fails, as on a field laptop without a network. */
 async function offline(context: BrowserContext, baseUrl: string): Promise<{ requested: string[]; blocked: string[] }> {
@@ -95,7 +89,8 @@ async function chooseDevice(page: Page): Promise<void> {
   const picker = page.getByTestId('device-picker');
   await picker.click();
   await picker.locator('input').fill(STORK.slice(-4));
-  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: CAPTION }).click();
+  // The picker is the device tree (issue 12 item 5): the searched device's row.
+  await page.getByTestId('device-picker-tree').getByTestId(`tree-device-${STORK}`).click();
   await page.keyboard.press('Escape');
 }
 
@@ -162,11 +157,12 @@ describe.each(cases)('3D globe ($locale)', ({ locale, t }) => {
     const net = await offline(context, setup.server.baseUrl);
     const page = await context.newPage();
     try {
-      await signIn(page, setup.server.baseUrl, setup.server.admin);
-      await page.waitForURL(`${setup.server.baseUrl}/device`);
-      // The range is the one the position screens share (as if chosen on /track or /map2d).
-      await page.evaluate((range) => sessionStorage.setItem('wildtrack_position_selection', JSON.stringify({ imeis: [], range })), RANGE);
-      await page.goto(`${setup.server.baseUrl}/map3d`);
+      // The range is the one the position screens share (as if chosen on /track or /map2d), as a link
+      // carries it. Signed in from that link itself: /device's tree picks its first device by default and
+      // the maps open with the device /device shows (issue 12 item 3), so a visit there first would race
+      // this empty start.
+      await signIn(page, setup.server.baseUrl, setup.server.admin, '/map3d?from=2025-04-24T00%3A00%3A00%2B08%3A00&to=2025-04-29T23%3A59%3A59%2B08%3A00');
+      await onScreen(page, '/map3d');
       const globe = page.getByTestId('globe');
       await globe.and(page.locator('[data-state="ready"]')).waitFor({ timeout: 60_000 });
 
@@ -220,10 +216,11 @@ describe.each(cases)('3D globe ($locale)', ({ locale, t }) => {
 
       // ---- another page: the globe is kept, paused; back again it renders on ----
       await page.getByRole('menuitem', { name: t.menu }).click();
-      await page.waitForURL(`${setup.server.baseUrl}/device`);
+      await onScreen(page, '/device');
       await expect.poll(async () => (await globeState(page)).render).toBe('paused');
       await page.goBack();
-      await page.waitForURL(`${setup.server.baseUrl}/map3d`);
+      // The URL carries the devices and range (issue 12's kept context).
+      await page.waitForURL((url) => url.pathname === '/map3d');
       await expect.poll(async () => (await globeState(page)).render).toBe('on');
       await expect.poll(async () => (await globeState(page)).tracksDrawn, { timeout: 60_000 }).toBe(1);
 
@@ -232,7 +229,7 @@ describe.each(cases)('3D globe ($locale)', ({ locale, t }) => {
         (url) => url.host === 'tile.openstreetmap.org',
         (route) => route.fulfill({ status: 200, contentType: 'image/png', headers: { 'access-control-allow-origin': '*' }, body: TILE }),
       );
-      await chooseLayer(page, t.street);
+      await chooseBaseLayer(page, t.street, 'street');
       await expect.poll(async () => (await globeState(page)).imagery, { timeout: 30_000 }).toBe('street');
       await page.getByTestId('base-layer-notice').waitFor({ state: 'detached' });
       await settled(page);
