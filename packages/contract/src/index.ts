@@ -33,3 +33,5 @@ export * from './device-state.js';
 export * from './ingest.js';
 export * from './calls/version.js';
 export * from './calls/userlog.js';
+export * from './calls/notice.js';
+export * from './calls/event.js';

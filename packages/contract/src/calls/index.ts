@@ -33,3 +33,5 @@ export {
 export { GetInstructionCount, GetInstructionList, Exceedrestrict, SendInstruction, WithdrawInstruction } from './instruction.js';
 export { GetVersionInfo } from './version.js';
 export { RecordUserLog, GetUserLogList } from './userlog.js';
+export { GetNoticeUnReadCount, GetNoticeList, GetNotice, NoticeViewed, DeleteNotice } from './notice.js';
+export { GetEventCount, GetEventListByPage, GetEventSubscribe, SetEventSubscribe, EventViewed, EventViewedAll } from './event.js';
