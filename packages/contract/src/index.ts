@@ -34,3 +34,5 @@ export * from './ingest.js';
 export * from './calls/version.js';
 export * from './calls/fence.js';
 export * from './calls/userlog.js';
+export * from './calls/notice.js';
+export * from './calls/event.js';

@@ -34,3 +34,5 @@ export { GetInstructionCount, GetInstructionList, Exceedrestrict, SendInstructio
 export { GetVersionInfo } from './version.js';
 export { GetFenceList, GetDeviceFenceList, GetRuleListByType, CreateFence, UpdateFence, EnableFence, DeleteFence, ImportShp } from './fence.js';
 export { RecordUserLog, GetUserLogList } from './userlog.js';
+export { GetNoticeUnReadCount, GetNoticeList, GetNotice, NoticeViewed, DeleteNotice } from './notice.js';
+export { GetEventCount, GetEventListByPage, GetEventSubscribe, SetEventSubscribe, EventViewed, EventViewedAll } from './event.js';
