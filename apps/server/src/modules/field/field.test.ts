@@ -16,20 +16,9 @@ import {
 } from '@wildtrack/contract';
 import { fieldPhoto, Rng } from '@wildtrack/sample-fleet';
 import { createTestApp, DIALECTS, imageCookie, type TestApp } from '../../test/helper.js';
+import { ZONE, MIN, HOUR, DAY, BASE, local, type Page } from '../../test/fixed-time.js';
 
-const ZONE = '+08:00';
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
-/** 2026-11-01 08:00 in +08:00: the records are made at fixed instants, not "now". */
-const BASE = Date.UTC(2026, 10, 1, 0, 0, 0);
-const local = (ms: number) => formatTime(ms, ZONE);
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
-
-interface Page<R> {
-  List: R[];
-  Total: number;
-}
 
 describe.each(DIALECTS)('field records on %s', (dialect) => {
   let t: TestApp;

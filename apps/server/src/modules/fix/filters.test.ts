@@ -1,23 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calls, Code, decodeTrackSet, DeviceType, type Fix, formatTime, SpeciesType } from '@wildtrack/contract';
+import { calls, Code, decodeTrackSet, DeviceType, type Fix, SpeciesType } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { BASE, HOUR, local, MIN, type Page as FixedPage, ZONE } from '../../test/fixed-time.js';
 
 /**
  * Issue 12 item 4: the position filters' upper bounds (`…Max`, value ≤ it), HDOP and satellites, on the
  * table's pages, its count, the tracks and the averaged table, and their input rules.
  */
 
-const ZONE = '+08:00';
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const BASE = Date.UTC(2026, 10, 1, 0, 0, 0);
-const local = (ms: number) => formatTime(ms, ZONE);
 const range = { startTime: local(BASE), endTime: local(BASE + 24 * HOUR), timeZone: ZONE };
 
-interface Page {
-  List: Fix[];
-  Total: number;
-}
+type Page = FixedPage<Fix>;
 
 describe.each(DIALECTS)('bounded position filters on %s', (dialect) => {
   let t: TestApp;

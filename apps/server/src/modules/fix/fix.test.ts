@@ -6,19 +6,10 @@ import { calls, Code, decodeTrackSet, DeviceType, type Fix, FixValidValue, forma
 import { movebankServices } from '../../import-services.js';
 import { importMovebank } from '../movebank/index.js';
 import { createTestApp, DIALECTS, SHARED_DATA, type TestApp } from '../../test/helper.js';
+import { ZONE, MIN, HOUR, DAY, BASE, local, type Page as FixedPage } from '../../test/fixed-time.js';
 
-const ZONE = '+08:00';
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
-/** 2026-11-01 08:00 in +08:00. */
-const BASE = Date.UTC(2026, 10, 1, 0, 0, 0);
-const local = (ms: number) => formatTime(ms, ZONE);
 
-interface Page {
-  List: Fix[];
-  Total: number;
-}
+type Page = FixedPage<Fix>;
 
 describe.each(DIALECTS)('fixes on %s', (dialect) => {
   let t: TestApp;

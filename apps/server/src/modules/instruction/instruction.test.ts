@@ -19,13 +19,10 @@ import {
   type WorkStatus,
 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { ZONE, MIN, HOUR, DAY } from '../../test/fixed-time.js';
 import { workSettings } from '../../test/work-settings.js';
 import { InstructionRepository } from './repository.js';
 
-const ZONE = '+08:00';
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
 /** 2026-11-20 10:00 in +08:00 (02:00 UTC): the clock is set here, Date only (timers stay real). */
 const T0 = Date.UTC(2026, 10, 20, 2, 0, 0);
 

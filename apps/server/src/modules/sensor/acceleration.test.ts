@@ -9,7 +9,6 @@ import {
   Code,
   decodeAccelerationSeries,
   DeviceType,
-  formatTime,
   LanguageId,
   message,
   packSamples,
@@ -17,14 +16,8 @@ import {
   SpeciesType,
 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { BASE, DAY, HOUR, local, ZONE } from '../../test/fixed-time.js';
 
-const ZONE = '+08:00';
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
-/** 2026-11-01 08:00 in +08:00: the ranged records are made at fixed instants. */
-const BASE = Date.UTC(2026, 10, 1, 0, 0, 0);
-const local = (ms: number) => formatTime(ms, ZONE);
 const scale = [0.002, 0.003, 0.004];
 const offset = [2048, 2048, 2048];
 

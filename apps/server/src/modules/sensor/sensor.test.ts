@@ -6,7 +6,6 @@ import {
   calls,
   Code,
   DeviceType,
-  formatTime,
   type IngestBatch,
   message,
   packSamples,
@@ -14,21 +13,10 @@ import {
   SpeciesType,
 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { ZONE, MIN, HOUR, DAY, BASE, local, type Page } from '../../test/fixed-time.js';
 
-const ZONE = '+08:00';
-const MIN = 60_000;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
-/** 2026-11-01 08:00 in +08:00: the records are made at fixed instants, not "now". */
-const BASE = Date.UTC(2026, 10, 1, 0, 0, 0);
 /** The ingest's clock for the fixed records (it refuses records more than a day ahead of it). */
 const INGEST_NOW = BASE + 10 * DAY;
-const local = (ms: number, zone = ZONE) => formatTime(ms, zone);
-
-interface Page<R> {
-  List: R[];
-  Total: number;
-}
 
 /** Raw counts of a test burst: X a ramp, Y a square wave, Z constant (no dynamic part). */
 function burstRaw(n: number, axes: number): number[] {
