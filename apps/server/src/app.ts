@@ -54,6 +54,8 @@ import { userLogRoutes } from './modules/userlog/routes.js';
 import { UserLogService } from './modules/userlog/service.js';
 import { versionRoutes } from './modules/version/routes.js';
 import { VersionService } from './modules/version/service.js';
+import { weatherRoutes } from './modules/weather/routes.js';
+import { WeatherService } from './modules/weather/service.js';
 import { SensorRepository } from './modules/sensor/repository.js';
 import { sensorRoutes } from './modules/sensor/routes.js';
 import { SensorService } from './modules/sensor/service.js';
@@ -214,6 +216,7 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   instructionRoutes(app, hooks, services.instructions);
   userLogRoutes(app, hooks, new UserLogService(new UserLogRepository(database.db)));
   versionRoutes(app, hooks, new VersionService(config.version));
+  weatherRoutes(app, hooks, new WeatherService(config.weatherUrl, { onFailure: (reason) => app.log.warn({ source: config.weatherUrl, reason }, 'weather source failed') }));
   app.get(`${API_BASE}/docs`, { schema: { hide: true } }, async () => app.swagger());
 
   await serveWebClient(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));

@@ -15,6 +15,9 @@ const tileTemplates = z
 /** An http(s) address (a download host). */
 const httpUrl = z.string().regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// address');
 
+/** Open-Meteo's keyless forecast API: the weather overlay's source unless WEATHER_URL names another. */
+export const DEFAULT_WEATHER_URL = 'https://api.open-meteo.com/v1/forecast';
+
 /** The environment, parsed once; a bad value stops the start with a message naming the variable. */
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -52,6 +55,7 @@ const EnvSchema = z.object({
   VERSION_DOWNLOAD_HOST_NA: httpUrl.default('https://na.download.wildtrack.app'),
   VERSION_DOWNLOAD_HOST_OTHER: httpUrl.default('https://download.wildtrack.app'),
   WILDTRACK_BUILD: z.string().max(64).default(''),
+  WEATHER_URL: httpUrl.default(DEFAULT_WEATHER_URL),
 });
 
 export interface Config {
@@ -87,6 +91,11 @@ export interface Config {
   samplesAsOf: number | undefined;
   /** The global map tile layers the web offers (§2.5). */
   tileLayers: TileLayers;
+  /**
+   * The weather overlay's forecast source (§1 weather): an Open-Meteo-compatible forecast endpoint
+   * (…/v1/forecast), asked by the server only (Weather/GetGrid, Weather/GetPoint).
+   */
+  weatherUrl: string;
   /** The version page (§2.4): the app download host of each region, and the build the server was made from. */
   version: { downloadHosts: { en: string; na: string; other: string }; build: string };
 }
@@ -126,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       Street: tileLayer(DEFAULT_TILE_LAYERS.Street, e.MAP_TILES_STREET),
       Terrain: tileLayer(DEFAULT_TILE_LAYERS.Terrain, e.MAP_TILES_TERRAIN),
     },
+    weatherUrl: e.WEATHER_URL,
     version: {
       downloadHosts: { en: e.VERSION_DOWNLOAD_HOST_EN, na: e.VERSION_DOWNLOAD_HOST_NA, other: e.VERSION_DOWNLOAD_HOST_OTHER },
       build: e.WILDTRACK_BUILD,

@@ -32,6 +32,7 @@ export * from './device.js';
 export * from './device-state.js';
 export * from './ingest.js';
 export * from './calls/version.js';
+export * from './calls/weather.js';
 export * from './calls/fence.js';
 export * from './calls/userlog.js';
 export * from './calls/notice.js';

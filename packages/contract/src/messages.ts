@@ -157,6 +157,7 @@ export const MESSAGES = {
   'validation.hourTwice': { zh: '{field}中有重复的时间点。', en: 'The {field} lists a time point twice.' },
   'validation.nothingToSend': { zh: '请设置定位采集或加速度采集。', en: 'Set the GNSS collection or the acceleration collection.' },
   'instr.notFound': { zh: '指令不存在。', en: 'There is no such instruction.' },
+  'weather.loadFailed': { zh: '天气数据加载失败', en: 'Weather data loading failed' },
   'instr.withdrawTooLate': { zh: '超过 2 分钟的指令不能撤回。', en: 'Instructions older than 2 minutes cannot be withdrawn.' },
   'instr.withdrawNotSent': { zh: '该指令已是“{status}”状态，不能撤回。', en: 'This instruction is already {status} and cannot be withdrawn.' },
   'instr.refused': { zh: '指令未发送：{list}。', en: 'Nothing was sent: {list}.' },
@@ -411,6 +412,9 @@ export const MESSAGES = {
   'field.settings': { zh: '围栏设置', en: 'geofence settings' },
   'field.labelPrefix': { zh: '名称前缀', en: 'name prefix' },
   'field.Wingspan': { zh: '翼展', en: 'wingspan' },
+  'field.lat': { zh: '纬度', en: 'latitude' },
+  'field.lng': { zh: '经度', en: 'longitude' },
+  'field.points': { zh: '网格点', en: 'grid points' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -100,7 +100,8 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
   await migrateToLatest(database);
   // The sign-in rate limit (per address: every injected request comes from 127.0.0.1) is off unless a
   // test sets it: the harness sends hundreds of sign-in bodies, and a limit test sets its own.
-  const config = loadConfig({ LOG_LEVEL: 'silent', WILDTRACK_DATA: dataDir, WEB_DIST: path.join(dataDir, 'no-web'), SIGN_IN_RATE_LIMIT: '0', ...env });
+  // The weather source is a closed local port unless a test names its stub: no test asks the internet.
+  const config = loadConfig({ LOG_LEVEL: 'silent', WILDTRACK_DATA: dataDir, WEB_DIST: path.join(dataDir, 'no-web'), SIGN_IN_RATE_LIMIT: '0', WEATHER_URL: 'http://127.0.0.1:9/v1/forecast', ...env });
   const { app, services } = await buildApp(config, database);
 
   const call: TestApp['call'] = async (p, body, opts = {}) => {

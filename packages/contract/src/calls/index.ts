@@ -32,6 +32,7 @@ export {
 } from './acceleration.js';
 export { GetInstructionCount, GetInstructionList, Exceedrestrict, SendInstruction, WithdrawInstruction } from './instruction.js';
 export { GetVersionInfo } from './version.js';
+export { GetWeatherGrid, GetWeatherPoint } from './weather.js';
 export { GetFenceList, GetDeviceFenceList, GetRuleListByType, CreateFence, UpdateFence, EnableFence, DeleteFence, ImportShp } from './fence.js';
 export { RecordUserLog, GetUserLogList } from './userlog.js';
 export { GetNoticeUnReadCount, GetNoticeList, GetNotice, NoticeViewed, DeleteNotice } from './notice.js';
