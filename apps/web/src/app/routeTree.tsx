@@ -86,6 +86,12 @@ export const routeTree: RouteObject[] = [
             handle: handle({ nameKey: 'route.map3d', trail: ['menu.map', 'route.map3d'] }),
           },
           {
+            path: '/fence',
+            lazy: screen(screens.fence, (m) => m.FenceRoute),
+            errorElement: <RouteError />,
+            handle: handle({ nameKey: 'route.fence', trail: ['menu.map', 'route.fence'] }),
+          },
+          {
             path: '/media',
             loader: contextLoader('map'),
             lazy: screen(screens.media, (m) => m.MediaPage),

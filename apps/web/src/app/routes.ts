@@ -31,7 +31,7 @@ export const isMenuGroup = (item: MenuItem): item is MenuGroup => 'children' in 
 export const MENU: readonly MenuItem[] = [
   { path: '/device', labelKey: 'menu.device' },
   { path: '/track', labelKey: 'menu.track' },
-  { key: 'map', labelKey: 'menu.map', children: [{ path: '/map2d', labelKey: 'menu.map2d' }, { path: '/map3d', labelKey: 'menu.map3d' }] },
+  { key: 'map', labelKey: 'menu.map', children: [{ path: '/map2d', labelKey: 'menu.map2d' }, { path: '/map3d', labelKey: 'menu.map3d' }, { path: '/fence', labelKey: 'menu.fence' }] },
   { path: '/media', labelKey: 'menu.media' },
   { path: '/instr', labelKey: 'menu.instr' },
 ];

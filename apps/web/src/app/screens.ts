@@ -22,9 +22,11 @@ export const screens = {
   map3d: withTexts(() => import('../features/map3d')),
   media: withTexts(() => import('../features/media/MediaPage')),
   instr: withTexts(() => import('../features/instr/InstrPage')),
+  fence: withTexts(() => import('../features/fence')),
   // the maps' own code, which their routes load inside the screen (MapLibre, deck.gl, CesiumJS)
   map2dPage: withTexts(() => import('../features/map2d/Map2dPage')),
   map3dPage: withTexts(() => import('../features/map3d/Map3dPage')),
+  fencePage: withTexts(() => import('../features/fence/FencePage')),
   notFound: withTexts(() => import('./NotFound')),
   // what screens load inside themselves when a part of them opens: /track's map (its positions and the
   // acceleration panel), the acceleration panel, the animal info's release map. Offline after sign-in,

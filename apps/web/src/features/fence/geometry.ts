@@ -1,0 +1,109 @@
+/**
+ * The shapes a fence is drawn as (§3 Fence Type: Polygon, Circle) and what the screen says about them: the
+ * area on the ground (geodesic, on the WGS84 sphere's radius, so it matches what a surveyor's tool says to
+ * well under 1 % at a reserve's size) and that area in the unit that reads best.
+ */
+
+import { closeRing, openRing, type FenceShape, type LngLat } from '@wildtrack/contract';
+
+export type { FenceShape, LngLat };
+
+const EARTH_RADIUS = 6_378_137;
+const RAD = Math.PI / 180;
+
+/**
+ * The area of a ring on the sphere, m² (the spherical-excess sum of Chamberlain and Duquette, "Some
+ * algorithms for polygons on a sphere", 2007: the one GIS tools use for lon/lat rings). Either winding.
+ */
+export function ringArea(ring: readonly LngLat[]): number {
+  const pts = openRing(ring);
+  const n = pts.length;
+  if (n < 3) return 0;
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const lower = pts[i]!;
+    const middle = pts[(i + 1) % n]!;
+    const upper = pts[(i + 2) % n]!;
+    total += (upper[0] - lower[0]) * RAD * Math.sin(middle[1] * RAD);
+  }
+  return Math.abs((total * EARTH_RADIUS * EARTH_RADIUS) / 2);
+}
+
+/** The area of a spherical cap of geodesic radius `radius` m. */
+export function circleArea(radius: number): number {
+  if (!(radius > 0)) return 0;
+  return 2 * Math.PI * EARTH_RADIUS * EARTH_RADIUS * (1 - Math.cos(radius / EARTH_RADIUS));
+}
+
+export function shapeArea(shape: FenceShape): number {
+  return shape.Type === 'Circle' ? circleArea(shape.Radius) : ringArea(shape.Coordinates);
+}
+
+/** The point `distance` m from `from` towards `bearing` degrees (great circle). */
+export function destination(from: LngLat, distance: number, bearing: number): LngLat {
+  const d = distance / EARTH_RADIUS;
+  const b = bearing * RAD;
+  const lat1 = from[1] * RAD;
+  const lng1 = from[0] * RAD;
+  const lat2 = Math.asin(Math.sin(lat1) * Math.cos(d) + Math.cos(lat1) * Math.sin(d) * Math.cos(b));
+  const lng2 = lng1 + Math.atan2(Math.sin(b) * Math.sin(d) * Math.cos(lat1), Math.cos(d) - Math.sin(lat1) * Math.sin(lat2));
+  return [round(((lng2 / RAD + 540) % 360) - 180), round(lat2 / RAD)];
+}
+
+/** Great-circle distance, m. */
+export function distance(a: LngLat, b: LngLat): number {
+  const dLat = (b[1] - a[1]) * RAD;
+  const dLng = (b[0] - a[0]) * RAD;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a[1] * RAD) * Math.cos(b[1] * RAD) * Math.sin(dLng / 2) ** 2;
+  return 2 * EARTH_RADIUS * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** A circle as a closed ring of `steps` vertices, for drawing it and for the drawing tool. */
+export function circleRing(center: LngLat, radius: number, steps = 64): LngLat[] {
+  const ring: LngLat[] = [];
+  for (let i = 0; i < steps; i++) ring.push(destination(center, radius, (i * 360) / steps));
+  ring.push(ring[0]!);
+  return ring;
+}
+
+/** A shape as a closed GeoJSON ring. */
+export function closedRing(shape: FenceShape): LngLat[] {
+  return shape.Type === 'Circle' ? circleRing(shape.Center, shape.Radius) : closeRing(shape.Coordinates);
+}
+
+/** [west, south, east, north] of a shape. */
+export function shapeBounds(shape: FenceShape): [number, number, number, number] {
+  const ring = closedRing(shape);
+  let w = 180;
+  let s = 90;
+  let e = -180;
+  let n = -90;
+  for (const [x, y] of ring) {
+    w = Math.min(w, x);
+    e = Math.max(e, x);
+    s = Math.min(s, y);
+    n = Math.max(n, y);
+  }
+  return [w, s, e, n];
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e7) / 1e7;
+}
+
+export type AreaUnit = 'm2' | 'ha' | 'km2';
+
+/** The unit an area reads best in: m² below a hectare, hectares below 1 km², else km². */
+export function areaUnit(m2: number): AreaUnit {
+  if (m2 < 10_000) return 'm2';
+  if (m2 < 1_000_000) return 'ha';
+  return 'km2';
+}
+
+/** An area in its unit's number, with at most 3 significant decimals as the size allows. */
+export function areaValue(m2: number): { value: number; unit: AreaUnit; digits: number } {
+  const unit = areaUnit(m2);
+  const value = unit === 'm2' ? m2 : unit === 'ha' ? m2 / 10_000 : m2 / 1_000_000;
+  const digits = unit === 'm2' || value >= 100 ? 0 : value >= 10 ? 1 : 2;
+  return { value, unit, digits };
+}
