@@ -43,6 +43,7 @@ const EnvSchema = z.object({
   WILDTRACK_ADMIN_EMAIL: z.string().default('admin@wildtrack.local'),
   TRUST_PROXY: boolish.default(false),
   WILDTRACK_SAMPLES: boolish.default(true),
+  WILDTRACK_SAMPLES_LIVE: boolish.default(true),
   WILDTRACK_SAMPLES_AS_OF: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
@@ -56,6 +57,10 @@ const EnvSchema = z.object({
   VERSION_DOWNLOAD_HOST_OTHER: httpUrl.default('https://download.wildtrack.app'),
   WILDTRACK_BUILD: z.string().max(64).default(''),
   WEATHER_URL: httpUrl.default(DEFAULT_WEATHER_URL),
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().min(3).max(200).default('Wildtrack <no-reply@wildtrack.local>'),
+  SMS_URL: httpUrl.optional(),
+  REGISTRATION: z.enum(['open', 'closed']).default('open'),
 });
 
 export interface Config {
@@ -89,6 +94,11 @@ export interface Config {
    * any date (a migrating stork moves differently in May and in January).
    */
   samplesAsOf: number | undefined;
+  /**
+   * The sample devices keep living while the server runs (issue 15 item 6): new fixes, sensor records and
+   * events at their profiles' schedules, the gap since the last sample record filled at start (30 days at most).
+   */
+  samplesLive: boolean;
   /** The global map tile layers the web offers (§2.5). */
   tileLayers: TileLayers;
   /**
@@ -96,6 +106,14 @@ export interface Config {
    * (…/v1/forecast), asked by the server only (Weather/GetGrid, Weather/GetPoint).
    */
   weatherUrl: string;
+  /** Outgoing e-mail (codes, notifications): an smtp(s):// URL, undefined = e-mail off. */
+  smtpUrl: string | undefined;
+  /** The From address of every message the server sends. */
+  mailFrom: string;
+  /** The SMS gateway codes are posted to (sms/http-gateway.ts); undefined = the operator's outbox. */
+  smsUrl: string | undefined;
+  /** Whether anyone may register an account (issue 17 item 4); closed hides the link and refuses the calls. */
+  registration: 'open' | 'closed';
   /** The version page (§2.4): the app download host of each region, and the build the server was made from. */
   version: { downloadHosts: { en: string; na: string; other: string }; build: string };
 }
@@ -130,12 +148,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     sampleDevices: e.WILDTRACK_SAMPLES,
     samplesAsOf: e.WILDTRACK_SAMPLES_AS_OF ? Date.parse(`${e.WILDTRACK_SAMPLES_AS_OF}T00:00:00Z`) : undefined,
+    samplesLive: e.WILDTRACK_SAMPLES_LIVE,
     tileLayers: {
       Satellite: tileLayer(DEFAULT_TILE_LAYERS.Satellite, e.MAP_TILES_SATELLITE),
       Street: tileLayer(DEFAULT_TILE_LAYERS.Street, e.MAP_TILES_STREET),
       Terrain: tileLayer(DEFAULT_TILE_LAYERS.Terrain, e.MAP_TILES_TERRAIN),
     },
     weatherUrl: e.WEATHER_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    smsUrl: e.SMS_URL,
+    registration: e.REGISTRATION,
     version: {
       downloadHosts: { en: e.VERSION_DOWNLOAD_HOST_EN, na: e.VERSION_DOWNLOAD_HOST_NA, other: e.VERSION_DOWNLOAD_HOST_OTHER },
       build: e.WILDTRACK_BUILD,
