@@ -52,6 +52,12 @@ import { InstructionService } from './modules/instruction/service.js';
 import { UserLogRepository } from './modules/userlog/repository.js';
 import { userLogRoutes } from './modules/userlog/routes.js';
 import { UserLogService } from './modules/userlog/service.js';
+import { NoticeRepository } from './modules/notice/repository.js';
+import { noticeRoutes } from './modules/notice/routes.js';
+import { NoticeService } from './modules/notice/service.js';
+import { EventRepository } from './modules/event/repository.js';
+import { eventRoutes } from './modules/event/routes.js';
+import { EventService } from './modules/event/service.js';
 import { versionRoutes } from './modules/version/routes.js';
 import { VersionService } from './modules/version/service.js';
 import { weatherRoutes } from './modules/weather/routes.js';
@@ -90,6 +96,10 @@ export interface Services {
   media: MediaService;
   /** Remote instructions: the console's calls and the COMM_ERROR job's pass. */
   instructions: InstructionService;
+  /** Notices: the console's calls and sending (the CLI's send-notice, system notices). */
+  notices: NoticeService;
+  /** The event list, read state and subscriptions (EventService.wants: whether a user takes an event). */
+  events: EventService;
 }
 
 export interface BuiltApp {
@@ -185,6 +195,8 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
     ),
     media: new MediaService(config.dataDir, deviceConsole, new MediaRepository(database.db)),
     instructions: new InstructionService(deviceConsole, new InstructionRepository(database.db)),
+    notices: new NoticeService(new NoticeRepository(database.db)),
+    events: new EventService(deviceConsole, new EventRepository(database.db)),
   };
   // Request codes and sign-in counters: in the database, or Redis with REDIS_URL; shared by every process.
   const shared = await openSharedState(database, { redisUrl: config.redisUrl, redisPrefix: config.redisKeyPrefix });
@@ -214,6 +226,8 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   archiveRoutes(app, hooks, services.archives);
   fieldRoutes(app, hooks, new FieldService(deviceConsole, new FieldRepository(database.db)), config.dataDir);
   instructionRoutes(app, hooks, services.instructions);
+  noticeRoutes(app, hooks, services.notices);
+  eventRoutes(app, hooks, services.events);
   userLogRoutes(app, hooks, new UserLogService(new UserLogRepository(database.db)));
   versionRoutes(app, hooks, new VersionService(config.version));
   weatherRoutes(app, hooks, new WeatherService(config.weatherUrl, { onFailure: (reason) => app.log.warn({ source: config.weatherUrl, reason }, 'weather source failed') }));

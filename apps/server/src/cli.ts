@@ -13,6 +13,8 @@ import { BATTERY_NAMES, DEVICE_TYPE_NAMES, DeviceInputError, DeviceRegistry, par
 import { sensorNames } from '@wildtrack/contract';
 import { movebankServices } from './import-services.js';
 import { checkMovebankFile, importMovebank, importOutcome, MovebankFormatError } from './modules/movebank/index.js';
+import { NoticeRepository } from './modules/notice/repository.js';
+import { NoticeInputError, NoticeService } from './modules/notice/service.js';
 
 const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [options])
 
@@ -44,6 +46,12 @@ const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [opti
       Prints the feedback users sent from the console (newest first, 50 unless --limit): when, who
       (account and organisation), the e-mail and phone to answer to, the question and the pictures'
       addresses (files under WILDTRACK_DATA/uploads). --json prints one JSON object a line.
+
+  send-notice --title <title> --body <text> [--website <http(s) URL>] [--org <organisation>]
+      Sends a notice to every user of the organisation, or of all organisations when no --org is given.
+      The body is plain text (line breaks kept; never shown as HTML); \n in --body is a line break.
+      The console shows the website as an "open URL" link only when it is an http(s) address. Prints the
+      notice's id. Open consoles get it at once (unread dot).
 
   end-sessions [--user <user name>]
       Signs out every session (or one user's): their next call is answered 1004.
@@ -267,12 +275,19 @@ async function run(argv: string[]): Promise<number> {
           return 1;
         }
       }
+      case 'send-notice': {
+        const { values } = parseArgs({ args: rest, options: { title: { type: 'string' }, body: { type: 'string' }, website: { type: 'string' }, org: { type: 'string' } } });
+        const service = new NoticeService(new NoticeRepository(database.db));
+        const id = await service.send({ title: values.title ?? '', body: (values.body ?? '').replace(/\\n/g, '\n'), website: values.website, orgName: values.org });
+        process.stdout.write(`sent notice ${id} to ${values.org ? `organisation ${values.org}` : 'all organisations'}\n`);
+        return 0;
+      }
       default:
         process.stderr.write(`unknown command: ${command}\n\n${USAGE}\n`);
         return 2;
     }
   } catch (err) {
-    if (err instanceof UserInputError || err instanceof DeviceInputError) {
+    if (err instanceof UserInputError || err instanceof DeviceInputError || err instanceof NoticeInputError) {
       process.stderr.write(`${err.message}\n`);
       return 1;
     }

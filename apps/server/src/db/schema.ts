@@ -286,6 +286,34 @@ export interface EventViewTable {
   viewed_at: number;
 }
 
+/** A notice (db/migrations/…_notices.ts): to one organisation, or to all when org_id is null. */
+export interface NoticeTable {
+  id: Generated<number>;
+  org_id: number | null;
+  title: string;
+  body: string;
+  /** '' when none. */
+  website: string;
+  send_time: number;
+}
+
+/** A user's read / delete of a notice (no row: unread, not deleted). */
+export interface NoticeStateTable {
+  notice_id: number;
+  user_id: number;
+  viewed_at: number | null;
+  deleted_at: number | null;
+}
+
+/** A user's subscription to a device's events (no row: all on); 1 on, 0 off. */
+export interface EventSubscriptionTable {
+  user_id: number;
+  device_id: number;
+  fence_event: number;
+  instr_event: number;
+  fix_update_event: number;
+}
+
 /** A page visited or a key action taken, as the user's console reported it (UserLog/Record). */
 export interface UserLogTable {
   id: Generated<number>;
@@ -437,6 +465,9 @@ export interface Database {
   organisations: OrganisationTable;
   users: UserTable;
   user_log: UserLogTable;
+  notices: NoticeTable;
+  notice_states: NoticeStateTable;
+  event_subscriptions: EventSubscriptionTable;
   user_settings: UserSettingTable;
   sessions: SessionTable;
   sign_in_failures: SignInFailureTable;

@@ -85,6 +85,25 @@ export class DeviceConsole {
     return out;
   }
 
+  /**
+   * Every device the caller can read now (the tree's: their organisation's, shares inside their window, the
+   * examples while the experience switch is on), with its caption in the caller's language: the event list
+   * and subscriptions read across all of them.
+   */
+  async readable(caller: Caller): Promise<{ id: number; imei: string; caption: string; access: DeviceAccess }[]> {
+    const { data, index } = await buildTree(this.q, caller, '');
+    const out: { id: number; imei: string; caption: string; access: DeviceAccess }[] = [];
+    const walk = (f: TreeFolder) => {
+      for (const d of f.Devices) {
+        const e = index.get(d.IMEI);
+        if (e) out.push({ id: e.id, imei: d.IMEI, caption: d.Caption, access: e.access });
+      }
+      f.Folders.forEach(walk);
+    };
+    data.Folders.forEach(walk);
+    return out;
+  }
+
   // ---- the tree ---------------------------------------------------------------------------------
 
   async tree(caller: Caller): Promise<TreeData> {
@@ -219,7 +238,7 @@ export class DeviceConsole {
 
   private async details(caller: Caller, items: { id: number; access: DeviceAccess; remark: string; folderIdStr: string }[]): Promise<DeviceDetail[]> {
     const ids = items.map((i) => i.id);
-    const [rows, firsts, docs] = await Promise.all([this.q.detailRows(ids), this.q.firstFixTime(ids), this.q.workStatusDocs(ids)]);
+    const [rows, firsts, docs, fences] = await Promise.all([this.q.detailRows(ids), this.q.firstFixTime(ids), this.q.workStatusDocs(ids), this.q.fenceCounts(ids)]);
     const byId = new Map(rows.map((r) => [Number(r.id), r]));
     const now = Date.now();
     return items.flatMap((it) => {
@@ -253,7 +272,7 @@ export class DeviceConsole {
           FailureTime: formatTime(shared ? it.access.failure : r.failure_time, caller.zone),
           Description: r.description,
           Attent: false,
-          FenceCount: 0,
+          FenceCount: fences.get(it.id) ?? 0,
           Sensor: r.sensors,
           InstrSupport: r.instr_support,
           SecondLevelFix: r.second_level_fix === 1 ? 1 : 0,
