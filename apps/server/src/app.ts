@@ -49,6 +49,10 @@ import { FieldService } from './modules/field/service.js';
 import { InstructionRepository } from './modules/instruction/repository.js';
 import { instructionRoutes } from './modules/instruction/routes.js';
 import { InstructionService } from './modules/instruction/service.js';
+import { FenceRepository } from './modules/fence/repository.js';
+import { fenceRoutes } from './modules/fence/routes.js';
+import { FenceService } from './modules/fence/service.js';
+import { attachFenceEvaluation } from './modules/fence/evaluation.js';
 import { UserLogRepository } from './modules/userlog/repository.js';
 import { userLogRoutes } from './modules/userlog/routes.js';
 import { UserLogService } from './modules/userlog/service.js';
@@ -96,6 +100,8 @@ export interface Services {
   media: MediaService;
   /** Remote instructions: the console's calls and the COMM_ERROR job's pass. */
   instructions: InstructionService;
+  /** Geofences: the console's calls (ingest evaluates each batch against them: modules/fence/evaluation.ts). */
+  fences: FenceService;
   /** Notices: the console's calls and sending (the CLI's send-notice, system notices). */
   notices: NoticeService;
   /** The event list, read state and subscriptions (EventService.wants: whether a user takes an event). */
@@ -195,6 +201,7 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
     ),
     media: new MediaService(config.dataDir, deviceConsole, new MediaRepository(database.db)),
     instructions: new InstructionService(deviceConsole, new InstructionRepository(database.db)),
+    fences: new FenceService(deviceConsole, new FenceRepository(database.db)),
     notices: new NoticeService(new NoticeRepository(database.db)),
     events: new EventService(deviceConsole, new EventRepository(database.db)),
   };
@@ -226,6 +233,8 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   archiveRoutes(app, hooks, services.archives);
   fieldRoutes(app, hooks, new FieldService(deviceConsole, new FieldRepository(database.db)), config.dataDir);
   instructionRoutes(app, hooks, services.instructions);
+  fenceRoutes(app, hooks, services.fences);
+  attachFenceEvaluation(services.ingest, new FenceRepository(database.db), { fences: services.fences, instructions: services.instructions, log: app.log });
   noticeRoutes(app, hooks, services.notices);
   eventRoutes(app, hooks, services.events);
   userLogRoutes(app, hooks, new UserLogService(new UserLogRepository(database.db)));

@@ -458,6 +458,10 @@ export interface Database {
   device_work_status: JsonDocTable & { settings: string };
   mount_info: JsonDocTable & { info: string };
   instructions: InstructionTable;
+  fences: FenceTable;
+  fence_rules: FenceRuleTable;
+  fence_removals: FenceRemovalTable;
+  fence_states: FenceStateTable;
   events: EventTable;
   event_views: EventViewTable;
   feedback: FeedbackTable;
@@ -476,6 +480,64 @@ export interface Database {
   rate_counters: RateCounterTable;
   movebank_imports: MovebankImportTable;
 }
+
+/** A geofence (db/migrations/…_fences.ts; contract calls/fence.ts). */
+export interface FenceTable {
+  id: Generated<number>;
+  org_id: number;
+  label: string;
+  /** 1 polygon, 2 circle. */
+  type: number;
+  /** FenceShape JSON (a polygon's ring closed). */
+  shape: string;
+  min_lng: number;
+  min_lat: number;
+  max_lng: number;
+  max_lat: number;
+  /** Geodesic area, m². */
+  area: number;
+  enabled: number;
+  in_or_out: string;
+  rule_type: number;
+  allow_send_instr: number;
+  /** InstructionParams[] JSON: the schedule put on a device when its rule fires. */
+  instrs: string;
+  time_zone: string;
+  version: Generated<number>;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A device's rule of a fence. */
+export interface FenceRuleTable {
+  id: Generated<number>;
+  fence_id: number;
+  device_id: number;
+  /** Device rules: 1 once the device acknowledged synced_version = the fence's version. Remote: 1. */
+  synchronized: number;
+  synced_version: Generated<number>;
+  created_at: number;
+}
+
+/** A device rule withdrawn, waiting for the device to drop it. */
+export interface FenceRemovalTable {
+  id: Generated<number>;
+  fence_id: number;
+  device_id: number;
+  version: number;
+  shape: string;
+  created_at: number;
+}
+
+/** A device's last known side of a fence, and the time of the fix that decided it. */
+export interface FenceStateTable {
+  fence_id: number;
+  device_id: number;
+  inside: number;
+  fix_time: number;
+}
+
 
 export type UserRow = Selectable<UserTable>;
 export type NewUser = Insertable<UserTable>;

@@ -67,7 +67,10 @@ export class IngestService {
    */
   async writeBatch(deviceId: number, batch: IngestBatch, nonce: string | null, now = Date.now()): Promise<WriteCounts> {
     if (batch.workStatus) checkTime(batch.workStatus.at, 'workStatus.at', now);
-    const counts = await this.writeDecoded(deviceId, decodeBatch(batch, now), nonce, now);
+    const decoded = decodeBatch(batch, now);
+    const counts = await this.writeDecoded(deviceId, decoded, nonce, now);
+    // Fences: the stored batch's fixes tested against the device's remote fences (modules/fence/evaluator.ts).
+    if (counts.fixes > 0 && this.fenceCheck) await this.fenceCheck(deviceId, decoded.fixes, now);
     if (batch.workStatus) await this.instructions.reportWorkStatus(deviceId, batch.workStatus);
     return counts;
   }
@@ -100,6 +103,13 @@ export class IngestService {
       }
     }
     return this.batches.write(deviceId, decoded, nonce, now);
+  }
+
+  private fenceCheck: ((deviceId: number, fixes: DecodedBatch['fixes'], now: number) => Promise<unknown>) | undefined;
+
+  /** Called after each stored device batch with fixes (writeBatch; not imports): the fence evaluation. */
+  onBatchFixes(check: (deviceId: number, fixes: DecodedBatch['fixes'], now: number) => Promise<unknown>): void {
+    this.fenceCheck = check;
   }
 
   /** The instructions waiting for the device (delivered now: see InstructionRepository.pending). */

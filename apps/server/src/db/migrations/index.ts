@@ -15,6 +15,7 @@ import * as behaviorFilterIndexes from './2026-11-24T21-00-00_behavior_filter_in
 import * as mediaThumbs from './2026-11-24T22-00-00_media_thumbs.js';
 import * as instructionsEvents from './2026-11-24T23-00-00_instructions_events.js';
 import * as userLog from './2026-11-25T00-00-00_user_log.js';
+import * as fences from './2026-11-25T03-00-00_fences.js';
 import * as notices from './2026-11-25T02-30-00_notices.js';
 import * as feedback from './2026-11-24T23-40-00_feedback.js';
 
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T22-00-00_media_thumbs': mediaThumbs,
   '2026-11-24T23-00-00_instructions_events': instructionsEvents,
   '2026-11-25T00-00-00_user_log': userLog,
+  '2026-11-25T03-00-00_fences': fences,
   '2026-11-25T02-30-00_notices': notices,
   '2026-11-24T23-40-00_feedback': feedback,
 };

@@ -91,6 +91,26 @@ export class DeviceConsoleRepository {
     this.accessQuery = withAccessQuery(db);
   }
 
+  /**
+   * How many fences hold a rule on each device (the tree's DeviceFence, the detail's FenceCount): one
+   * point query when no fence exists at all, else one query per 500 devices.
+   */
+  async fenceCounts(deviceIds: readonly number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    if (deviceIds.length === 0) return out;
+    if (!(await this.db.selectFrom('fence_rules').select('id').limit(1).executeTakeFirst())) return out;
+    for (let i = 0; i < deviceIds.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('fence_rules')
+        .select((eb) => ['device_id', eb.fn.countAll<number>().as('n')])
+        .where('device_id', 'in', deviceIds.slice(i, i + 500))
+        .groupBy('device_id')
+        .execute();
+      for (const r of rows) out.set(Number(r.device_id), Number(r.n));
+    }
+    return out;
+  }
+
   async experienceFlag(userId: number): Promise<boolean> {
     const r = await this.db.selectFrom('user_settings').select('experience_func').where('user_id', '=', userId).executeTakeFirst();
     return r?.experience_func === 1;

@@ -238,7 +238,7 @@ export class DeviceConsole {
 
   private async details(caller: Caller, items: { id: number; access: DeviceAccess; remark: string; folderIdStr: string }[]): Promise<DeviceDetail[]> {
     const ids = items.map((i) => i.id);
-    const [rows, firsts, docs] = await Promise.all([this.q.detailRows(ids), this.q.firstFixTime(ids), this.q.workStatusDocs(ids)]);
+    const [rows, firsts, docs, fences] = await Promise.all([this.q.detailRows(ids), this.q.firstFixTime(ids), this.q.workStatusDocs(ids), this.q.fenceCounts(ids)]);
     const byId = new Map(rows.map((r) => [Number(r.id), r]));
     const now = Date.now();
     return items.flatMap((it) => {
@@ -272,7 +272,7 @@ export class DeviceConsole {
           FailureTime: formatTime(shared ? it.access.failure : r.failure_time, caller.zone),
           Description: r.description,
           Attent: false,
-          FenceCount: 0,
+          FenceCount: fences.get(it.id) ?? 0,
           Sensor: r.sensors,
           InstrSupport: r.instr_support,
           SecondLevelFix: r.second_level_fix === 1 ? 1 : 0,

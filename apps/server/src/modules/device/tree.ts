@@ -134,6 +134,15 @@ export async function buildTree(q: DeviceConsoleRepository, caller: Caller, orgN
   }
   const count = (f: TreeFolder): number => (f.DeviceCount = f.Devices.length + f.Folders.reduce((n, c) => n + count(c), 0));
   out.forEach(count);
+  // DeviceFence: how many fences hold a rule on the device (nothing is asked when no fence exists).
+  const fences = await q.fenceCounts([...index.values()].map((e) => e.id));
+  if (fences.size > 0) {
+    const mark = (f: TreeFolder): void => {
+      for (const d of f.Devices) d.DeviceFence = fences.get(index.get(d.IMEI)?.id ?? -1) ?? 0;
+      f.Folders.forEach(mark);
+    };
+    out.forEach(mark);
+  }
   return { data: { Folders: out, Permissions: permissions, Total: total, SensorCounts }, index };
 }
 

@@ -215,6 +215,12 @@ export class InstructionRepository {
     });
   }
 
+  /** What a fence rule's instructions are checked against (InstructionService.sendForRule). */
+  async deviceForRule(deviceId: number): Promise<{ id: number; imei: string; caption: string; type: number; status: number; instr_support: number; sensors: number } | undefined> {
+    const r = await this.db.selectFrom('devices').select(['id', 'imei', 'caption', 'type', 'status', 'instr_support', 'sensors']).where('id', '=', deviceId).executeTakeFirst();
+    return r ? { ...r, id: Number(r.id), type: Number(r.type), status: Number(r.status), instr_support: Number(r.instr_support), sensors: Number(r.sensors) } : undefined;
+  }
+
   async hasHistory(deviceIds: number[]): Promise<boolean> {
     if (deviceIds.length === 0) return false;
     const r = await this.db.selectFrom('instructions').select('id').where('device_id', 'in', deviceIds).limit(1).executeTakeFirst();

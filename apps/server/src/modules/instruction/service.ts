@@ -240,6 +240,33 @@ export class InstructionService {
     return this.record((await this.repo.get(id, Number(d.id)))!, caller, now);
   }
 
+  /**
+   * A fence rule fired (modules/fence): its instructions go to the device as its organisation's, through
+   * the same rules as a Send (not a VHF receiver, work status 2/3/4, the device's InstrSupport flags and
+   * sensors) and the daily limit, counted in the rule's zone. Each instruction refused is skipped and its
+   * reason answered (in `lang`); the others are stored SENT with their events.
+   */
+  async sendForRule(deviceId: number, list: readonly InstructionParams[], zone: string, lang: Lang, now = Date.now()): Promise<string[]> {
+    const device = await this.repo.deviceForRule(deviceId);
+    if (!device) return [];
+    const d = { ...device, access: { kind: 'own', rights: { EditDevice: true, EditFix: true, RemoteInstr: true, ShareDevice: true, DownloadData: true }, effective: null, failure: null } } as unknown as ResolvedDevice;
+    const docs = await this.devices.workSettingsOf([deviceId]);
+    const doc = docs.get(deviceId) ?? null;
+    const { from, to } = dayOf(zone, now);
+    const refusals: string[] = [];
+    for (const params of list) {
+      const r = refusalOf(d, params, doc ?? undefined);
+      if (r) {
+        refusals.push(message(lang, r.key, r.key === 'instr.reason.unsupported' ? { option: message(lang, `instr.option.${r.option}`) } : { limit: INSTRUCTIONS_PER_DEVICE_PER_DAY }));
+        continue;
+      }
+      const row = { deviceId, type: params.Type, params: JSON.stringify(params), timeZone: zone, senderUserId: null, estimate: nextPostback(doc, now), commDeadline: now + commWindowMs(doc) };
+      const result = await this.repo.sendAll([row], params.Type, from, to, INSTRUCTIONS_PER_DEVICE_PER_DAY, now);
+      if ('atLimit' in result) refusals.push(message(lang, 'instr.reason.limit', { limit: INSTRUCTIONS_PER_DEVICE_PER_DAY }));
+    }
+    return refusals;
+  }
+
   /** Stores the sample devices' instruction history (samples.ts sampleHistory), each with its events. */
   async storeSampleHistory(entries: readonly SampleInstruction[]): Promise<void> {
     const docs = await this.devices.workSettingsOf([...new Set(entries.map((e) => e.deviceId))]);

@@ -1,0 +1,297 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  API_BASE,
+  type CallDef,
+  calls,
+  Code,
+  DeviceStatus,
+  DeviceType,
+  type Fence,
+  FENCE_IMPORT_PATH,
+  FENCE_SHP_MAX_BYTES,
+  type FenceRule,
+  INGEST_BASE,
+  ingestHeaders,
+  LanguageId,
+  signedHeaders,
+  SpeciesType,
+} from '@wildtrack/contract';
+import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { DAY, HOUR, MIN, ZONE } from '../../test/fixed-time.js';
+import { polygonShp } from './shp-writer.test-util.js';
+
+/** 2026-11-20 10:00 in +08:00: the clock (Date only). */
+const T0 = Date.UTC(2026, 10, 20, 2, 0, 0);
+const SQUARE = [[121, 31], [121.1, 31], [121.1, 31.1], [121, 31.1]];
+const settings = (imeis: string[], over: Record<string, unknown> = {}) => ({
+  inOrOut: 'BOTH',
+  ruleType: 1,
+  imeis,
+  collection: { Mode: 'INTERVAL', IntervalMinutes: 5 },
+  postback: { Mode: 'DATA_CNT', PacketCount: 10, PacketSize: 512 },
+  ...over,
+});
+
+describe.each(DIALECTS)('geofences on %s', (dialect) => {
+  let t: TestApp;
+  let alice: string;
+  let bob: string;
+  const secrets = new Map<string, string>();
+  const ids = new Map<string, number>();
+
+  const call = async (def: CallDef, body: Record<string, unknown>, opts: { token?: string | null; lang?: 'en' | 'zh' } = {}) =>
+    (await t.call(def.path, { ...body }, { ...(opts.token === null ? {} : { token: opts.token ?? alice }), lang: opts.lang ?? 'en' })).body;
+  const data = async <T,>(def: CallDef, body: Record<string, unknown>, opts: { token?: string; lang?: 'en' | 'zh' } = {}): Promise<T> => {
+    const r = await call(def, body, opts);
+    expect(r.Code, r.Msg).toBe(Code.Success);
+    return def.data.parse(r.Data) as T;
+  };
+  const create = (label: string, shape: unknown, s: Record<string, unknown>, opts: { token?: string | null; lang?: 'en' | 'zh' } = {}) =>
+    call(calls.CreateFence, { label, shape, ...s, timeZone: ZONE }, opts);
+  const count = async (table: 'fences' | 'fence_rules' | 'events' | 'instructions' | 'fence_states') =>
+    Number((await t.database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const snapshot = async () => ({ fences: await count('fences'), rules: await count('fence_rules'), states: await count('fence_states') });
+  const batch = async (imei: string, fixes: [number, number | null, number | null][]) => {
+    const body = JSON.stringify({ fixes: { t: fixes.map((f) => f[0]), lon: fixes.map((f) => f[1]), lat: fixes.map((f) => f[2]) } });
+    const path = `${INGEST_BASE}/batch`;
+    const res = await t.app.inject({ method: 'POST', url: path, headers: { ...ingestHeaders({ imei, secret: secrets.get(imei)!, path, body }), 'content-type': 'application/json' }, payload: body });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const fenceEvents = async (imei: string) =>
+    (await t.database.db.selectFrom('events').select(['type', 'happen_time', 'content']).where('device_id', '=', ids.get(imei)!).where('type', '=', 1).orderBy('id').execute()).map((e) => ({
+      at: Number(e.happen_time),
+      ...(JSON.parse(e.content) as { kind: string; fence: string }),
+    }));
+  const upload = async (file: { name: string; bytes: Buffer } | null, fields: Record<string, string>, opts: { token?: string; lang?: 'en' | 'zh' } = {}) => {
+    const boundary = '----wildtrack-fence';
+    const chunks: Buffer[] = [];
+    for (const [k, v] of Object.entries(fields)) chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+    if (file) {
+      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`), file.bytes, Buffer.from('\r\n'));
+    }
+    chunks.push(Buffer.from(`--${boundary}--\r\n`));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: API_BASE + FENCE_IMPORT_PATH,
+      headers: { ...signedHeaders({ token: opts.token ?? alice, path: FENCE_IMPORT_PATH, body: undefined, lcid: LanguageId[opts.lang ?? 'en'] }), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.concat(chunks),
+    });
+    return res.json() as { Code: number; Msg: string; Data: { List: Fence[] } | null };
+  };
+
+  beforeAll(async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: T0 });
+    t = await createTestApp(dialect);
+    ({ token: alice } = await t.userWithToken({ org: 'Heron Lab' }));
+    ({ token: bob } = await t.userWithToken({ org: 'Crane Lab' }));
+    const aliceOrg = await t.services.devices.orgIdByName('Heron Lab');
+    const bobOrg = await t.services.devices.orgIdByName('Crane Lab');
+    const userOf = async (org: number) => Number((await t.database.db.selectFrom('users').select('id').where('org_id', '=', org).executeTakeFirstOrThrow()).id);
+    const reg = async (orgId: number, imei: string, example = false) => {
+      const r = await t.services.devices.register({ orgId, imei, caption: imei, type: DeviceType.Tracker, speciesType: SpeciesType.Bird, status: DeviceStatus.Working, sensors: ['GNSS'], instrSupport: [], ...(example ? { example: true } : {}) });
+      secrets.set(imei, r.secret);
+      ids.set(imei, Number(r.id));
+      return Number(r.id);
+    };
+    await reg(aliceOrg, 'H-ONE');
+    await reg(aliceOrg, 'H-TWO');
+    await reg(aliceOrg, 'H-MOVE');
+    const [aliceId, bobId] = [await userOf(aliceOrg), await userOf(bobOrg)];
+    const share = (device: number, remote: number, from: number, to: number) => ({
+      device_id: device, owner_user_id: bobId, recipient_user_id: aliceId, edit_device: 0, remote_instr: remote, download_data: 0, effective_time: from, failure_time: to, created_at: T0,
+    });
+    await t.database.db
+      .insertInto('device_shares')
+      .values([share(await reg(bobOrg, 'B-NOINSTR'), 0, T0 - DAY, T0 + 30 * DAY), share(await reg(bobOrg, 'B-INSTR'), 1, T0 - DAY, T0 + 30 * DAY), share(await reg(bobOrg, 'B-EXPIRED'), 1, T0 - 3 * DAY, T0 - HOUR)])
+      .execute();
+    await reg(bobOrg, 'B-PRIVATE');
+    const samples = Number((await t.database.db.insertInto('organisations').values({ name: 'Samples', parent_unit: '', created_at: T0, is_samples: 1 }).returning('id').executeTakeFirstOrThrow()).id);
+    await reg(samples, 'S-EXAMPLE', true);
+    expect((await t.call(calls.SetExperienceFuncEnable.path, { enabled: 1 }, { token: alice })).body.Code).toBe(Code.Success);
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    vi.useRealTimers();
+  });
+  afterEach(() => vi.setSystemTime(T0));
+
+  it('creates, lists, updates, switches off and deletes a fence; the tree and the detail count it', async () => {
+    const r = await create('Reserve', { Type: 'Polygon', Coordinates: SQUARE }, settings(['H-ONE', 'H-TWO']));
+    expect(r.Code, r.Msg).toBe(Code.Success);
+    const f = calls.CreateFence.data.parse(r.Data);
+    expect(f).toMatchObject({ Label: 'Reserve', Type: 1, Enabled: 1, InOrOut: 'BOTH', RuleType: 1, Example: false, Editable: true, detail: { RemoteRule: 2, DeviceRule: 0, Synchronized: 1 } });
+    expect(f.Shape).toEqual({ Type: 'Polygon', Coordinates: [...SQUARE, SQUARE[0]] });
+    // ~9.5 km x 11.1 km at 31° N (@turf/area)
+    expect(f.Area).toBeGreaterThan(1.05e8);
+    expect(f.Area).toBeLessThan(1.07e8);
+    expect(f.Devices.map((d) => d.IMEI)).toEqual(['H-ONE', 'H-TWO']);
+    const list = await data<{ List: Fence[]; Total: number }>(calls.GetFenceList, { keyword: 'reser', timeZone: ZONE });
+    expect(list.Total).toBe(1);
+    expect(list.List[0]!.CreateTime).toBe('2026-11-20 10:00:00');
+    const rules = await data<{ List: FenceRule[] }>(calls.GetRuleListByType, { fenceId: f.IdStr, type: 1 });
+    expect(rules.List.map((x) => [x.IMEI, x.InOrOut, x.Synchronized, x.Inside])).toEqual([['H-ONE', 'BOTH', 1, null], ['H-TWO', 'BOTH', 1, null]]);
+    expect(rules.List[0]!.Instrs.map((i) => [i.Type, i.Detail, i.HighFrequency])).toEqual([
+      ['ACQUISITION_FREQUENCY', 'A fix every 5 min', true],
+      ['POSTBACK_FREQUENCY', 'Sends data every 10 records, packets of at most 512 bytes', false],
+    ]);
+    expect((await data<{ List: FenceRule[] }>(calls.GetRuleListByType, { fenceId: f.IdStr, type: 2 })).List).toEqual([]);
+    const mine = await data<{ List: { Fence: Fence; Rule: FenceRule }[] }>(calls.GetDeviceFenceList, { imei: 'H-TWO' });
+    expect(mine.List.map((x) => [x.Fence.Label, x.Rule.IMEI])).toEqual([['Reserve', 'H-TWO']]);
+    // the tree's DeviceFence and the detail's FenceCount
+    const tree = (await call(calls.GetTree, { timeZone: ZONE })).Data as { Folders: { Devices: { IMEI: string; DeviceFence: number }[] }[] };
+    const inTree = Object.fromEntries(tree.Folders.flatMap((x) => x.Devices).map((d) => [d.IMEI, d.DeviceFence]));
+    expect(inTree).toMatchObject({ 'H-ONE': 1, 'H-TWO': 1, 'H-MOVE': 0 });
+
+    // update: a circle, only H-TWO, device-side (synchronizing until the device acknowledges)
+    const u = await call(calls.UpdateFence, { fenceId: f.IdStr, label: 'Nest', shape: { Type: 'Circle', Center: [121.05, 31.05], Radius: 500 }, ...settings(['H-TWO'], { ruleType: 2, inOrOut: 'ENTER' }) });
+    expect(u.Code, u.Msg).toBe(Code.Success);
+    const g = calls.UpdateFence.data.parse(u.Data);
+    expect(g).toMatchObject({ Label: 'Nest', Type: 2, RuleType: 2, detail: { RemoteRule: 0, DeviceRule: 1, Synchronized: 0 } });
+    expect(g.Area).toBeCloseTo(Math.PI * 500 * 500, 0);
+    expect(g.Devices.map((d) => d.IMEI)).toEqual(['H-TWO']);
+    const off = await data<Fence>(calls.EnableFence, { fenceId: f.IdStr, enabled: 0 });
+    expect(off.Enabled).toBe(0);
+    expect((await data<{ List: { Fence: Fence }[] }>(calls.GetDeviceFenceList, { imei: 'H-ONE' })).List).toEqual([]);
+    expect((await call(calls.DeleteFence, { fenceId: f.IdStr })).Code).toBe(Code.Success);
+    expect(await snapshot()).toEqual({ fences: 0, rules: 0, states: 0 });
+    expect((await call(calls.GetRuleListByType, { fenceId: f.IdStr })).Code).toBe(Code.NotFound);
+  });
+
+  it.each([
+    ['a self-intersecting polygon', { Type: 'Polygon', Coordinates: [[121, 31], [121.1, 31.1], [121.1, 31], [121, 31.1]] }, 'The geofence shape crosses itself.'],
+    ['a circle of radius 0', { Type: 'Circle', Center: [121, 31], Radius: 0 }, 'The radius must be more than 0 metres.'],
+    ['a circle of negative radius', { Type: 'Circle', Center: [121, 31], Radius: -10 }, 'The radius must be more than 0 metres.'],
+    ['a longitude over 180', { Type: 'Polygon', Coordinates: [[181, 31], [121.1, 31], [121.1, 31.1]] }, 'longitude outside -180 to 180'],
+    ['a latitude over 90', { Type: 'Circle', Center: [121, 91], Radius: 10 }, 'latitude outside -90 to 90'],
+    ['an unfinished polygon', { Type: 'Polygon', Coordinates: [[121, 31], [121.1, 31]] }, 'at least 3 different vertices'],
+  ])('refuses %s naming the field, storing nothing', async (_name, shape, text) => {
+    const before = await snapshot();
+    const r = await create('Bad', shape, settings(['H-ONE']));
+    expect(r.Code).toBe(Code.Invalid);
+    expect(r.Msg).toContain(text);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('needs a name, a device, a collection time and a transmission frequency', async () => {
+    const circle = { Type: 'Circle', Center: [121, 31], Radius: 100 };
+    expect((await create(' ', circle, settings(['H-ONE']))).Msg).toBe('Enter the geofence name.');
+    expect((await create('A', circle, settings([]))).Msg).toBe('Choose at least one device.');
+    const { collection: _c, ...noCollection } = settings(['H-ONE']);
+    expect((await create('A', circle, noCollection)).Msg).toContain('collection time');
+    const { postback: _p, ...noPostback } = settings(['H-ONE']);
+    expect((await create('A', circle, noPostback)).Msg).toContain('transmission frequency');
+    expect((await create('A', circle, settings(['H-ONE']), { lang: 'zh' })).Code).toBe(Code.Success);
+    const zh = await create(' ', circle, settings(['H-ONE']), { lang: 'zh' });
+    expect(zh.Msg).toBe('请输入围栏名称。');
+    await t.database.db.deleteFrom('fence_rules').execute();
+    await t.database.db.deleteFrom('fences').execute();
+  });
+
+  it('gives a stranger, an expired share, a share without RemoteInstr, an experience device and no token nothing, changing nothing', async () => {
+    const circle = { Type: 'Circle', Center: [121, 31], Radius: 100 };
+    const before = await snapshot();
+    expect((await create('X', circle, settings(['B-PRIVATE']))).Code).toBe(Code.NotFound);
+    expect((await create('X', circle, settings(['B-EXPIRED']))).Code).toBe(Code.NotFound);
+    expect((await create('X', circle, settings(['B-NOINSTR']))).Code).toBe(Code.Forbidden);
+    expect((await create('X', circle, settings(['S-EXAMPLE']))).Code).toBe(Code.Forbidden);
+    expect((await create('X', circle, settings(['H-ONE']), { token: null })).Code).toBe(Code.SessionExpired);
+    expect((await create('X', circle, settings(['H-ONE']), { token: bob })).Code).toBe(Code.NotFound);
+    expect(await snapshot()).toEqual(before);
+    // alice's fence: bob neither sees nor changes it
+    const f = calls.CreateFence.data.parse((await create('Mine', circle, settings(['H-ONE', 'B-INSTR']))).Data);
+    expect(f.Devices.map((d) => d.IMEI)).toEqual(['B-INSTR', 'H-ONE']);
+    const after = await snapshot();
+    for (const [def, body] of [
+      [calls.GetRuleListByType, { fenceId: f.IdStr }],
+      [calls.EnableFence, { fenceId: f.IdStr, enabled: 0 }],
+      [calls.DeleteFence, { fenceId: f.IdStr }],
+    ] as [CallDef, Record<string, unknown>][]) {
+      const r = await call(def, body, { token: bob });
+      expect([r.Code, r.Msg]).toEqual([Code.NotFound, 'There is no such geofence.']);
+      expect((await call(def, body, { token: null })).Code).toBe(Code.SessionExpired);
+    }
+    expect((await data<{ List: Fence[] }>(calls.GetFenceList, {}, { token: bob })).List).toEqual([]);
+    // bob owns B-INSTR: its fences' list shows his own organisation's and the owner's only, so not alice's
+    expect((await data<{ List: unknown[] }>(calls.GetDeviceFenceList, { imei: 'B-INSTR' }, { token: bob })).List).toEqual([]);
+    const u = await call(calls.UpdateFence, { fenceId: f.IdStr, label: 'Mine', shape: circle, ...settings(['H-ONE']) }, { token: bob });
+    expect(u.Code).toBe(Code.NotFound);
+    expect(await snapshot()).toEqual(after);
+    await call(calls.DeleteFence, { fenceId: f.IdStr });
+  });
+
+  it('shows a sample fence read-only', async () => {
+    const samples = Number((await t.database.db.selectFrom('organisations').select('id').where('is_samples', '=', 1).executeTakeFirstOrThrow()).id);
+    const id = Number(
+      (await t.database.db
+        .insertInto('fences')
+        .values({ org_id: samples, label: 'Sample', type: 2, shape: JSON.stringify({ Type: 'Circle', Center: [121, 31], Radius: 100 }), min_lng: 120, min_lat: 30, max_lng: 122, max_lat: 32, area: 31415.9, enabled: 1, in_or_out: 'BOTH', rule_type: 1, allow_send_instr: 0, instrs: JSON.stringify([{ Type: 'ACQUISITION_FREQUENCY', GNSS: { Mode: 'INTERVAL', IntervalMinutes: 5 } }, { Type: 'POSTBACK_FREQUENCY', Postback: { Mode: 'DATA_CNT', PacketCount: 10, PacketSize: 512, Realtime: false } }]), time_zone: ZONE, created_by: null, created_at: T0, updated_at: T0 })
+        .returning('id')
+        .executeTakeFirstOrThrow()).id,
+    );
+    await t.database.db.insertInto('fence_rules').values({ fence_id: id, device_id: ids.get('S-EXAMPLE')!, synchronized: 1, created_at: T0 }).execute();
+    const list = await data<{ List: Fence[] }>(calls.GetFenceList, {});
+    expect(list.List.map((f) => [f.Label, f.Example, f.Editable])).toEqual([['Sample', true, false]]);
+    expect((await data<{ List: unknown[] }>(calls.GetDeviceFenceList, { imei: 'S-EXAMPLE' })).List).toHaveLength(1);
+    expect((await call(calls.EnableFence, { fenceId: String(id), enabled: 0 })).Code).toBe(Code.Forbidden);
+    expect((await call(calls.DeleteFence, { fenceId: String(id) })).Code).toBe(Code.Forbidden);
+    expect((await data<{ List: Fence[] }>(calls.GetFenceList, {}, { token: bob })).List.map((f) => [f.Label, f.Editable])).toEqual([['Sample', false]]);
+    await t.database.db.deleteFrom('fence_rules').where('fence_id', '=', id).execute();
+    await t.database.db.deleteFrom('fences').where('id', '=', id).execute();
+  });
+
+  it('makes a Fence event when a new valid fix crosses, ignoring late and invalid fixes, and sends the rule\'s instructions', async () => {
+    const r = await create('Wetland', { Type: 'Polygon', Coordinates: SQUARE }, settings(['H-MOVE'], { inOrOut: 'BOTH', allowSendInstr: 1 }));
+    expect(r.Code, r.Msg).toBe(Code.Success);
+    const instrBefore = await count('instructions');
+    await batch('H-MOVE', [[T0 - 60 * MIN, 120.9, 30.95]]); // outside: the first side, no event
+    expect(await fenceEvents('H-MOVE')).toEqual([]);
+    await batch('H-MOVE', [[T0 - 50 * MIN, null, null], [T0 - 40 * MIN, 121.05, 31.05]]); // an invalid fix, then inside
+    expect(await fenceEvents('H-MOVE')).toMatchObject([{ at: T0 - 40 * MIN, kind: 'fenceEntered', fence: 'Wetland' }]);
+    // the rule sent its two instructions (collection and postback), through the instruction rules
+    expect(await count('instructions')).toBe(instrBefore + 2);
+    await batch('H-MOVE', [[T0 - 55 * MIN, 120.9, 30.95]]); // late: older than the state, changes nothing
+    await batch('H-MOVE', [[T0 - 30 * MIN, 121.06, 31.06]]); // still inside
+    expect(await fenceEvents('H-MOVE')).toHaveLength(1);
+    await batch('H-MOVE', [[T0 - 20 * MIN, 121.5, 31.5], [T0 - 10 * MIN, 121.05, 31.05]]); // out and back in, one batch
+    expect((await fenceEvents('H-MOVE')).map((e) => [e.kind, e.at])).toEqual([
+      ['fenceEntered', T0 - 40 * MIN],
+      ['fenceLeft', T0 - 20 * MIN],
+      ['fenceEntered', T0 - 10 * MIN],
+    ]);
+    const rules = await data<{ List: FenceRule[] }>(calls.GetRuleListByType, { fenceId: calls.CreateFence.data.parse(r.Data).IdStr });
+    expect(rules.List[0]).toMatchObject({ Inside: true, StateTime: '2026-11-20 09:50:00' });
+  });
+
+  it('imports the polygons of a .shp as fences, and refuses a bad file whole, storing nothing', async () => {
+    const s = JSON.stringify(settings(['H-ONE']));
+    const good = polygonShp([
+      [[100, 10], [100.1, 10], [100.1, 10.1], [100, 10.1], [100, 10]],
+      [[101, 11], [101.1, 11], [101.1, 11.1], [101, 11]],
+    ]);
+    const ok = await upload({ name: 'parks.shp', bytes: good }, { settings: s });
+    expect(ok.Code, ok.Msg).toBe(Code.Success);
+    expect(ok.Data!.List.map((f) => f.Label).sort()).toEqual(['parks 1', 'parks 2']);
+    const before = await snapshot();
+    const failed = async (file: { name: string; bytes: Buffer }, reason: string, lang: 'en' | 'zh' = 'en') => {
+      const r = await upload(file, { settings: s }, { lang });
+      expect(r.Code).not.toBe(Code.Success);
+      expect(r.Msg).toContain(lang === 'en' ? 'Geofence file import failed' : '围栏文件导入失败');
+      expect(r.Msg).toContain(reason);
+    };
+    await failed({ name: 'parks.zip', bytes: good }, 'only .shp files');
+    await failed({ name: 'notes.shp', bytes: Buffer.from('this is not a shapefile at all, just some text that is long enough to have a header'.repeat(3)) }, 'not a valid shapefile');
+    await failed({ name: 'cut.shp', bytes: good.subarray(0, good.length - 20) }, 'not a valid shapefile');
+    await failed({ name: 'cross.shp', bytes: polygonShp([[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]]) }, 'crosses itself');
+    await failed({ name: 'over.shp', bytes: polygonShp([[[100, 10], [100.1, 10], [100.1, 10.1], [100, 10]], [[190, 10], [191, 10], [191, 11], [190, 10]]]) }, 'polygon 2');
+    const big = Buffer.alloc(FENCE_SHP_MAX_BYTES + 1);
+    await failed({ name: 'big.shp', bytes: big }, 'under 10 MB');
+    await failed({ name: 'big.shp', bytes: big }, '文件须小于 10 MB', 'zh');
+    expect(await snapshot()).toEqual(before);
+    // settings are checked like a form's
+    const bad = await upload({ name: 'parks.shp', bytes: good }, { settings: JSON.stringify(settings([])) });
+    expect([bad.Code, bad.Msg]).toEqual([Code.Invalid, 'Choose at least one device.']);
+    const stranger = await upload({ name: 'parks.shp', bytes: good }, { settings: JSON.stringify(settings(['B-PRIVATE'])) });
+    expect(stranger.Code).toBe(Code.NotFound);
+    expect(await snapshot()).toEqual(before);
+  });
+});

@@ -1,0 +1,346 @@
+import type { Kysely, Transaction } from 'kysely';
+import { sql } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+/** A fence row with its organisation's sample flag. */
+export interface FenceRow {
+  id: number;
+  org_id: number;
+  is_samples: number;
+  label: string;
+  type: number;
+  shape: string;
+  area: number;
+  enabled: number;
+  in_or_out: string;
+  rule_type: number;
+  allow_send_instr: number;
+  instrs: string;
+  time_zone: string;
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A rule with its device's names and its state. */
+export interface RuleRow {
+  id: number;
+  fence_id: number;
+  device_id: number;
+  imei: string;
+  caption: string;
+  is_samples: number;
+  synchronized: number;
+  inside: number | null;
+  fix_time: number | null;
+}
+
+export interface FenceValues {
+  label: string;
+  type: number;
+  shape: string;
+  bbox: [number, number, number, number];
+  area: number;
+  enabled: number;
+  in_or_out: string;
+  rule_type: number;
+  allow_send_instr: number;
+  instrs: string;
+  time_zone: string;
+}
+
+/** A fence to evaluate at ingest: enabled, with its remote rules' devices. */
+export interface LiveFence {
+  id: number;
+  label: string;
+  shape: string;
+  in_or_out: string;
+  allow_send_instr: number;
+  instrs: string;
+  time_zone: string;
+  min_lng: number;
+  min_lat: number;
+  max_lng: number;
+  max_lat: number;
+}
+
+const num = (v: unknown) => Number(v);
+
+function fenceRow(r: Record<string, unknown>): FenceRow {
+  return {
+    id: num(r.id), org_id: num(r.org_id), is_samples: num(r.is_samples), label: String(r.label), type: num(r.type), shape: String(r.shape), area: num(r.area),
+    enabled: num(r.enabled), in_or_out: String(r.in_or_out), rule_type: num(r.rule_type), allow_send_instr: num(r.allow_send_instr), instrs: String(r.instrs),
+    time_zone: String(r.time_zone), version: num(r.version), created_at: num(r.created_at), updated_at: num(r.updated_at),
+  };
+}
+
+/** Fences, their rules and states (the only Kysely user of the fence module). */
+export class FenceRepository {
+  constructor(readonly db: Kysely<Database>) {}
+
+  private fences(db: Kysely<Database> = this.db) {
+    return db
+      .selectFrom('fences as f')
+      .innerJoin('organisations as o', 'o.id', 'f.org_id')
+      .select([
+        'f.id', 'f.org_id', 'o.is_samples', 'f.label', 'f.type', 'f.shape', 'f.area', 'f.enabled', 'f.in_or_out', 'f.rule_type', 'f.allow_send_instr', 'f.instrs',
+        'f.time_zone', 'f.version', 'f.created_at', 'f.updated_at',
+      ]);
+  }
+
+  async experienceFlag(userId: number): Promise<boolean> {
+    const r = await this.db.selectFrom('user_settings').select('experience_func').where('user_id', '=', userId).executeTakeFirst();
+    return r?.experience_func === 1;
+  }
+
+  async get(id: number, db: Kysely<Database> = this.db): Promise<FenceRow | undefined> {
+    const r = await this.fences(db).where('f.id', '=', id).executeTakeFirst();
+    return r ? fenceRow(r) : undefined;
+  }
+
+  /** The fences of the organisations, newest first, whose label holds `keyword`. */
+  async list(orgIds: number[], keyword: string, offset: number, limit: number): Promise<{ rows: FenceRow[]; total: number }> {
+    if (orgIds.length === 0) return { rows: [], total: 0 };
+    let q = this.db.selectFrom('fences as f').where('f.org_id', 'in', orgIds);
+    if (keyword !== '') q = q.where(sql<boolean>`lower(f.label) like ${`%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
+    const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const ids = await q.select('f.id').orderBy('f.id', 'desc').offset(offset).limit(limit).execute();
+    if (ids.length === 0) return { rows: [], total: Number(total.n) };
+    const rows = await this.fences().where('f.id', 'in', ids.map((r) => Number(r.id))).orderBy('f.id', 'desc').execute();
+    return { rows: rows.map(fenceRow), total: Number(total.n) };
+  }
+
+  /** Rules of the fences (with device names and states), optionally of one rule type (the fence's). */
+  async rules(fenceIds: number[], db: Kysely<Database> = this.db): Promise<RuleRow[]> {
+    if (fenceIds.length === 0) return [];
+    const rows = await db
+      .selectFrom('fence_rules as r')
+      .innerJoin('devices as d', 'd.id', 'r.device_id')
+      .innerJoin('organisations as o', 'o.id', 'd.org_id')
+      .leftJoin('fence_states as s', (j) => j.onRef('s.fence_id', '=', 'r.fence_id').onRef('s.device_id', '=', 'r.device_id'))
+      .select(['r.id', 'r.fence_id', 'r.device_id', 'd.imei', 'd.caption', 'o.is_samples', 'r.synchronized', 's.inside', 's.fix_time'])
+      .where('r.fence_id', 'in', fenceIds)
+      .orderBy('r.fence_id')
+      .orderBy('d.caption')
+      .execute();
+    return rows.map((r) => ({
+      id: num(r.id), fence_id: num(r.fence_id), device_id: num(r.device_id), imei: r.imei, caption: r.caption, is_samples: num(r.is_samples), synchronized: num(r.synchronized),
+      inside: r.inside === null ? null : num(r.inside), fix_time: r.fix_time === null ? null : num(r.fix_time),
+    }));
+  }
+
+  /** Fences with a rule on the device, of these organisations. */
+  async fencesOfDevice(deviceId: number, orgIds: number[]): Promise<FenceRow[]> {
+    if (orgIds.length === 0) return [];
+    const rows = await this.fences()
+      .innerJoin('fence_rules as r', 'r.fence_id', 'f.id')
+      .where('r.device_id', '=', deviceId)
+      .where('f.org_id', 'in', orgIds)
+      .orderBy('f.id', 'desc')
+      .execute();
+    return rows.map(fenceRow);
+  }
+
+  /** How many fences each device has a rule in (the tree's DeviceFence, the detail's FenceCount). */
+  async countsByDevice(deviceIds: number[]): Promise<Map<number, number>> {
+    if (deviceIds.length === 0) return new Map();
+    const out = new Map<number, number>();
+    for (let i = 0; i < deviceIds.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('fence_rules')
+        .select((eb) => ['device_id', eb.fn.countAll<number>().as('n')])
+        .where('device_id', 'in', deviceIds.slice(i, i + 500))
+        .groupBy('device_id')
+        .execute();
+      for (const r of rows) out.set(num(r.device_id), num(r.n));
+    }
+    return out;
+  }
+
+  /**
+   * Stores fences with a rule per device, all in one transaction (`fenceId` set: replaces that fence's
+   * values and the rules on `deviceIds`' devices among `editable`; others' rules stay). Device rules start
+   * unsynchronized (the device has to acknowledge the new version), remote ones synchronized.
+   * Returns the fences' ids.
+   */
+  async save(
+    orgId: number,
+    userId: number | null,
+    items: { fenceId?: number; values: FenceValues; deviceIds: number[]; editable?: number[] }[],
+    now: number,
+  ): Promise<number[]> {
+    return this.db.transaction().execute(async (tx) => {
+      const ids: number[] = [];
+      for (const it of items) {
+        const v = it.values;
+        const cols = {
+          label: v.label, type: v.type, shape: v.shape, min_lng: v.bbox[0], min_lat: v.bbox[1], max_lng: v.bbox[2], max_lat: v.bbox[3], area: v.area,
+          enabled: v.enabled, in_or_out: v.in_or_out, rule_type: v.rule_type, allow_send_instr: v.allow_send_instr, instrs: v.instrs, time_zone: v.time_zone, updated_at: now,
+        };
+        let id: number;
+        let version = 1;
+        if (it.fenceId === undefined) {
+          const r = await tx.insertInto('fences').values({ ...cols, org_id: orgId, created_by: userId, created_at: now }).returning('id').executeTakeFirstOrThrow();
+          id = num(r.id);
+        } else {
+          id = it.fenceId;
+          const before = await tx.selectFrom('fences').select(['version', 'shape', 'rule_type']).where('id', '=', id).executeTakeFirstOrThrow();
+          version = num(before.version) + 1;
+          await tx.updateTable('fences').set({ ...cols, version }).where('id', '=', id).execute();
+          const editable = it.editable ?? [];
+          const gone = editable.filter((d) => !it.deviceIds.includes(d));
+          if (gone.length > 0) await this.dropRules(tx, id, gone, before.shape, num(before.rule_type), version, now);
+          // A new shape or rule: the states start again from the next fix.
+          await tx.deleteFrom('fence_states').where('fence_id', '=', id).execute();
+        }
+        const sync = v.rule_type === 2 && v.enabled === 1 ? 0 : 1;
+        for (const deviceId of it.deviceIds) {
+          await tx
+            .insertInto('fence_rules')
+            .values({ fence_id: id, device_id: deviceId, synchronized: sync, created_at: now })
+            .onConflict((oc) => oc.columns(['fence_id', 'device_id']).doUpdateSet({ synchronized: sync }))
+            .execute();
+        }
+        if (it.fenceId !== undefined) {
+          // Rules kept on devices the caller can't see follow the fence's new version too.
+          await tx.updateTable('fence_rules').set({ synchronized: sync }).where('fence_id', '=', id).execute();
+        }
+        ids.push(id);
+      }
+      return ids;
+    });
+  }
+
+  /** Removes rules (device rules leave a removal for the device to acknowledge). */
+  private async dropRules(tx: Transaction<Database>, fenceId: number, deviceIds: number[], shape: string, ruleType: number, version: number, now: number): Promise<void> {
+    if (ruleType === 2) {
+      for (const d of deviceIds) await tx.insertInto('fence_removals').values({ fence_id: fenceId, device_id: d, version, shape, created_at: now }).execute();
+    }
+    await tx.deleteFrom('fence_rules').where('fence_id', '=', fenceId).where('device_id', 'in', deviceIds).execute();
+    await tx.deleteFrom('fence_states').where('fence_id', '=', fenceId).where('device_id', 'in', deviceIds).execute();
+  }
+
+  async setEnabled(id: number, enabled: number, now: number): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      const f = await tx.selectFrom('fences').select(['version', 'rule_type', 'shape', 'enabled']).where('id', '=', id).executeTakeFirstOrThrow();
+      if (num(f.enabled) === enabled) return;
+      const version = num(f.version) + 1;
+      await tx.updateTable('fences').set({ enabled, version, updated_at: now }).where('id', '=', id).execute();
+      if (num(f.rule_type) === 2) {
+        // Device rules: the device is told (switched off: to drop the fence) and acknowledges again.
+        await tx.updateTable('fence_rules').set({ synchronized: 0 }).where('fence_id', '=', id).execute();
+        if (enabled === 0) {
+          const rules = await tx.selectFrom('fence_rules').select('device_id').where('fence_id', '=', id).execute();
+          for (const r of rules) await tx.insertInto('fence_removals').values({ fence_id: id, device_id: num(r.device_id), version, shape: f.shape, created_at: now }).execute();
+        }
+      }
+      await tx.deleteFrom('fence_states').where('fence_id', '=', id).execute();
+    });
+  }
+
+  async delete(id: number, now: number): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      const f = await tx.selectFrom('fences').select(['version', 'rule_type', 'shape', 'enabled']).where('id', '=', id).executeTakeFirst();
+      if (!f) return;
+      if (num(f.rule_type) === 2 && num(f.enabled) === 1) {
+        const rules = await tx.selectFrom('fence_rules').select('device_id').where('fence_id', '=', id).execute();
+        for (const r of rules) await tx.insertInto('fence_removals').values({ fence_id: id, device_id: num(r.device_id), version: num(f.version) + 1, shape: f.shape, created_at: now }).execute();
+      }
+      await tx.deleteFrom('fence_states').where('fence_id', '=', id).execute();
+      await tx.deleteFrom('fence_rules').where('fence_id', '=', id).execute();
+      await tx.deleteFrom('fences').where('id', '=', id).execute();
+    });
+  }
+
+  /** A cheap mark of every change to fences and rules: ingest's index reloads when it moves. */
+  async generation(): Promise<string> {
+    const f = await this.db.selectFrom('fences').select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('updated_at').as('t'), eb.fn.max('version').as('v')]).executeTakeFirstOrThrow();
+    const r = await this.db.selectFrom('fence_rules').select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('id').as('m')]).executeTakeFirstOrThrow();
+    return `${f.n}:${f.t}:${f.v}:${r.n}:${r.m}`;
+  }
+
+  /** Every enabled fence with remote rules, and the devices of those rules. */
+  async liveFences(): Promise<{ fences: LiveFence[]; rules: { fence_id: number; device_id: number }[] }> {
+    const fences = await this.db
+      .selectFrom('fences')
+      .select(['id', 'label', 'shape', 'in_or_out', 'allow_send_instr', 'instrs', 'time_zone', 'min_lng', 'min_lat', 'max_lng', 'max_lat'])
+      .where('enabled', '=', 1)
+      .where('rule_type', '=', 1)
+      .execute();
+    const rules = await this.db
+      .selectFrom('fence_rules as r')
+      .innerJoin('fences as f', 'f.id', 'r.fence_id')
+      .select(['r.fence_id', 'r.device_id'])
+      .where('f.enabled', '=', 1)
+      .where('f.rule_type', '=', 1)
+      .execute();
+    return {
+      fences: fences.map((f) => ({ ...f, id: num(f.id), allow_send_instr: num(f.allow_send_instr), min_lng: num(f.min_lng), min_lat: num(f.min_lat), max_lng: num(f.max_lng), max_lat: num(f.max_lat) })),
+      rules: rules.map((r) => ({ fence_id: num(r.fence_id), device_id: num(r.device_id) })),
+    };
+  }
+
+  async states(deviceId: number): Promise<Map<number, { inside: number; fix_time: number }>> {
+    const rows = await this.db.selectFrom('fence_states').select(['fence_id', 'inside', 'fix_time']).where('device_id', '=', deviceId).execute();
+    return new Map(rows.map((r) => [num(r.fence_id), { inside: num(r.inside), fix_time: num(r.fix_time) }]));
+  }
+
+  /**
+   * Moves the device's states forward in one transaction: each given fence's side and fix time, only where
+   * the stored state is older (a fix that arrives late, or another process that got there first, changes
+   * nothing); the events of the fences whose state moved are stored with it. Returns the fences that moved.
+   */
+  async advance(
+    deviceId: number,
+    updates: { fenceId: number; inside: number; fixTime: number; events: { at: number; content: string }[] }[],
+  ): Promise<number[]> {
+    if (updates.length === 0) return [];
+    return this.db.transaction().execute(async (tx) => {
+      const moved: number[] = [];
+      for (const u of updates) {
+        const r = await tx
+          .insertInto('fence_states')
+          .values({ fence_id: u.fenceId, device_id: deviceId, inside: u.inside, fix_time: u.fixTime })
+          .onConflict((oc) => oc.columns(['fence_id', 'device_id']).doUpdateSet({ inside: u.inside, fix_time: u.fixTime }).where('fence_states.fix_time', '<', u.fixTime))
+          .executeTakeFirst();
+        if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) continue;
+        moved.push(u.fenceId);
+        for (const e of u.events) {
+          await tx.insertInto('events').values({ device_id: deviceId, type: 1, happen_time: e.at, instruction_id: null, content: e.content }).execute();
+        }
+      }
+      return moved;
+    });
+  }
+
+  /** Device rules and removals waiting for the device (not yet acknowledged at the fence's version). */
+  async pendingForDevice(deviceId: number): Promise<{ rules: (FenceRow & { rule_id: number })[]; removals: { id: number; fence_id: number; version: number; shape: string }[] }> {
+    const rules = await this.fences()
+      .innerJoin('fence_rules as r', 'r.fence_id', 'f.id')
+      .select(['r.id as rule_id'])
+      .where('r.device_id', '=', deviceId)
+      .where('f.rule_type', '=', 2)
+      .where('f.enabled', '=', 1)
+      .where('r.synchronized', '=', 0)
+      .execute();
+    const removals = await this.db.selectFrom('fence_removals').select(['id', 'fence_id', 'version', 'shape']).where('device_id', '=', deviceId).execute();
+    return {
+      rules: rules.map((r) => ({ ...fenceRow(r), rule_id: num(r.rule_id) })),
+      removals: removals.map((r) => ({ id: num(r.id), fence_id: num(r.fence_id), version: num(r.version), shape: r.shape })),
+    };
+  }
+
+  /** The device acknowledged fence `fenceId` at `version`: its rule is synchronized (or its removal done). */
+  async acknowledge(deviceId: number, fenceId: number, version: number): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const removed = await tx.deleteFrom('fence_removals').where('device_id', '=', deviceId).where('fence_id', '=', fenceId).where('version', '<=', version).executeTakeFirst();
+      const f = await tx.selectFrom('fences').select('version').where('id', '=', fenceId).executeTakeFirst();
+      let synced = 0;
+      if (f && num(f.version) === version) {
+        const r = await tx.updateTable('fence_rules').set({ synchronized: 1, synced_version: version }).where('fence_id', '=', fenceId).where('device_id', '=', deviceId).executeTakeFirst();
+        synced = Number(r.numUpdatedRows);
+      }
+      return synced > 0 || Number(removed.numDeletedRows) > 0;
+    });
+  }
+}

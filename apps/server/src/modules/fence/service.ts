@@ -1,0 +1,291 @@
+import {
+  type calls,
+  Code,
+  type Fence,
+  FENCE_RULE_TYPE,
+  type FenceInstr,
+  type FenceRule,
+  type FenceSettings,
+  type FenceShape,
+  FenceShapeSchema,
+  formatTime,
+  GnssCollectionSchema,
+  type InOrOut,
+  type InstructionParams,
+  InstructionParamsSchema,
+  message,
+  PostbackSchema,
+} from '@wildtrack/contract';
+import type { z } from 'zod';
+import type { Caller } from '../../http/caller.js';
+import { AppError, FieldRefusal } from '../../http/errors.js';
+import { requireRight } from '../device/access.js';
+import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
+import { describeParams } from '../instruction/service.js';
+import { captionFor } from '../device/samples.js';
+import { areaOf, bboxOf, normaliseShape, selfIntersects, typeOf } from './geometry.js';
+import type { FenceRepository, FenceRow, FenceValues, RuleRow } from './repository.js';
+
+type ListBody = z.output<typeof calls.GetFenceList.body>;
+type CreateBody = z.output<typeof calls.CreateFence.body>;
+type UpdateBody = z.output<typeof calls.UpdateFence.body>;
+
+export const fenceNotFound = () => new AppError(Code.NotFound, 'fence.notFound');
+
+/** The instructions a fence's rule sends (collection time, then transmission frequency). */
+export function fenceInstructions(s: Pick<FenceSettings, 'collection' | 'postback'>): InstructionParams[] {
+  return [
+    { Type: 'ACQUISITION_FREQUENCY', GNSS: s.collection },
+    { Type: 'POSTBACK_FREQUENCY', Postback: s.postback },
+  ];
+}
+
+/** A shape's own faults the schema can't judge: a polygon crossing itself (601 naming `shape`). */
+export function checkShape(shape: FenceShape, path: (string | number)[] = ['shape']): void {
+  if (shape.Type === 'Polygon' && selfIntersects(shape.Coordinates)) throw new FieldRefusal(path, 'validation.fence.selfIntersecting');
+}
+
+/** The row values of a fence from its form. */
+export function fenceValues(label: string, shape: FenceShape, s: FenceSettings, zone: string): FenceValues {
+  const normal = normaliseShape(shape);
+  return {
+    label,
+    type: typeOf(normal),
+    shape: JSON.stringify(normal),
+    bbox: bboxOf(normal),
+    area: areaOf(normal),
+    enabled: s.enabled,
+    in_or_out: s.inOrOut,
+    rule_type: s.ruleType,
+    allow_send_instr: s.allowSendInstr,
+    instrs: JSON.stringify(fenceInstructions(s)),
+    time_zone: s.timeZone ?? zone,
+  };
+}
+
+/** Whether a collection is minute-based: at least hourly. */
+function highFrequency(p: InstructionParams): boolean {
+  if (p.Type !== 'ACQUISITION_FREQUENCY') return false;
+  return p.GNSS?.Mode === 'ADAPTIVE_HIGH' || (p.GNSS?.Mode === 'INTERVAL' && p.GNSS.IntervalMinutes <= 60);
+}
+
+/**
+ * Geofences (§3 Fence / FenceRule, §5, §7.2 Fence/*). A fence is its organisation's: its users see and
+ * change it (rules only on devices they hold RemoteInstr on); the sample organisation's fences are shown
+ * read-only while the experience switch is on; anyone else's don't exist (fence.notFound). Rules on devices
+ * the caller can't read are neither listed nor changed.
+ */
+export class FenceService {
+  /** Called after any change to fences (ingest's index reloads). */
+  private changed: () => void = () => {};
+
+  constructor(
+    private readonly devices: DeviceConsole,
+    private readonly repo: FenceRepository,
+  ) {}
+
+  onChange(listener: () => void): void {
+    this.changed = listener;
+  }
+
+  private async sampleOrgIds(): Promise<number[]> {
+    const rows = await this.repo.db.selectFrom('organisations').select('id').where('is_samples', '=', 1).execute();
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** The organisations whose fences the caller sees: their own, and the samples' while the switch is on. */
+  private async visibleOrgs(caller: Caller): Promise<number[]> {
+    const own = [caller.session.orgId];
+    if (!(await this.repo.experienceFlag(caller.session.userId))) return own;
+    return [...own, ...(await this.sampleOrgIds())];
+  }
+
+  /** A fence the caller may see (write: may change): 1002 fence.notFound otherwise, 1003 for a sample one. */
+  private async fenceFor(caller: Caller, fenceId: string, write: boolean): Promise<FenceRow> {
+    const row = await this.repo.get(Number(fenceId));
+    if (!row) throw fenceNotFound();
+    if (row.org_id === caller.session.orgId) return row;
+    if (row.is_samples === 1 && (await this.repo.experienceFlag(caller.session.userId))) {
+      if (write) throw new AppError(Code.Forbidden, 'fence.readOnly');
+      return row;
+    }
+    throw fenceNotFound();
+  }
+
+  /** The rules whose device the caller can read now. */
+  private async visibleRules(caller: Caller, rules: RuleRow[]): Promise<RuleRow[]> {
+    const seen = new Map<string, boolean>();
+    const out: RuleRow[] = [];
+    for (const r of rules) {
+      let ok = seen.get(r.imei);
+      if (ok === undefined) {
+        ok = await this.devices.resolve(caller, r.imei).then(
+          () => true,
+          () => false,
+        );
+        seen.set(r.imei, ok);
+      }
+      if (ok) out.push(r);
+    }
+    return out;
+  }
+
+  private instrs(row: FenceRow, caller: Caller): FenceInstr[] {
+    const list = InstructionParamsSchema.array().parse(JSON.parse(row.instrs));
+    return list.map((p) => ({
+      Type: p.Type,
+      Parameters: p,
+      StdTimeZone: row.time_zone,
+      Desc: message(caller.lang, `instr.type.${p.Type}`),
+      Detail: describeParams(p, caller.lang, row.time_zone, caller.zone),
+      HighFrequency: highFrequency(p),
+    }));
+  }
+
+  private rule(row: FenceRow, r: RuleRow, caller: Caller, instrs: FenceInstr[]): FenceRule {
+    return {
+      Id: r.id,
+      IdStr: String(r.id),
+      FenceIdStr: String(row.id),
+      IMEI: r.imei,
+      Caption: captionFor(r.imei, r.caption, r.is_samples === 1, caller.lang),
+      InOrOut: row.in_or_out as InOrOut,
+      AllowSendInstr: row.allow_send_instr === 1 ? 1 : 0,
+      Instrs: instrs,
+      RuleType: row.rule_type as 1 | 2,
+      Synchronized: row.rule_type === FENCE_RULE_TYPE.Remote || r.synchronized === 1 ? 1 : 0,
+      Inside: r.inside === null ? null : r.inside === 1,
+      StateTime: formatTime(r.fix_time, caller.zone),
+    };
+  }
+
+  private record(row: FenceRow, rules: RuleRow[], caller: Caller): Fence {
+    const shape = FenceShapeSchema.parse(JSON.parse(row.shape));
+    const params = InstructionParamsSchema.array().parse(JSON.parse(row.instrs));
+    const gnss = params.find((p) => p.Type === 'ACQUISITION_FREQUENCY');
+    const post = params.find((p) => p.Type === 'POSTBACK_FREQUENCY');
+    const device = row.rule_type === FENCE_RULE_TYPE.Device;
+    return {
+      Id: row.id,
+      IdStr: String(row.id),
+      Label: row.label,
+      Type: row.type as 0 | 1 | 2,
+      Shape: shape,
+      Area: Math.round(row.area * 100) / 100,
+      Enabled: row.enabled === 1 ? 1 : 0,
+      InOrOut: row.in_or_out as InOrOut,
+      RuleType: row.rule_type as 0 | 1 | 2,
+      AllowSendInstr: row.allow_send_instr === 1 ? 1 : 0,
+      Collection: GnssCollectionSchema.parse(gnss?.Type === 'ACQUISITION_FREQUENCY' ? gnss.GNSS : undefined),
+      Postback: PostbackSchema.parse(post?.Type === 'POSTBACK_FREQUENCY' ? post.Postback : undefined),
+      TimeZone: row.time_zone,
+      Devices: rules.map((r) => ({ IMEI: r.imei, Caption: captionFor(r.imei, r.caption, r.is_samples === 1, caller.lang) })),
+      Example: row.is_samples === 1,
+      Editable: row.org_id === caller.session.orgId,
+      CreateTime: formatTime(row.created_at, caller.zone),
+      UpdateTime: formatTime(row.updated_at, caller.zone),
+      detail: {
+        RemoteRule: device ? 0 : rules.length,
+        DeviceRule: device ? rules.length : 0,
+        Synchronized: !device || rules.every((r) => r.synchronized === 1) ? 1 : 0,
+      },
+    };
+  }
+
+  private async records(rows: FenceRow[], caller: Caller): Promise<Fence[]> {
+    const rules = await this.visibleRules(caller, await this.repo.rules(rows.map((r) => r.id)));
+    return rows.map((row) => this.record(row, rules.filter((r) => r.fence_id === row.id), caller));
+  }
+
+  async list(caller: Caller, body: ListBody): Promise<{ List: Fence[]; Total: number }> {
+    const orgs = await this.visibleOrgs(caller);
+    const { rows, total } = await this.repo.list(orgs, body.keyword ?? '', (body.currentPage - 1) * body.pageSize, body.pageSize);
+    return { List: await this.records(rows, caller), Total: total };
+  }
+
+  async deviceFences(caller: Caller, imei: string): Promise<{ List: { Fence: Fence; Rule: FenceRule }[] }> {
+    const d = await this.devices.resolve(caller, imei);
+    const orgs = [...new Set([caller.session.orgId, Number(d.org_id)])];
+    const rows = await this.repo.fencesOfDevice(Number(d.id), orgs);
+    const fences = await this.records(rows, caller);
+    const rules = await this.repo.rules(rows.map((r) => r.id));
+    return {
+      List: rows.flatMap((row, i) => {
+        const r = rules.find((x) => x.fence_id === row.id && x.device_id === Number(d.id));
+        return r ? [{ Fence: fences[i]!, Rule: this.rule(row, r, caller, this.instrs(row, caller)) }] : [];
+      }),
+    };
+  }
+
+  async rulesByType(caller: Caller, fenceId: string, type: 1 | 2 | undefined): Promise<{ List: FenceRule[] }> {
+    const row = await this.fenceFor(caller, fenceId, false);
+    if (type !== undefined && row.rule_type !== type) return { List: [] };
+    const rules = await this.visibleRules(caller, await this.repo.rules([row.id]));
+    const instrs = this.instrs(row, caller);
+    return { List: rules.map((r) => this.rule(row, r, caller, instrs)) };
+  }
+
+  /** The devices of a form: each visible (1002 otherwise) and instructable by the caller (1003). */
+  private async formDevices(caller: Caller, imeis: readonly string[]): Promise<ResolvedDevice[]> {
+    const devices = await this.devices.resolveMany(caller, imeis);
+    for (const d of devices) requireRight(d.access, 'RemoteInstr');
+    return devices;
+  }
+
+  async create(caller: Caller, body: CreateBody, now = Date.now()): Promise<Fence> {
+    const devices = await this.formDevices(caller, body.imeis);
+    checkShape(body.shape);
+    const [id] = await this.repo.save(caller.session.orgId, caller.session.userId, [{ values: fenceValues(body.label, body.shape, body, caller.zone), deviceIds: devices.map((d) => Number(d.id)) }], now);
+    this.changed();
+    return (await this.records([(await this.repo.get(id!))!], caller))[0]!;
+  }
+
+  async update(caller: Caller, body: UpdateBody, now = Date.now()): Promise<Fence> {
+    const devices = await this.formDevices(caller, body.imeis);
+    checkShape(body.shape);
+    const row = await this.fenceFor(caller, body.fenceId, true);
+    // The caller's say over the fence's present devices: those they may instruct; others' rules stay.
+    const present = await this.repo.rules([row.id]);
+    const editable: number[] = [];
+    for (const r of present) {
+      const ok = await this.devices.resolve(caller, r.imei).then((d) => d.access.kind !== 'example' && d.access.rights.RemoteInstr, () => false);
+      if (ok) editable.push(r.device_id);
+    }
+    await this.repo.save(caller.session.orgId, caller.session.userId, [{ fenceId: row.id, values: fenceValues(body.label, body.shape, body, caller.zone), deviceIds: devices.map((d) => Number(d.id)), editable }], now);
+    this.changed();
+    return (await this.records([(await this.repo.get(row.id))!], caller))[0]!;
+  }
+
+  async enable(caller: Caller, fenceId: string, enabled: 0 | 1, now = Date.now()): Promise<Fence> {
+    const row = await this.fenceFor(caller, fenceId, true);
+    await this.repo.setEnabled(row.id, enabled, now);
+    this.changed();
+    return (await this.records([(await this.repo.get(row.id))!], caller))[0]!;
+  }
+
+  async delete(caller: Caller, fenceId: string, now = Date.now()): Promise<null> {
+    const row = await this.fenceFor(caller, fenceId, true);
+    await this.repo.delete(row.id, now);
+    this.changed();
+    return null;
+  }
+
+  /**
+   * Stores the import's fences (one per polygon, named `<prefix> n`) with the settings, all or none; the
+   * shapes were read and checked by the caller (shp.ts).
+   */
+  async importShapes(caller: Caller, prefix: string, shapes: FenceShape[], settings: FenceSettings, now = Date.now()): Promise<{ List: Fence[] }> {
+    const devices = await this.formDevices(caller, settings.imeis);
+    const deviceIds = devices.map((d) => Number(d.id));
+    const items = shapes.map((shape, i) => ({ values: fenceValues(`${prefix} ${i + 1}`.slice(0, 50), shape, settings, caller.zone), deviceIds }));
+    const ids = await this.repo.save(caller.session.orgId, caller.session.userId, items, now);
+    this.changed();
+    const rows = (await Promise.all(ids.map((id) => this.repo.get(id)))).filter((r): r is FenceRow => r !== undefined);
+    return { List: await this.records(rows, caller) };
+  }
+
+  /** How many fences each device is in (tree DeviceFence, detail FenceCount). */
+  countsByDevice(deviceIds: number[]): Promise<Map<number, number>> {
+    return this.repo.countsByDevice(deviceIds);
+  }
+}
