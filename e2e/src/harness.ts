@@ -70,6 +70,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     PORT: String(port),
     WILDTRACK_DATA: dataDir,
     WILDTRACK_SAMPLES_AS_OF: process.env.E2E_SAMPLES_AS_OF ?? SAMPLES_AS_OF,
+    // The sample devices stay as made (specs count their records); a spec that wants them live sets it.
+    WILDTRACK_SAMPLES_LIVE: 'false',
     ...env,
   };
   delete childEnv.DATABASE_URL;

@@ -6,6 +6,9 @@ import { holdServerLock } from './db/backup.js';
 import { connect, migrateToLatest } from './db/connect.js';
 import { DeviceRepository } from './modules/device/repository.js';
 import { ensureSampleDevices } from './modules/device/samples.js';
+import { DeviceStatus } from '@wildtrack/contract';
+import { recordSilences } from './db/event-writes.js';
+import { deviceSilences, startJobs, startLiveSamples } from './jobs/index.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -25,6 +28,9 @@ async function main(): Promise<void> {
     });
     if (samples) app.log.info(samples, 'sample devices created');
   }
+  startJobs(app, [deviceSilences((now) => recordSilences(database.db, now, DeviceStatus.Working))]);
+  // Started once the sample devices exist, so that it never appends to a history still being written.
+  if (startLiveSamples(app, config, database.db, services.ingest)) app.log.info('live sample fleet on (WILDTRACK_SAMPLES_LIVE=false turns it off)');
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');

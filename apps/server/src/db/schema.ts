@@ -264,6 +264,15 @@ export interface EventTable {
   happen_time: number;
   instruction_id: number | null;
   content: string;
+  /** What happening a detected event is (e.g. 'silent:<last heard>'), unique per device; null for people's actions. */
+  dedup_key: string | null;
+}
+
+/** Background work one server process holds at a time (db/migrations/…_event_dedup_job_leases.ts). */
+export interface JobLeaseTable {
+  name: string;
+  holder: string;
+  until: number;
 }
 
 /** Feedback sent from the console (§3 Feedback; db/migrations/…_feedback.ts); pictures are addresses joined by '#'. */
@@ -464,6 +473,7 @@ export interface Database {
   fence_states: FenceStateTable;
   events: EventTable;
   event_views: EventViewTable;
+  job_leases: JobLeaseTable;
   feedback: FeedbackTable;
   ingest_nonces: IngestNonceTable;
   organisations: OrganisationTable;

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { claimNonce, fixDays, markTrackDaysStale, SqliteSharedWrites, touchLastWork } from '../db/shared-writes.js';
+import { announceEvents, type BatchTimes, detectBatchEvents, deviceBefore, recordDeviceEvents, SqliteEventWrites, type StoredEvent } from '../db/event-writes.js';
 import type { BurstRow, DecodedBatch, FixRow, SensorRow } from './decode.js';
 import { Replayed } from './errors.js';
 import { SqliteFieldWrites, writeFieldPostgres } from './field-writes.js';
@@ -37,6 +38,7 @@ interface SqliteStatements {
   burst: SQLite.Statement;
   shared: SqliteSharedWrites;
   field: SqliteFieldWrites;
+  events: SqliteEventWrites;
 }
 
 /**
@@ -68,14 +70,16 @@ export class BatchRepository {
       burst: sqlite.prepare(insertSql('acc_bursts', BURST_COLUMNS)),
       shared: new SqliteSharedWrites(sqlite),
       field: new SqliteFieldWrites(sqlite),
+      events: new SqliteEventWrites(sqlite),
     };
     return this.stmts;
   }
 
   private async writeSqlite(sqlite: SQLite.Database, deviceId: number, b: DecodedBatch, nonce: string | null, now: number): Promise<WriteCounts> {
     const s = this.statements(sqlite);
+    const stored: StoredEvent[] = [];
     // Holding Kysely's connection keeps its queries from interleaving with this transaction.
-    return this.db.connection().execute(async () =>
+    const counts = await this.db.connection().execute(async () =>
       sqlite.transaction((): WriteCounts => {
         if (nonce !== null && !s.shared.claimNonce(deviceId, nonce, now)) throw new Replayed();
         const c: WriteCounts = { fixes: 0, sensors: 0, bursts: 0, duplicates: 0 };
@@ -110,14 +114,22 @@ export class BatchRepository {
           c.duplicates += (b.pois?.length ?? 0) + (b.behaviors?.length ?? 0) - f.pois - f.behaviors;
         }
         if (c.fixes > 0) s.shared.markTrackDaysStale(deviceId, fixDays(pickTimes(b.fixes)));
-        if (b.lastTime !== null) s.shared.touchLastWork(deviceId, b.lastTime, b.lastVoltage);
+        if (b.lastTime !== null) {
+          // Events the batch makes (a silence ended, the battery low), read against the device as it was: one query a batch.
+          const before = s.events.deviceBefore(deviceId);
+          if (before) s.events.record(deviceId, detectBatchEvents(before, batchTimes(b), now), stored);
+          s.shared.touchLastWork(deviceId, b.lastTime, b.lastVoltage);
+        }
         return c;
       })(),
     );
+    announceEvents(stored);
+    return counts;
   }
 
   private async writePostgres(deviceId: number, b: DecodedBatch, nonce: string | null, now: number): Promise<WriteCounts> {
-    return this.db.transaction().execute(async (trx) => {
+    let stored: StoredEvent[] = [];
+    const counts = await this.db.transaction().execute(async (trx) => {
       if (nonce !== null && !(await claimNonce(trx, deviceId, nonce, now))) throw new Replayed();
       const c: WriteCounts = { fixes: 0, sensors: 0, bursts: 0, duplicates: 0 };
       c.fixes = await insertChunks(trx, 'fixes', b.fixes.map((f: FixRow) => ({ device_id: deviceId, received_at: now, invalid_by: null, ...f })), 2000);
@@ -130,11 +142,32 @@ export class BatchRepository {
         c.duplicates += (b.pois?.length ?? 0) + (b.behaviors?.length ?? 0) - f.pois - f.behaviors;
       }
       if (c.fixes > 0) await markTrackDaysStale(trx, deviceId, fixDays(pickTimes(b.fixes)));
-      if (b.lastTime !== null) await touchLastWork(trx, deviceId, b.lastTime, b.lastVoltage);
+      if (b.lastTime !== null) {
+        const before = await deviceBefore(trx, deviceId);
+        if (before) stored = await recordDeviceEvents(trx, deviceId, detectBatchEvents(before, batchTimes(b), now));
+        await touchLastWork(trx, deviceId, b.lastTime, b.lastVoltage);
+      }
       return c;
     });
+    announceEvents(stored);
+    return counts;
   }
 
+}
+
+/** The batch as event detection reads it: its newest time and voltage, and all its record times on demand. */
+function batchTimes(b: DecodedBatch): BatchTimes {
+  return {
+    lastTime: b.lastTime,
+    lastVoltage: b.lastVoltage,
+    *times() {
+      for (const f of b.fixes) yield f.pick_time;
+      for (const r of b.sensors) yield r.time;
+      for (const r of b.bursts) yield r.start_time;
+      for (const p of b.pois ?? []) yield p.row.record_time;
+      for (const x of b.behaviors ?? []) yield x.end_time;
+    },
+  };
 }
 
 function* pickTimes(fixes: readonly FixRow[]): Generator<number> {

@@ -5,6 +5,13 @@ import type { IngestService } from '../ingest/service.js';
 import type { InstructionService } from '../modules/instruction/service.js';
 import type { MovebankImportService } from '../modules/movebank/jobs.js';
 import type { Job } from './runner.js';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { Database } from '../db/schema.js';
+import { LiveSampleFleet } from '../modules/device/samples-live.js';
+import { LiveSamplesRepository } from '../modules/device/samples-live-repository.js';
+import { startJobs } from './runner.js';
 
 export { startJobs } from './runner.js';
 
@@ -68,4 +75,35 @@ function instructionCommErrors(instructions: InstructionService): Job {
 /** The server's background work. */
 export function serverJobs(services: { auth: AuthService; ingest: IngestService; fixes: FixService; imports: MovebankImportService; instructions: InstructionService }): Job[] {
   return [...sweep(services.auth, services.ingest), trackSegments(services.fixes), movebankImports(services.imports), instructionCommErrors(services.instructions)];
+}
+
+/**
+ * Devices at work silent longer than their schedule allows get a Device event, one per silence (the event's
+ * key is the time last heard: a later pass, or another server process, writes nothing new).
+ */
+export function deviceSilences(record: (now: number) => Promise<number>): Job {
+  return { name: 'device silence events', everyMs: 5 * 60_000, firstAfterMs: 30_000, run: () => record(Date.now()) };
+}
+
+/** How often the live sample fleet takes its tags' new records, and how long its lease lasts without renewal. */
+export const LIVE_SAMPLES_EVERY_MS = 60_000;
+export const LIVE_SAMPLES_LEASE_MS = 3 * LIVE_SAMPLES_EVERY_MS;
+
+/**
+ * Starts the live sample fleet (issue 15 item 6) when the sample devices are on and WILDTRACK_SAMPLES_LIVE
+ * is not false: its first tick at once (the gap since the last sample record), then one a minute; the lease
+ * given up when the app closes. Null when off. `clock` is the time each tick runs to (tests drive it).
+ */
+export function startLiveSamples(
+  app: FastifyInstance,
+  config: Pick<Config, 'sampleDevices' | 'samplesLive'>,
+  db: Kysely<Database>,
+  ingest: IngestService,
+  clock: () => number = Date.now,
+): LiveSampleFleet | null {
+  if (!config.sampleDevices || !config.samplesLive) return null;
+  const fleet = new LiveSampleFleet(new LiveSamplesRepository(db), ingest, LIVE_SAMPLES_LEASE_MS);
+  startJobs(app, [{ name: 'live sample fleet', everyMs: LIVE_SAMPLES_EVERY_MS, firstAfterMs: 0, run: () => fleet.tick(clock()) }]);
+  app.addHook('onClose', () => fleet.stop());
+  return fleet;
 }

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { parseUploadUrl } from '@wildtrack/contract';
+import { recordStatusEvent } from '../../db/event-writes.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { bumpTree } from './repository.js';
@@ -306,8 +307,11 @@ export class DeviceConsoleRepository {
       .execute();
   }
 
-  async updateDevice(deviceId: number, values: { second_level_fix?: number; caption?: string; description?: string; species_type?: number; status?: number }): Promise<void> {
+  async updateDevice(deviceId: number, values: { second_level_fix?: number; caption?: string; description?: string; species_type?: number; status?: number }, now = Date.now()): Promise<void> {
+    const from = values.status === undefined ? undefined : (await this.db.selectFrom('devices').select('status').where('id', '=', deviceId).executeTakeFirst())?.status;
     await this.db.updateTable('devices').set(values).where('id', '=', deviceId).execute();
+    // A status set to another one is a Device event (issue 15 item 3).
+    if (from !== undefined && values.status !== undefined && Number(from) !== values.status) await recordStatusEvent(this.db, deviceId, Number(from), values.status, now);
     this.patchTree(await bumpTree(this.db, { deviceId }), deviceId, (r) => {
       if (values.caption !== undefined) r[8] = values.caption;
       if (values.species_type !== undefined) r[4] = values.species_type;
