@@ -122,5 +122,8 @@ describe.each(DIALECTS)('kill -9 in the middle of a stream of batches on %s', (d
     // Batches are atomic: whatever is stored is whole batches.
     expect(stored.size % perBatch).toBe(0);
     second.child.kill('SIGKILL');
-  }, 90_000);
+    // Two servers started from the sources (tsx compiles the whole server each time): 10-20 s each when the
+    // machine is quiet, past 90 s in all when CI ran it beside other work on two busy cores. Nothing here is
+    // timed: the budget only stops a hang.
+  }, 300_000);
 });
