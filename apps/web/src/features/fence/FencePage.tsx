@@ -2,14 +2,18 @@ import { DeleteOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons'
 import { MAP_ZOOM_MIN, FenceSettingsSchema, issueSentence, type Fence } from '@wildtrack/contract';
 import { Alert, App, Button, Empty, List, Popconfirm, Segmented, Space, Spin, Switch, Tag, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../components/ErrorState';
 import { useLang } from '../../i18n';
+import { DEFAULT_SPAN_DAYS, resolveRange } from '../../lib/positionSelection';
 import { useZone } from '../../lib/session';
 import { BaseLayer } from '../../map/BaseLayer';
 import { BaseLayerNoticeBar, LayerSwitcher } from '../../map/LayerSwitcher';
 import { MapBoundary } from '../../map/MapBoundary';
 import { MapView } from '../../map/MapView';
+import { TracksOverlay } from '../../map/TracksOverlay';
+import { useMapTracks } from '../../map/useMapTracks';
 import { useBaseLayer } from '../../map/useBaseLayer';
 import { refusalOf, useDeleteFence, useEnableFence, useFenceList, useFenceRules, useSaveFence } from './api';
 import { useAreaText } from './components/AreaText';
@@ -20,6 +24,8 @@ import { ShpImport } from './components/ShpImport';
 import { shapeArea, type FenceShape } from './geometry';
 import { bodyOf, draftOf, emptyDraft, issuesOf, type FenceDraft } from './model';
 import './fence.css';
+
+const NO_IMEIS: string[] = [];
 
 /** Why a fence can't be changed here (an i18n key), or null. */
 function readOnlyReason(fence: Fence | null): string | null {
@@ -44,7 +50,10 @@ export function FencePage() {
   const areaText = useAreaText();
   const base = useBaseLayer();
   const list = useFenceList();
-  const fences = useMemo(() => list.data?.List ?? [], [list.data]);
+  // /fence?imei=…: the fences of one device (from its details' FenceCount)
+  const [search, setSearch] = useSearchParams();
+  const onlyImei = search.get('imei');
+  const fences = useMemo(() => (list.data?.List ?? []).filter((f) => !onlyImei || f.Devices.some((d) => d.IMEI === onlyImei)), [list.data, onlyImei]);
 
   // the form: null while the list shows; a draft (new or of a stored fence) while editing
   const [draft, setDraft] = useState<FenceDraft | null>(null);
@@ -55,6 +64,11 @@ export function FencePage() {
   const [refusal, setRefusal] = useState<string | null>(null);
   const [importOpen, setImportOpen] = useState(false);
   const [selected, setSelected] = useState<string | null>(null);
+
+  // the chosen devices' tracks of the last days under the drawing, so a fence is drawn around where they go
+  const imeis = draft?.imeis ?? NO_IMEIS;
+  const range = useMemo(() => resolveRange({ span: DEFAULT_SPAN_DAYS }, zone), [zone]);
+  const tracks = useMapTracks(imeis, range);
 
   const editing = draft?.id ? (fences.find((f) => f.IdStr === draft.id) ?? null) : null;
   const reason = readOnlyReason(editing);
@@ -165,7 +179,8 @@ export function FencePage() {
           <MapBoundary fallback={fallback}>
             <MapView className="wt-map" minZoom={MAP_ZOOM_MIN} fallback={fallback}>
               <BaseLayer layer={base.drawn} onFallback={base.fallBack} />
-              <FenceLayer fences={drawn} hiddenId={draft && !reason ? draft.id : null} selectedId={selected} onPick={(id) => !draft && setSelected(id)} />
+              <TracksOverlay tracks={tracks.shown} colors={tracks.colors} points="none" />
+              <FenceLayer ready={list.isSuccess} fences={drawn} hiddenId={draft && !reason ? draft.id : null} selectedId={selected} onPick={(id) => !draft && setSelected(id)} />
               <FenceDraw
                 editKey={editKey}
                 shape={draft?.shape ?? null}
@@ -204,6 +219,7 @@ export function FencePage() {
           </div>
         ) : (
           <FenceList
+            onlyDevice={onlyImei ? { imei: onlyImei, onClear: () => setSearch({}, { replace: true }) } : null}
             fences={fences}
             loading={list.isPending}
             error={list.error}
@@ -238,6 +254,8 @@ export function FencePage() {
 }
 
 interface ListProps {
+  /** The list shows one device's fences only. */
+  onlyDevice: { imei: string; onClear: () => void } | null;
   fences: readonly Fence[];
   loading: boolean;
   error: unknown;
@@ -251,7 +269,7 @@ interface ListProps {
 }
 
 /** The fences beside the map: name, type, area, enabled, devices; delete after confirmation. */
-function FenceList({ fences, loading, error, onRetry, selected, areaText, onNew, onOpen, onEnable, onDelete }: ListProps) {
+function FenceList({ onlyDevice, fences, loading, error, onRetry, selected, areaText, onNew, onOpen, onEnable, onDelete }: ListProps) {
   const { t } = useTranslation();
   const header = (
     <div className="wt-fence-list-head">
@@ -259,6 +277,11 @@ function FenceList({ fences, loading, error, onRetry, selected, areaText, onNew,
       <Button type="primary" icon={<PlusOutlined />} onClick={onNew} data-testid="fence-new">
         {t('fence.new')}
       </Button>
+      {onlyDevice ? (
+        <Tag closable onClose={onlyDevice.onClear} className="wt-fence-only" data-testid="fence-only-device">
+          {t('fence.onlyDevice', { imei: onlyDevice.imei })}
+        </Tag>
+      ) : null}
     </div>
   );
   if (loading)

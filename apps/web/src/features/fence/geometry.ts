@@ -1,14 +1,16 @@
 /**
  * The shapes a fence is drawn as (§3 Fence Type: Polygon, Circle) and what the screen says about them: the
- * area on the ground (geodesic, on the WGS84 sphere's radius, so it matches what a surveyor's tool says to
- * well under 1 % at a reserve's size) and that area in the unit that reads best.
+ * area on the ground while it is drawn, computed as the server computes the stored Area (@turf/area's
+ * spherical sum on the mean earth radius; a circle's is πr²), so the live figure and the listed one agree,
+ * and that area in the unit that reads best.
  */
 
 import { closeRing, openRing, type FenceShape, type LngLat } from '@wildtrack/contract';
 
 export type { FenceShape, LngLat };
 
-const EARTH_RADIUS = 6_378_137;
+/** The mean earth radius, m (@turf/helpers earthRadius, which the server's area uses). */
+const EARTH_RADIUS = 6_371_008.8;
 const RAD = Math.PI / 180;
 
 /**
@@ -29,10 +31,10 @@ export function ringArea(ring: readonly LngLat[]): number {
   return Math.abs((total * EARTH_RADIUS * EARTH_RADIUS) / 2);
 }
 
-/** The area of a spherical cap of geodesic radius `radius` m. */
+/** A circle's area, πr² (as the server stores it). */
 export function circleArea(radius: number): number {
   if (!(radius > 0)) return 0;
-  return 2 * Math.PI * EARTH_RADIUS * EARTH_RADIUS * (1 - Math.cos(radius / EARTH_RADIUS));
+  return Math.PI * radius * radius;
 }
 
 export function shapeArea(shape: FenceShape): number {

@@ -11,6 +11,7 @@ import {
 } from '@wildtrack/contract';
 import { Alert, App, Button, Descriptions, Form, Input, Modal, Select, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { NameDialog, useUpdateRemarkName } from '../../../slots/device-tree';
 import { SensorIcons } from '../../../components/SensorIcons';
@@ -213,7 +214,16 @@ export function DetailsTab({ detail: d }: { detail: DeviceDetail }) {
         <Descriptions.Item label={t('device.field.PostBackTime')}>{text(d.PostBackTime)}</Descriptions.Item>
         <Descriptions.Item label={t('device.field.SamplingTimes')}>{d.SamplingTimes ?? t('ws.unknown', { ns: 'contract' })}</Descriptions.Item>
         <Descriptions.Item label={t('device.field.Attent')}>{d.Attent ? t('common.yes') : t('common.no')}</Descriptions.Item>
-        <Descriptions.Item label={t('device.field.FenceCount')}>{d.FenceCount}</Descriptions.Item>
+        <Descriptions.Item label={t('device.field.FenceCount')}>
+          {/* the device's fences on the geofence screen */}
+          {d.FenceCount > 0 ? (
+            <Link to={`/fence?imei=${encodeURIComponent(d.IMEI)}`} data-testid="device-fence-count">
+              {d.FenceCount}
+            </Link>
+          ) : (
+            d.FenceCount
+          )}
+        </Descriptions.Item>
         <Descriptions.Item label={t('device.field.GNSSCollectionDesc')}>{text(d.GNSSCollectionDesc)}</Descriptions.Item>
         <Descriptions.Item label={t('device.field.AccCollectionDesc')}>{text(d.AccCollectionDesc)}</Descriptions.Item>
         <Descriptions.Item label={t('device.field.DataPostbackDesc')}>{text(d.DataPostbackDesc)}</Descriptions.Item>

@@ -65,7 +65,7 @@ function featureOfShape(shape: FenceShape): GeoJSONStoreFeatures {
 /**
  * The drawing tool on the fence map (§4 Geofence drawing), terra-draw on MapLibre: a polygon is drawn
  * click by click and finished with a double-click (the second click lands on the last vertex, which
- * closes it; the map's own double-click zoom is off while drawing), a circle by its centre and a second
+ * closes it; the map's own double-click zoom is off while a fence is edited), a circle by its centre and a second
  * click. A finished shape stays selected: its vertices can be dragged, a midpoint dragged adds one, and a
  * circle is resized from its edge. A self-intersecting polygon is refused as it is drawn or edited.
  * Renders nothing; the shape goes out through `onShape`.
@@ -182,7 +182,9 @@ export function FenceDraw({ editKey, shape, tool, onShape, onDrawing, readOnly =
     const hasShape = draw.getSnapshot().some((f) => f.geometry.type === 'Polygon' && !f.properties.currentlyDrawing);
     const mode = readOnly || hasShape || !tool ? 'select' : tool;
     if (draw.getMode() !== mode) draw.setMode(mode);
-    if (mode === 'select') map.doubleClickZoom.enable();
+    // off for the whole editing, not only while drawing: the double-click that finishes a polygon would
+    // otherwise zoom the map once the tool has switched to editing under it
+    if (readOnly) map.doubleClickZoom.enable();
     else map.doubleClickZoom.disable();
     map.getContainer().dataset.fenceTool = mode;
   }, [tool, editKey, shape, readOnly, map]);

@@ -20,15 +20,15 @@ interface Props {
   hiddenId: string | null;
   selectedId: string | null;
   onPick: (id: string) => void;
-  /** Fit the view to the fences once they first arrive. */
-  fitOnce?: boolean;
+  /** The list has been read: the view is fitted to the fences then, once (not again when one is added). */
+  ready: boolean;
 }
 
 /**
  * The organisation's fences on the fence map: each as a tinted area with its outline (a disabled one grey; the
  * offline basemap has no glyphs, so names are in the list beside the map), the chosen one stronger. A click on one picks it. Renders nothing.
  */
-export function FenceLayer({ fences, hiddenId, selectedId, onPick, fitOnce = true }: Props) {
+export function FenceLayer({ fences, hiddenId, selectedId, onPick, ready }: Props) {
   const map = useMap();
   const pick = useRef(onPick);
   useEffect(() => {
@@ -87,12 +87,13 @@ export function FenceLayer({ fences, hiddenId, selectedId, onPick, fitOnce = tru
         })),
     });
     map.getContainer().dataset.fences = String(fences.length);
-    if (fitOnce && !fitted.current && fences.length > 0) {
+    if (ready && !fitted.current) {
       fitted.current = true;
+      if (fences.length === 0) return;
       const b = fences.map((f) => shapeBounds(f.shape)).reduce((a, c) => [Math.min(a[0], c[0]), Math.min(a[1], c[1]), Math.max(a[2], c[2]), Math.max(a[3], c[3])]);
       map.fitBounds(b, { padding: 60, maxZoom: 14, duration: 0 });
     }
-  }, [map, fences, hiddenId, selectedId, fitOnce]);
+  }, [map, fences, hiddenId, selectedId, ready]);
 
   return null;
 }

@@ -66,34 +66,36 @@ export function ShpImport({ open, onClose, settings, settingsProblem, onImported
   };
 
   return (
-    <Modal open={open} title={t('fence.import.title')} onCancel={close} footer={null} destroyOnHidden data-testid="fence-import">
-      <Typography.Paragraph type="secondary">{t('fence.import.hint')}</Typography.Paragraph>
-      {settingsProblem ? <Alert type="warning" showIcon message={settingsProblem} className="wt-fence-gap" data-testid="fence-import-settings" /> : null}
-      <Upload
-        accept=".shp"
-        maxCount={1}
-        showUploadList={false}
-        disabled={!settings || progress !== null}
-        beforeUpload={(file) => {
-          start(file);
-          return false;
-        }}
-      >
-        <Button icon={<UploadOutlined />} disabled={!settings || progress !== null} data-testid="fence-import-choose">
-          {t('fence.import.choose')}
-        </Button>
-      </Upload>
-      {progress !== null ? <Progress percent={progress} size="small" data-testid="fence-import-progress" /> : null}
-      {failure ? (
-        <Alert
-          className="wt-fence-gap"
-          type="error"
-          showIcon
-          message={t('fence.import.failed')}
-          description={failure}
-          data-testid="fence-import-failed"
-        />
-      ) : null}
+    <Modal open={open} title={t('fence.import.title')} onCancel={close} footer={null} destroyOnHidden>
+      <div data-testid="fence-import">
+        <Typography.Paragraph type="secondary">{t('fence.import.hint')}</Typography.Paragraph>
+        {settingsProblem ? <Alert type="warning" showIcon message={settingsProblem} className="wt-fence-gap" data-testid="fence-import-settings" /> : null}
+        <Upload
+          accept=".shp"
+          maxCount={1}
+          showUploadList={false}
+          disabled={!settings || progress !== null}
+          beforeUpload={(file) => {
+            start(file);
+            return false;
+          }}
+        >
+          <Button icon={<UploadOutlined />} disabled={!settings || progress !== null} data-testid="fence-import-choose">
+            {t('fence.import.choose')}
+          </Button>
+        </Upload>
+        {progress !== null ? <Progress percent={progress} size="small" data-testid="fence-import-progress" /> : null}
+        {failure ? (
+          <Alert
+            className="wt-fence-gap"
+            type="error"
+            showIcon
+            message={t('fence.import.failed')}
+            description={failure}
+            data-testid="fence-import-failed"
+          />
+        ) : null}
+      </div>
     </Modal>
   );
 }
