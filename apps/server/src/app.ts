@@ -83,6 +83,10 @@ import { MediaService } from './modules/media/service.js';
 import { signInRateLimit } from './modules/auth/rate-limit.js';
 import { ingestRoutes } from './ingest/routes.js';
 import { openSharedState } from './shared-state/index.js';
+import { openLiveBus } from './live/bus.js';
+import { LiveHub } from './live/hub.js';
+import { LiveRepository } from './live/repository.js';
+import { liveRoutes } from './live/routes.js';
 import { createIngestService, type IngestService } from './ingest/service.js';
 
 export interface Services {
@@ -100,6 +104,8 @@ export interface Services {
   media: MediaService;
   /** Remote instructions: the console's calls and the COMM_ERROR job's pass. */
   instructions: InstructionService;
+  /** Live delivery to the open consoles (events, notices, fixes), across processes with REDIS_URL. */
+  live: LiveHub;
   /** Geofences: the console's calls (ingest evaluates each batch against them: modules/fence/evaluation.ts). */
   fences: FenceService;
   /** Notices: the console's calls and sending (the CLI's send-notice, system notices). */
@@ -184,7 +190,10 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   const registry = new DeviceRegistry(deviceRepo);
   const ingest = createIngestService(database, config.dataDir);
   const acceleration = new AccelerationService(deviceConsole, new BurstRepository(database.db));
+  // Live messages: fixes from ingest and sign-outs travel on the bus (Redis pub/sub with REDIS_URL).
+  const live = new LiveHub(new LiveRepository(database.db), await openLiveBus({ redisUrl: config.redisUrl, redisPrefix: config.redisKeyPrefix }), app.log);
   const services: Services = {
+    live,
     // With REDIS_URL several processes must agree on a sign-out at once: no session is kept per process.
     auth: new AuthService(new AuthRepository(database.db, database.sqlite), users, config.sessionIdleMs, config.redisUrl ? 0 : SESSION_CACHE_MS),
     users,
@@ -205,6 +214,9 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
     notices: new NoticeService(new NoticeRepository(database.db)),
     events: new EventService(deviceConsole, new EventRepository(database.db)),
   };
+  ingest.onFixesStored((deviceId, newest) => live.fixesStored(deviceId, newest));
+  services.auth.onSignOut((sessionId) => live.signedOut(sessionId));
+  app.addHook('preClose', async () => live.close());
   // Request codes and sign-in counters: in the database, or Redis with REDIS_URL; shared by every process.
   const shared = await openSharedState(database, { redisUrl: config.redisUrl, redisPrefix: config.redisKeyPrefix });
   app.addHook('onClose', async () => shared.close());
@@ -233,6 +245,7 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   archiveRoutes(app, hooks, services.archives);
   fieldRoutes(app, hooks, new FieldService(deviceConsole, new FieldRepository(database.db)), config.dataDir);
   instructionRoutes(app, hooks, services.instructions);
+  liveRoutes(app, hooks, live);
   fenceRoutes(app, hooks, services.fences);
   attachFenceEvaluation(services.ingest, new FenceRepository(database.db), { fences: services.fences, instructions: services.instructions, log: app.log });
   noticeRoutes(app, hooks, services.notices);

@@ -37,3 +37,4 @@ export * from './calls/fence.js';
 export * from './calls/userlog.js';
 export * from './calls/notice.js';
 export * from './calls/event.js';
+export * from './live.js';

@@ -43,6 +43,8 @@ export function createIngestService(database: Db, dataDir: string): IngestServic
 }
 
 export class IngestService {
+  private fixListener: ((deviceId: number, newest: { time: number; lon: number | null; lat: number | null }) => void) | undefined;
+
   constructor(
     private readonly batches: BatchRepository,
     private readonly instructions: InstructionRepository,
@@ -102,7 +104,17 @@ export class IngestService {
         await fs.promises.rename(tmp, abs);
       }
     }
-    return this.batches.write(deviceId, decoded, nonce, now);
+    const counts = await this.batches.write(deviceId, decoded, nonce, now);
+    if (counts.fixes > 0 && this.fixListener) this.fixListener(deviceId, newestFix(decoded.fixes));
+    return counts;
+  }
+
+  /**
+   * Called after each stored batch with new fixes, with its newest fix (the newest valid one when it has
+   * one): live delivery (live/hub.ts). Computed from the batch in memory: no query.
+   */
+  onFixesStored(listener: (deviceId: number, newest: { time: number; lon: number | null; lat: number | null }) => void): void {
+    this.fixListener = listener;
   }
 
   private fenceCheck: ((deviceId: number, fixes: DecodedBatch['fixes'], now: number) => Promise<unknown>) | undefined;
@@ -189,4 +201,13 @@ export class IngestService {
     await this.requests.claimNonce(deviceId, nonce, now);
     return this.instructions.acknowledge(deviceId, ack.id, ack.outcome, ack.executedAt, ack.message ?? null, relayId, now);
   }
+}
+
+/** The batch's newest valid fix, or its newest fix when none is valid (the device was still heard from). */
+function newestFix(fixes: DecodedBatch['fixes']): { time: number; lon: number | null; lat: number | null } {
+  let best: DecodedBatch['fixes'][number] | undefined;
+  for (const f of fixes) {
+    if (!best || (f.valid === 1 && best.valid !== 1) || (f.valid === best.valid && f.pick_time > best.pick_time)) best = f;
+  }
+  return best && best.valid === 1 ? { time: best.pick_time, lon: best.lon, lat: best.lat } : { time: best?.pick_time ?? 0, lon: null, lat: null };
 }

@@ -12,7 +12,7 @@ const COMMAND_TIMEOUT_MS = 2_000;
  * A client that gives up when the first connection fails (so a start with a wrong REDIS_URL fails at
  * once instead of waiting for ever), and once connected reconnects for as long as it takes.
  */
-function newClient(url: string, state: { connected: boolean }) {
+export function newClient(url: string, state: { connected: boolean }) {
   const client = createClient({
     url,
     // While Redis is away a command fails at once (the call is answered 503, Code.Unavailable) instead of

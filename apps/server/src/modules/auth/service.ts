@@ -196,7 +196,14 @@ export class AuthService {
     await this.auth.deleteSession(sessionId);
     // again: a call of the same session read it while the row was being deleted
     this.forget(sessionId);
+    this.signOutListener?.(sessionId);
   }
+
+  /** Told of each sign-out (live delivery closes the session's streams in every process). */
+  onSignOut(listener: (sessionId: number) => void): void {
+    this.signOutListener = listener;
+  }
+  private signOutListener: ((sessionId: number) => void) | undefined;
 
   /**
    * Forgets failed sign-ins that no longer count (their 15-minute window and any lock have passed): a

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calls, Code, DeviceType, EventType, INGEST_BASE, ingestHeaders, type LiveMessage } from '@wildtrack/contract';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { recordInstructionEvent } from '../db/shared-writes.js';
+import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
+import { openLiveReader } from './live-client.js';
+
+/**
+ * Live delivery to the console (issue 15 item 5) over a real HTTP stream: who gets which message, the
+ * catch-up after a reconnect (and after a restart), a share ending while connected, sign-out.
+ */
+describe.each(DIALECTS)('the live stream on %s', (dialect) => {
+  let t: TestApp;
+  let base = '';
+  let owner: { token: string };
+  let stranger: { token: string };
+  let recipient: { token: string };
+  let dev: { id: number; imei: string; secret: string };
+  let shared: { id: number; imei: string; secret: string };
+  let ownerId = 0;
+  let recipientId = 0;
+  const T0 = Date.now() - 3600_000;
+  let step = 0;
+
+  const upload = async (d: { imei: string; secret: string }, lon: number, lat: number) => {
+    const body = JSON.stringify({ fixes: { t: [T0 + ++step * 60_000], lon: [lon], lat: [lat], alt: [10] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${INGEST_BASE}/batch`,
+      headers: { 'content-type': 'application/json', ...ingestHeaders({ imei: d.imei, secret: d.secret, path: `${INGEST_BASE}/batch`, body }) },
+      payload: body,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const userId = async (org: string) =>
+    Number((await t.database.db.selectFrom('users').select('id').where('org_id', '=', await t.services.devices.orgIdByName(org)).executeTakeFirstOrThrow()).id);
+  const isFix = (imei: string, lon: number) => (m: LiveMessage) => m.type === 'fix' && m.imei === imei && m.lon === lon;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    owner = await t.userWithToken({ org: 'Live Owner' });
+    stranger = await t.userWithToken({ org: 'Live Stranger' });
+    recipient = await t.userWithToken({ org: 'Live Recipient' });
+    const org = await t.services.devices.orgIdByName('Live Owner');
+    ownerId = await userId('Live Owner');
+    recipientId = await userId('Live Recipient');
+    dev = await t.services.devices.register({ orgId: org, imei: '861000000000001', type: DeviceType.Tracker });
+    shared = await t.services.devices.register({ orgId: org, imei: '861000000000002', type: DeviceType.Tracker });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = t.app.server.address();
+    base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  });
+  afterAll(async () => {
+    console.log("closing app"); await t.app.close(); console.log("app closed");
+    await t.close();
+  });
+
+  it('refuses a stream without a session (1004 or a bad signature), with a bad query (601 naming the field)', async () => {
+    const none = await openLiveReader(base, undefined);
+    expect(none.refusal?.Code).toBe(Code.SessionExpired);
+    const forged = await openLiveReader(base, `${owner.token.split('.')[0]}.not-the-token`);
+    expect(forged.refusal?.Code).toBe(Code.BadSignature);
+    const bad = await openLiveReader(base, owner.token, { event: 'x' });
+    expect(bad.refusal?.Code).toBe(Code.Invalid);
+    expect(bad.refusal?.Msg).toMatch(/event/);
+  });
+
+  it("delivers a new fix and a new event of the owner's device to the owner, and nothing of it to a stranger", async () => {
+    const mine = await openLiveReader(base, owner.token);
+    const theirs = await openLiveReader(base, stranger.token);
+    await mine.waitFor((m) => m.type === 'ready');
+    await theirs.waitFor((m) => m.type === 'ready');
+    await upload(dev, 116.5, 40.1);
+    const fix = await mine.waitFor(isFix(dev.imei, 116.5));
+    expect(fix).toMatchObject({ type: 'fix', imei: dev.imei, lon: 116.5, lat: 40.1 });
+    await recordInstructionEvent(t.database.db, { deviceId: dev.id, instructionId: 1, type: 'SetWork', status: 'SUCCESSFUL', at: Date.now() });
+    const event = await mine.waitFor((m) => m.type === 'event' && m.imei === dev.imei);
+    expect(event).toMatchObject({ eventType: EventType.Instr });
+    // The stranger's stream was open all along, and heard only its own start.
+    await t.services.live.pollEvents();
+    expect(theirs.messages.map((m) => m.type)).toEqual(['ready']);
+    mine.close();
+    theirs.close();
+  });
+
+  it('catches up what a console missed while away (fixes from the log, events from the table), and after a restart events from the table', async () => {
+    const first = await openLiveReader(base, owner.token);
+    const ready = (await first.waitFor((m) => m.type === 'ready')) as Extract<LiveMessage, { type: 'ready' }>;
+    first.close();
+    await first.ended;
+    await upload(dev, 117.25, 40.2);
+    await recordInstructionEvent(t.database.db, { deviceId: dev.id, instructionId: 2, type: 'SetWork', status: 'FAILED', at: Date.now() });
+    const back = await openLiveReader(base, owner.token, { event: ready.cursor.event, fix: ready.cursor.fix });
+    await back.waitFor(isFix(dev.imei, 117.25));
+    const missed = await back.waitFor((m) => m.type === 'event');
+    expect(missed.type === 'event' && missed.eventId).toBeGreaterThan(ready.cursor.event);
+    back.close();
+
+    // A second server on the same database (a restart): events are replayed from the table; the fix log of the
+    // first process is not there (no Redis), so the console is told to read its last positions again.
+    const config = loadConfig({ LOG_LEVEL: 'silent', WILDTRACK_DATA: t.dataDir, WEB_DIST: `${t.dataDir}/no-web`, SIGN_IN_RATE_LIMIT: '0' });
+    const restarted = await buildApp(config, t.database, { jobs: false });
+    await restarted.app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const addr = restarted.app.server.address();
+      const other = await openLiveReader(`http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`, owner.token, { event: ready.cursor.event, fix: ready.cursor.fix });
+      const again = await other.waitFor((m) => m.type === 'event');
+      expect(again.type === 'event' && again.eventId).toBe(missed.type === 'event' && missed.eventId);
+      await other.waitFor((m) => m.type === 'resync' && m.what === 'fix');
+      other.close();
+    } finally {
+      await restarted.app.close();
+    }
+  });
+
+  it('stops the messages of a shared device once the share has ended, while the console stays connected', async () => {
+    const now = Date.now();
+    const failure = now + 2_500;
+    await t.database.db
+      .insertInto('device_shares')
+      .values({ device_id: shared.id, owner_user_id: ownerId, recipient_user_id: recipientId, edit_device: 0, remote_instr: 0, download_data: 0, effective_time: now - 60_000, failure_time: failure, created_at: now })
+      .execute();
+    const live = await openLiveReader(base, recipient.token);
+    await live.waitFor((m) => m.type === 'ready');
+    await upload(shared, 118.5, 41);
+    await live.waitFor(isFix(shared.imei, 118.5));
+    await recordInstructionEvent(t.database.db, { deviceId: shared.id, instructionId: 3, type: 'SetWork', status: 'SUCCESSFUL', at: Date.now() });
+    await live.waitFor((m) => m.type === 'event' && m.imei === shared.imei);
+    // The share ends (the recipient's console stays open).
+    await expect.poll(() => Date.now() > failure, { timeout: 10_000, interval: 100 }).toBe(true);
+    const owners = await openLiveReader(base, owner.token);
+    await owners.waitFor((m) => m.type === 'ready');
+    await upload(shared, 118.75, 41.5);
+    await recordInstructionEvent(t.database.db, { deviceId: shared.id, instructionId: 4, type: 'SetWork', status: 'FAILED', at: Date.now() });
+    // The owner gets both; by then the recipient's stream has had its chance, and got neither.
+    await owners.waitFor(isFix(shared.imei, 118.75));
+    await owners.waitFor((m) => m.type === 'event' && m.imei === shared.imei && m.eventId > 0 && owners.messages.filter((x) => x.type === 'event').length >= 1);
+    await t.services.live.pollEvents();
+    expect(live.messages.filter((m) => m.type === 'fix').map((m) => m.type === 'fix' && m.lon)).toEqual([118.5]);
+    expect(live.messages.filter((m) => m.type === 'event')).toHaveLength(1);
+    expect(live.isEnded()).toBe(false);
+    live.close();
+    owners.close();
+  });
+
+  it('closes the stream when its session signs out', async () => {
+    const who = await t.userWithToken({ org: 'Live Owner' });
+    const live = await openLiveReader(base, who.token);
+    await live.waitFor((m) => m.type === 'ready');
+    expect((await t.call(calls.Exit.path, {}, { token: who.token })).body.Code).toBe(Code.Success);
+    await live.ended;
+    expect(live.isEnded()).toBe(true);
+  });
+});
