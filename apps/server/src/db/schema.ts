@@ -65,6 +65,33 @@ export interface SignInFailureTable {
   locked_until: number;
 }
 
+/** One live code per purpose and address (db/migrations/…_verification_codes.ts). */
+export interface VerificationCodeTable {
+  id: Generated<number>;
+  purpose: string;
+  target: string;
+  /** `<salt hex>:<sha256 hex of salt + code>` */
+  code_hash: string;
+  sent_at: number;
+  expires_at: number;
+  tries: Generated<number>;
+}
+
+export interface SecurityVerificationTable {
+  session_id: number;
+  verified_until: number;
+}
+
+/** A message no gateway took (no SMS_URL, no SMTP_URL): read by the operator with `wildtrack outbox`. */
+export interface MessageOutboxTable {
+  id: Generated<number>;
+  channel: string;
+  address: string;
+  subject: string;
+  text: string;
+  created_at: number;
+}
+
 export interface ServerKeyTable {
   id: Generated<number>;
   purpose: string;
@@ -485,6 +512,9 @@ export interface Database {
   user_settings: UserSettingTable;
   sessions: SessionTable;
   sign_in_failures: SignInFailureTable;
+  verification_codes: VerificationCodeTable;
+  security_verifications: SecurityVerificationTable;
+  message_outbox: MessageOutboxTable;
   server_keys: ServerKeyTable;
   request_codes: RequestCodeTable;
   rate_counters: RateCounterTable;

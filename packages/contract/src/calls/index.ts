@@ -2,6 +2,11 @@ export { GetPublicKey, PasswordLogin, GetAccountSafeSetting, Heartbeat } from '.
 export { Exit, ModifyLcid, GetAccountSetting, SetAccountSetting, GetUserInfo, ModifyInfo } from './user.js';
 export { SubmitAdvice } from './advice.js';
 export {
+  Authenticated, Authenticate, AuthLoginPwd, GetSecurityAuthCode, GetNewEmailCode, GetNewPhoneCode, ModifySafeEmail, ModifySafePhone, ModifyPassword,
+  GetRegisterEmailCode, GetRegisterPhoneCode, EmailRegister, PhoneRegister, GetAccountSafeSettingByAccount, GetUnloginSecurityAuthCode, ResetPassword,
+  GetLoginPhoneCode, GetRegistration,
+} from './account.js';
+export {
   GetTree, GetTreeState, GetFolderTree, CreateFolder, UpdateFolderName, DeleteFolder, MoveFolder, MoveDevice, UpdateRemarkName,
   SetSecondLevelFixEnable, UpdateProperty, GetDetailByIMEI, GetDetailByFolder, GetCountByFolder, GetHandheldList,
   SetExperienceFuncEnable,

@@ -60,6 +60,19 @@ function numberBounds(s: JsonSchema, integer: boolean): { lo: number; hi: number
   return { lo: Math.max(lo, -Number.MAX_SAFE_INTEGER), hi: Math.min(hi, Number.MAX_SAFE_INTEGER) };
 }
 
+/**
+ * A string that every pattern of a string schema's allOf accepts (a password's upper, lower and digit
+ * rules, an account name's first letter and character set): a few plain candidates first, else the
+ * first pattern's samples that the others accept too.
+ */
+function stringOfPatterns(s: JsonSchema, seed: number): string | null {
+  const patterns = (s.allOf ?? []).map((part) => new RegExp(part.pattern!));
+  const fits = (v: string) => v.length >= (s.minLength ?? 0) && v.length <= (s.maxLength ?? Infinity) && patterns.every((p) => p.test(v)) && (!s.pattern || new RegExp(s.pattern).test(v));
+  const found = ['Abcdefg1', 'Abcdef12', 'Abcdefghijk12345', 'abcdefgh'].find(fits);
+  if (found) return found;
+  return fc.sample(fc.stringMatching(patterns[0]!).filter(fits), { seed, numRuns: 1 })[0] ?? null;
+}
+
 /** The smallest value the schema accepts, deterministic (a pattern's string is fast-check's first sample for `seed`). */
 export function minimalValue(schema: JsonSchema, root: JsonSchema = schema, seed = 1): unknown {
   const s = deref(schema, root);
@@ -70,6 +83,7 @@ export function minimalValue(schema: JsonSchema, root: JsonSchema = schema, seed
     const nullable = options.find((o) => typesOf(o).includes('null'));
     return minimalValue(nullable ?? options[0]!, root, seed);
   }
+  if (s.allOf?.length && s.allOf.every((part) => part.pattern !== undefined && typesOf(part).length === 0)) return stringOfPatterns(s, seed);
   if (s.allOf?.length) return minimalValue(s.allOf[0]!, root, seed);
   const type = typesOf(s)[0];
   switch (type) {

@@ -1,0 +1,271 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { calls, Code, CODE_RESEND_MS, newRequestCode, sealSecret } from '@wildtrack/contract';
+import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { OutboxRepository } from '../../delivery/outbox-repository.js';
+
+/** The newest code the outbox holds for an address (codes go there without SMTP_URL and SMS_URL). */
+async function outboxCode(t: TestApp, address: string): Promise<string> {
+  const outbox = new OutboxRepository(t.database.db);
+  let code: string | undefined;
+  await vi.waitFor(async () => {
+    const row = (await outbox.list(50)).find((r) => r.address === address);
+    code = row?.text.match(/\b(\d{4})\b/)?.[1];
+    expect(code).toBeDefined();
+  });
+  return code!;
+}
+
+async function clearOutbox(t: TestApp): Promise<void> {
+  await t.database.db.deleteFrom('message_outbox').execute();
+}
+
+/** A call whose named fields are sealed to the server key for its request code, as the console sends passwords. */
+async function sealedCall(t: TestApp, path: string, body: Record<string, unknown>, sealed: string[], token?: string, lang: 'zh' | 'en' = 'en') {
+  const publicKey = ((await t.call(calls.GetPublicKey.path, {})).body.Data as { PublicKey: string }).PublicKey;
+  const requestCode = newRequestCode();
+  const out = { ...body };
+  for (const f of sealed) out[f] = sealSecret(publicKey, String(body[f]), requestCode);
+  return t.call(path, out, { token, requestCode, lang });
+}
+
+describe.each(DIALECTS)('account security on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => t.close());
+
+  it('password-only account: auth by password, bind phone and e-mail with codes, change password', async () => {
+    const { token, userName, password } = await t.userWithToken();
+    const call = (path: string, body?: unknown) => t.call(path, body, { token });
+    expect((await call(calls.Authenticated.path)).body.Data).toEqual({ result: false });
+    // not verified yet: the edit calls answer 1005
+    const early = await call(calls.GetNewPhoneCode.path, { phone: '13812345678' });
+    expect([early.body.Code, early.body.Msg]).toEqual([Code.VerificationExpired, 'Your verification has expired; verify again']);
+    // an account with neither e-mail nor phone has no code to ask for
+    expect((await call(calls.GetSecurityAuthCode.path, { type: 1 })).body.Msg).toBe('The account has no such address bound');
+    const wrong = await sealedCall(t, calls.AuthLoginPwd.path, { loginPwd: 'Nope-nope-1' }, ['loginPwd'], token);
+    expect([wrong.body.Code, wrong.body.Msg]).toEqual([Code.Failed, 'The sign-in password is incorrect']);
+    expect((await sealedCall(t, calls.AuthLoginPwd.path, { loginPwd: password }, ['loginPwd'], token)).body.Code).toBe(Code.Success);
+    expect((await call(calls.Authenticated.path)).body.Data).toEqual({ result: true });
+
+    const sent = await call(calls.GetNewPhoneCode.path, { countryCode: '86', phone: '13812345678' });
+    expect(sent.body.Data).toEqual({ Target: '+86 138*****678', ResendSeconds: 60 });
+    const again = await call(calls.GetNewPhoneCode.path, { phone: '13812345678' });
+    expect([again.body.Code, again.body.Msg]).toEqual([Code.Failed, expect.stringMatching(/^A code was just sent; ask again in \d+ seconds$/)]);
+    const code = await outboxCode(t, '+86 13812345678');
+    const bad = await call(calls.ModifySafePhone.path, { phone: '13812345678', code: code === '0000' ? '0001' : '0000' });
+    expect(bad.body.Msg).toBe('The verification code is wrong or no longer valid; ask for a new one');
+    const bound = await call(calls.ModifySafePhone.path, { phone: '13812345678', code });
+    expect(bound.body.Data).toEqual({ CountryCode: '86', Phone: '13812345678', Email: '', PasswordOnly: false });
+    // single use
+    expect((await call(calls.ModifySafePhone.path, { phone: '13812345678', code })).body.Code).toBe(Code.Failed);
+    // now that a phone is bound, the password no longer proves the owner
+    expect((await sealedCall(t, calls.AuthLoginPwd.path, { loginPwd: password }, ['loginPwd'], token)).body.Msg).toBe('The account has an e-mail or phone bound; verify with a code');
+
+    await call(calls.GetNewEmailCode.path, { email: 'Ringer@Example.org' });
+    const emailCode = await outboxCode(t, 'Ringer@Example.org');
+    expect((await call(calls.ModifySafeEmail.path, { email: 'Ringer@Example.org', code: emailCode })).body.Data).toMatchObject({ Email: 'Ringer@Example.org' });
+
+    // change the password: wrong original refused, right one works, the old password then fails
+    const other = (await t.login(userName, password)).credential!;
+    const refused = await sealedCall(t, calls.ModifyPassword.path, { loginPwd: 'Wrong-pass-1', newPwd: 'New-Station-2' }, ['loginPwd', 'newPwd'], token);
+    expect([refused.body.Code, refused.body.Msg]).toEqual([Code.Failed, 'The original password is incorrect']);
+    const weak = await sealedCall(t, calls.ModifyPassword.path, { loginPwd: password, newPwd: 'short' }, ['loginPwd', 'newPwd'], token);
+    expect([weak.body.Code, (weak.body.Data as { Field?: string }).Field]).toEqual([Code.Invalid, 'newPwd']);
+    const ok = await sealedCall(t, calls.ModifyPassword.path, { loginPwd: password, newPwd: 'New-Station-2' }, ['loginPwd', 'newPwd'], token);
+    expect(ok.body.Code).toBe(Code.Success);
+    expect((await t.login(userName, password)).body.Code).toBe(Code.SignInFailed);
+    expect((await t.login(userName, 'New-Station-2')).body.Code).toBe(Code.Success);
+    // the account's other session ended, this one goes on
+    await vi.waitFor(async () => expect((await t.call(calls.Heartbeat.path, {}, { token: other })).body.Code).toBe(Code.SessionExpired));
+    expect((await call(calls.Heartbeat.path)).body.Code).toBe(Code.Success);
+  });
+
+  it('auth by a code to the bound e-mail; at most 5 tries; a code expires after 5 minutes', async () => {
+    const email = `owl${Date.now()}@example.org`;
+    const { token } = await t.userWithToken({ email });
+    const call = (path: string, body?: unknown) => t.call(path, body, { token });
+    expect((await call(calls.GetSecurityAuthCode.path, { type: 1 })).body.Data).toEqual({ Target: `owl***@example.org`, ResendSeconds: 60 });
+    const code = await outboxCode(t, email);
+    const wrong = code === '1111' ? '2222' : '1111';
+    for (let i = 0; i < 5; i += 1) expect((await call(calls.Authenticate.path, { type: 1, code: wrong })).body.Code).toBe(Code.Failed);
+    // the fifth wrong try killed it: the right code no longer works
+    expect((await call(calls.Authenticate.path, { type: 1, code })).body.Code).toBe(Code.Failed);
+    expect((await call(calls.Authenticated.path)).body.Data).toEqual({ result: false });
+    // expiry: a code sent "6 minutes ago"
+    await t.database.db.updateTable('verification_codes').set({ sent_at: 0 }).execute();
+    await clearOutbox(t);
+    await call(calls.GetSecurityAuthCode.path, { type: 1 });
+    const fresh = await outboxCode(t, email);
+    await t.database.db.updateTable('verification_codes').set({ expires_at: Date.now() - 1 }).execute();
+    expect((await call(calls.Authenticate.path, { type: 1, code: fresh })).body.Code).toBe(Code.Failed);
+    // codes are stored hashed
+    const rows = await t.database.db.selectFrom('verification_codes').select('code_hash').execute();
+    for (const r of rows) expect(r.code_hash).toMatch(/^[0-9a-f]{32}:[0-9a-f]{64}$/);
+  });
+
+  it('refuses without a session, and bad input naming the field in both languages', async () => {
+    for (const def of [calls.Authenticated, calls.Authenticate, calls.GetSecurityAuthCode, calls.ModifyPassword, calls.ModifySafeEmail]) {
+      expect((await t.call(def.path, {})).body.Code).toBe(Code.SessionExpired);
+    }
+    const { token } = await t.userWithToken();
+    const r = await t.call(calls.GetNewPhoneCode.path, { phone: '12345' }, { token });
+    expect([r.body.Code, r.body.Msg]).toEqual([Code.Invalid, 'Enter an 11-digit mobile number starting with 1.']);
+    const zh = await t.call(calls.Authenticate.path, { type: 3, code: '12' }, { token, lang: 'zh' });
+    expect(zh.body.Code).toBe(Code.Invalid);
+    expect(zh.body.Msg).toBe('验证方式只能是 1（邮箱）或 2（手机）。');
+    expect((await t.call(calls.GetNewEmailCode.path, { email: 'nope' }, { token, lang: 'zh' })).body.Msg).toBe('邮箱格式不正确。');
+  });
+});
+
+describe.each(DIALECTS)('signed out: register, reset, phone codes on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => t.close());
+
+  it('registers by e-mail: a new organisation with the registrant as primary user, who then signs in', async () => {
+    expect((await t.call(calls.GetRegistration.path, {})).body.Data).toEqual({ Open: true });
+    const email = 'Heron@Example.org';
+    expect((await t.call(calls.GetRegisterEmailCode.path, { email })).body.Data).toEqual({ Target: 'Her***@Example.org', ResendSeconds: 60 });
+    const code = await outboxCode(t, email);
+    const r = await sealedCall(t, calls.EmailRegister.path, { email, code, userName: 'heronLab1', pwd: 'Heron-Lab-2026' }, ['pwd']);
+    expect(r.body).toMatchObject({ Code: Code.Success, Data: { UserName: 'heronLab1' } });
+    const login = await t.login('heron@example.org', 'Heron-Lab-2026');
+    expect(login.body.Code).toBe(Code.Success);
+    expect((login.body.Data as { User: { IsPrimary: boolean; CustomerName: string; EMail: string } }).User).toMatchObject({ IsPrimary: true, CustomerName: 'heronLab1', EMail: email });
+  });
+
+  it('register and reset answer alike whether or not the address has an account', async () => {
+    await t.services.users.createUser({ orgName: 'Kite Lab', userName: 'kiteLab01', password: 'Kite-Lab-2026', email: 'kite@example.org' });
+    await clearOutbox(t);
+    const known = await t.call(calls.GetRegisterEmailCode.path, { email: 'kite@example.org' });
+    const unknown = await t.call(calls.GetRegisterEmailCode.path, { email: 'nobody1@example.org' });
+    expect(known.body).toEqual({ ...unknown.body, Data: { ...(unknown.body.Data as object), Target: 'kit***@example.org' } });
+    // the known address is told it already has an account instead of getting a code
+    const outbox = new OutboxRepository(t.database.db);
+    await vi.waitFor(async () => expect((await outbox.list(10)).find((m) => m.address === 'kite@example.org')?.text).toMatch(/already has one/));
+
+    const a = await t.call(calls.GetAccountSafeSettingByAccount.path, { account: 'kite@example.org' });
+    const b = await t.call(calls.GetAccountSafeSettingByAccount.path, { account: 'nobody2@example.org' });
+    expect([a.body.Code, b.body.Code]).toEqual([Code.Success, Code.Success]);
+    expect(a.body.Data).toEqual({ CountryCode: '', Phone: '', Email: 'kit***@example.org', PasswordOnly: false });
+    expect((await t.call(calls.GetAccountSafeSettingByAccount.path, { account: 'kiteLab01' })).body.Msg).toBe('Enter the e-mail address or phone bound to the account.');
+
+    // timing: asking a reset code for a known and an unknown address take about as long
+    const time = async (account: string) => {
+      const start = process.hrtime.bigint();
+      const res = await t.call(calls.GetUnloginSecurityAuthCode.path, { account });
+      return { ms: Number(process.hrtime.bigint() - start) / 1e6, body: res.body };
+    };
+    const k = await time('kite@example.org');
+    const u = await time('nobody3@example.org');
+    expect([k.body.Code, u.body.Code]).toEqual([Code.Success, Code.Success]);
+    expect(Math.abs(k.ms - u.ms)).toBeLessThan(25);
+    // resend inside 60 s refused alike
+    expect((await t.call(calls.GetUnloginSecurityAuthCode.path, { account: 'kite@example.org' })).body.Msg).toMatch(/ask again in/);
+    expect((await t.call(calls.GetUnloginSecurityAuthCode.path, { account: 'nobody3@example.org' })).body.Msg).toMatch(/ask again in/);
+
+    // reset with the code: the lock is lifted and the new password works
+    const code = await outboxCode(t, 'kite@example.org');
+    const session = (await t.login('kiteLab01', 'Kite-Lab-2026')).credential!;
+    const wrongUnknown = await sealedCall(t, calls.ResetPassword.path, { account: 'nobody3@example.org', code: '1234', newPwd: 'Kite-Lab-2027' }, ['newPwd']);
+    const wrongKnown = await sealedCall(t, calls.ResetPassword.path, { account: 'kite@example.org', code: code === '1234' ? '4321' : '1234', newPwd: 'Kite-Lab-2027' }, ['newPwd']);
+    expect(wrongKnown.body).toEqual(wrongUnknown.body);
+    const reset = await sealedCall(t, calls.ResetPassword.path, { account: 'kite@example.org', code, newPwd: 'Kite-Lab-2027' }, ['newPwd']);
+    expect(reset.body.Code).toBe(Code.Success);
+    expect((await t.login('kiteLab01', 'Kite-Lab-2027')).body.Code).toBe(Code.Success);
+    await vi.waitFor(async () => expect((await t.call(calls.Heartbeat.path, {}, { token: session })).body.Code).toBe(Code.SessionExpired));
+  });
+
+  it('registration refuses a taken account name after the code, and a second use of the code', async () => {
+    const email = 'grebe@example.org';
+    await t.call(calls.GetRegisterPhoneCode.path, { phone: '13900001111' });
+    const code = await outboxCode(t, '+86 13900001111');
+    const taken = await sealedCall(t, calls.PhoneRegister.path, { phone: '13900001111', code, userName: 'kiteLab01', pwd: 'Grebe-Lab-2026' }, ['pwd']);
+    expect([taken.body.Code, taken.body.Msg]).toEqual([Code.Invalid, 'The account name is already in use.']);
+    // the code was used by that try
+    expect((await sealedCall(t, calls.PhoneRegister.path, { phone: '13900001111', code, userName: 'grebeLab1', pwd: 'Grebe-Lab-2026' }, ['pwd'])).body.Code).toBe(Code.Failed);
+    void email;
+  });
+
+  it('limits codes per address per hour', async () => {
+    const phone = '13700002222';
+    for (let i = 0; i < 5; i += 1) {
+      await t.database.db.updateTable('verification_codes').set({ sent_at: Date.now() - CODE_RESEND_MS - 1 }).execute();
+      expect((await t.call(calls.GetLoginPhoneCode.path, { phone })).body.Code).toBe(Code.Success);
+    }
+    await t.database.db.updateTable('verification_codes').set({ sent_at: Date.now() - CODE_RESEND_MS - 1 }).execute();
+    expect((await t.call(calls.GetLoginPhoneCode.path, { phone })).body.Msg).toBe('Too many codes were asked for; try again in an hour');
+  });
+});
+
+describe('closed registration, SMTP and the SMS gateway', () => {
+  let t: TestApp;
+  const mails: { to: string; subject: string; text: string }[] = [];
+  const texts: { to: string; text: string }[] = [];
+  let smtp: SMTPServer;
+  let gateway: http.Server;
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      onData(stream, _session, done) {
+        simpleParser(stream)
+          .then((m) => {
+            mails.push({ to: String((m.to as { text: string }).text), subject: m.subject ?? '', text: m.text ?? '' });
+            done();
+          })
+          .catch(done);
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    gateway = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        texts.push(JSON.parse(body) as { to: string; text: string });
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+    const smtpPort = (smtp.server.address() as AddressInfo).port;
+    const smsPort = (gateway.address() as AddressInfo).port;
+    t = await createTestApp('sqlite', { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SMS_URL: `http://127.0.0.1:${smsPort}/send`, REGISTRATION: 'closed' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await new Promise<void>((resolve) => gateway.close(() => resolve()));
+  });
+
+  it('closed registration refuses the calls and says so', async () => {
+    expect((await t.call(calls.GetRegistration.path, {})).body.Data).toEqual({ Open: false });
+    const r = await t.call(calls.GetRegisterEmailCode.path, { email: 'a@example.org' }, { lang: 'zh' });
+    expect([r.body.Code, r.body.Msg]).toEqual([Code.Forbidden, '本系统未开放注册']);
+    expect((await sealedCall(t, calls.EmailRegister.path, { email: 'a@example.org', code: '1234', userName: 'abcdef1', pwd: 'Abcdef-123' }, ['pwd'])).body.Code).toBe(Code.Forbidden);
+  });
+
+  it('mails codes through SMTP in the caller language, and texts through the gateway', async () => {
+    await t.services.users.createUser({ orgName: 'Crane Lab', userName: 'craneLab1', password: 'Crane-Lab-2026', email: 'crane@example.org' });
+    await t.call(calls.GetUnloginSecurityAuthCode.path, { account: 'crane@example.org' }, { lang: 'zh' });
+    await vi.waitFor(() => expect(mails).toHaveLength(1));
+    expect(mails[0]).toMatchObject({ to: 'crane@example.org', subject: 'Wildtrack 验证码' });
+    expect(mails[0]!.text).toMatch(/您的 Wildtrack 验证码是 \d{4}（重置密码）/);
+    const { token } = await t.userWithToken();
+    const sealedPwd = await sealedCall(t, calls.AuthLoginPwd.path, { loginPwd: 'Field-Station-1' }, ['loginPwd'], token);
+    expect(sealedPwd.body.Code).toBe(Code.Success);
+    expect((await t.call(calls.GetNewPhoneCode.path, { phone: '13600003333' }, { token })).body.Code).toBe(Code.Success);
+    expect(texts).toHaveLength(1);
+    expect(texts[0]).toMatchObject({ to: '+8613600003333', text: expect.stringMatching(/^Your Wildtrack verification code is \d{4} \(binding a new address\)/) });
+    // nothing went to the outbox
+    expect(await new OutboxRepository(t.database.db).list(10)).toEqual([]);
+  });
+});

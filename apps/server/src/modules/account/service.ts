@@ -1,0 +1,324 @@
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import {
+  Code,
+  CODE_LENGTH,
+  CODE_MAX_TRIES,
+  CODE_RESEND_MS,
+  CODE_VALID_MS,
+  type CodeSent,
+  CODES_PER_ADDRESS_HOUR,
+  CODES_PER_IP_HOUR,
+  EMAIL_PATTERN,
+  type Lang,
+  LanguageId,
+  maskEmail,
+  maskPhone,
+  message,
+  PHONE_COUNTRY_CODE,
+  type SafeSetting,
+  VERIFIED_MS,
+} from '@wildtrack/contract';
+import argon2 from 'argon2';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Delivery } from '../../delivery/index.js';
+import type { Caller } from '../../http/caller.js';
+import { AppError, FieldRefusal } from '../../http/errors.js';
+import type { RateCounters } from '../auth/rate-limit.js';
+import { hashPassword, type UserService } from '../user/service.js';
+import type { AccountRepository, AccountRow } from './repository.js';
+
+type Purpose = 'security' | 'bind' | 'register' | 'reset' | 'login';
+/** Where a code goes: an e-mail address or a phone (country code 86, §5). */
+type Address = { kind: 'email'; email: string } | { kind: 'phone'; countryCode: string; phone: string };
+
+const HOUR_MS = 3_600_000;
+/** Wrong sign-in passwords typed on the auth page before it is locked, per user, per 15 minutes. */
+const PASSWORD_TRIES = 5;
+const PASSWORD_WINDOW_MS = 15 * 60_000;
+
+function hashCode(code: string, salt = randomBytes(16).toString('hex')): string {
+  return `${salt}:${createHash('sha256').update(salt).update(code).digest('hex')}`;
+}
+
+function codeMatches(stored: string, code: string): boolean {
+  const salt = stored.slice(0, stored.indexOf(':'));
+  const a = Buffer.from(hashCode(code, salt));
+  const b = Buffer.from(stored);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function addressKey(a: Address): string {
+  return a.kind === 'email' ? `email:${a.email.toLowerCase()}` : `phone:${a.countryCode}${a.phone}`;
+}
+
+function masked(a: Address): string {
+  return a.kind === 'email' ? maskEmail(a.email) : `+${a.countryCode} ${maskPhone(a.phone)}`;
+}
+
+/** A recovery account (an e-mail address or a phone) as an address. */
+export function recoveryAddress(account: string): Address {
+  return EMAIL_PATTERN.test(account) ? { kind: 'email', email: account } : { kind: 'phone', countryCode: PHONE_COUNTRY_CODE, phone: account };
+}
+
+const codeWrong = () => new AppError(Code.Failed, 'security.codeWrong');
+const verifyExpired = () => new AppError(Code.VerificationExpired, 'security.verifyExpired');
+
+/**
+ * The account-security flow and the signed-out account paths (issue 17 items 2 and 4). Codes: 4 digits,
+ * CODE_VALID_MS, single use, a salted SHA-256 stored, dead after CODE_MAX_TRIES wrong tries, no new one
+ * for the same purpose and address inside CODE_RESEND_MS, at most CODES_PER_ADDRESS_HOUR per address and
+ * CODES_PER_IP_HOUR per client address an hour.
+ *
+ * Signed out, nothing answers differently for an address that has an account: a code row is made for
+ * every address asked (so "wait 60 s" comes alike), and what is sent (or not) goes out after the answer.
+ */
+export class AccountService {
+  constructor(
+    private readonly accounts: AccountRepository,
+    private readonly users: UserService,
+    private readonly delivery: Delivery,
+    private readonly counters: RateCounters,
+    private readonly registration: 'open' | 'closed',
+    private readonly log: FastifyBaseLogger,
+    /** Told of sessions ended here (a password change or reset), so that a process forgets them at once. */
+    private readonly sessionsEnded: (sessionIds: number[]) => void = () => {},
+  ) {}
+
+  get registrationOpen(): boolean {
+    return this.registration === 'open';
+  }
+
+  /* ---- codes ---- */
+
+  /** Makes and stores a new code for the purpose and target, after the resend and hourly limits. */
+  private async issue(purpose: Purpose, target: string, address: Address, ip: string): Promise<string> {
+    const now = Date.now();
+    const previous = await this.accounts.getCode(purpose, target);
+    if (previous && now - Number(previous.sent_at) < CODE_RESEND_MS) {
+      throw new AppError(Code.Failed, 'security.resendWait', { seconds: Math.ceil((CODE_RESEND_MS - (now - Number(previous.sent_at))) / 1000) });
+    }
+    const perAddress = await this.counters.hit(`code:${addressKey(address)}`, now, HOUR_MS);
+    const perIp = await this.counters.hit(`code-ip:${ip}`, now, HOUR_MS);
+    if (perAddress.hits > CODES_PER_ADDRESS_HOUR || perIp.hits > CODES_PER_IP_HOUR) throw new AppError(Code.Failed, 'security.sendLimit');
+    const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
+    await this.accounts.putCode(purpose, target, hashCode(code), now, now + CODE_VALID_MS);
+    return code;
+  }
+
+  /** Uses the code: true once for the right code in time; a wrong one counts, the fifth kills it. */
+  private async use(purpose: Purpose, target: string, code: string): Promise<void> {
+    const row = await this.accounts.getCode(purpose, target);
+    if (!row) throw codeWrong();
+    if (Number(row.expires_at) <= Date.now()) {
+      await this.accounts.deleteCode(Number(row.id));
+      throw codeWrong();
+    }
+    if (!codeMatches(row.code_hash, code)) {
+      const tries = await this.accounts.addTry(Number(row.id));
+      if (tries >= CODE_MAX_TRIES) await this.accounts.deleteCode(Number(row.id));
+      throw codeWrong();
+    }
+    if (Number(row.tries) >= CODE_MAX_TRIES || !(await this.accounts.takeCode(Number(row.id), row.code_hash))) throw codeWrong();
+  }
+
+  private text(lang: Lang, code: string, purpose: Purpose): { subject: string; text: string } {
+    const p = purpose === 'bind' ? 'bind' : purpose;
+    return { subject: message(lang, 'code.subject'), text: message(lang, 'code.text', { code, purpose: message(lang, `code.purpose.${p}`) }) };
+  }
+
+  private async deliver(address: Address, subject: string, text: string): Promise<void> {
+    if (address.kind === 'email') await this.delivery.email(address.email, subject, text);
+    else await this.delivery.sms(address.countryCode, address.phone, text);
+  }
+
+  /** Sends now and answers 1001 when it fails (signed in: the caller may know the address exists). */
+  private async sendNow(address: Address, lang: Lang, code: string, purpose: Purpose): Promise<CodeSent> {
+    const { subject, text } = this.text(lang, code, purpose);
+    try {
+      await this.deliver(address, subject, text);
+    } catch (err) {
+      this.log.warn({ err, channel: address.kind }, 'a verification code could not be sent');
+      throw new AppError(Code.Failed, 'security.sendFailed');
+    }
+    return { Target: masked(address), ResendSeconds: CODE_RESEND_MS / 1000 };
+  }
+
+  /**
+   * Sends after the answer (signed out: the answer's time must not tell whether anything was sent); only
+   * an outbox write (one quick local insert) is done before it.
+   */
+  private async sendLater(address: Address, subject: string, text: string): Promise<CodeSent> {
+    if (this.delivery.queues(address.kind)) {
+      await this.deliver(address, subject, text);
+      return { Target: masked(address), ResendSeconds: CODE_RESEND_MS / 1000 };
+    }
+    setImmediate(() => {
+      this.deliver(address, subject, text).catch((err: unknown) => this.log.warn({ err, channel: address.kind }, 'a verification code could not be sent'));
+    });
+    return { Target: masked(address), ResendSeconds: CODE_RESEND_MS / 1000 };
+  }
+
+  /* ---- signed in: §4 account security ---- */
+
+  private async me(caller: Caller): Promise<AccountRow> {
+    const row = await this.accounts.userById(caller.session.userId);
+    if (!row) throw new Error(`user ${caller.session.userId} vanished`);
+    return row;
+  }
+
+  private async requireVerified(caller: Caller): Promise<void> {
+    if ((await this.accounts.verifiedUntil(caller.session.sessionId)) <= Date.now()) throw verifyExpired();
+  }
+
+  async authenticated(caller: Caller): Promise<{ result: boolean }> {
+    return { result: (await this.accounts.verifiedUntil(caller.session.sessionId)) > Date.now() };
+  }
+
+  private boundAddress(me: AccountRow, type: 1 | 2): Address {
+    if (type === 1 && me.email) return { kind: 'email', email: me.email };
+    if (type === 2 && me.phone) return { kind: 'phone', countryCode: me.telephone_code || PHONE_COUNTRY_CODE, phone: me.phone };
+    throw new AppError(Code.Failed, 'security.noAddress');
+  }
+
+  async sendSecurityCode(caller: Caller, type: 1 | 2, ip: string): Promise<CodeSent> {
+    const me = await this.me(caller);
+    const address = this.boundAddress(me, type);
+    const code = await this.issue('security', `user:${me.id}:${type}`, address, ip);
+    return this.sendNow(address, caller.lang, code, 'security');
+  }
+
+  async authenticate(caller: Caller, type: 1 | 2, code: string): Promise<void> {
+    const me = await this.me(caller);
+    this.boundAddress(me, type);
+    await this.use('security', `user:${me.id}:${type}`, code);
+    await this.accounts.setVerified(caller.session.sessionId, Date.now() + VERIFIED_MS);
+  }
+
+  /** The sign-in password, checked with at most PASSWORD_TRIES wrong ones per 15 minutes per user. */
+  private async checkPassword(me: AccountRow, password: string, wrong: 'security.passwordWrong' | 'security.originalWrong'): Promise<void> {
+    const key = `auth-pwd:${me.id}`;
+    const now = Date.now();
+    const valid = await argon2.verify(me.password_hash, password).catch(() => false);
+    if (valid) return;
+    const { hits, resetAt } = await this.counters.hit(key, now, PASSWORD_WINDOW_MS);
+    if (hits >= PASSWORD_TRIES) throw new AppError(Code.AccountLocked, 'auth.locked', { minutes: Math.max(1, Math.ceil((resetAt - now) / 60_000)) });
+    throw new AppError(Code.Failed, wrong);
+  }
+
+  async authLoginPwd(caller: Caller, password: string): Promise<void> {
+    const me = await this.me(caller);
+    if (me.email || me.phone) throw new AppError(Code.Failed, 'security.useCode');
+    await this.checkPassword(me, password, 'security.passwordWrong');
+    await this.accounts.setVerified(caller.session.sessionId, Date.now() + VERIFIED_MS);
+  }
+
+  async sendNewAddressCode(caller: Caller, address: Address, ip: string): Promise<CodeSent> {
+    await this.requireVerified(caller);
+    const code = await this.issue('bind', `user:${caller.session.userId}:${addressKey(address)}`, address, ip);
+    return this.sendNow(address, caller.lang, code, 'bind');
+  }
+
+  async bindAddress(caller: Caller, address: Address, code: string): Promise<SafeSetting> {
+    await this.requireVerified(caller);
+    await this.use('bind', `user:${caller.session.userId}:${addressKey(address)}`, code);
+    const holder = address.kind === 'email' ? await this.accounts.userByEmail(address.email.toLowerCase()) : await this.accounts.userByPhone(address.phone);
+    if (holder && holder.id !== caller.session.userId) throw new AppError(Code.Failed, 'security.addressTaken');
+    if (address.kind === 'email') await this.accounts.setEmail(caller.session.userId, address.email, Date.now());
+    else await this.accounts.setPhone(caller.session.userId, address.countryCode, address.phone, Date.now());
+    return this.users.safeSetting(caller.session.userId);
+  }
+
+  async modifyPassword(caller: Caller, original: string, newPassword: string): Promise<void> {
+    await this.requireVerified(caller);
+    const me = await this.me(caller);
+    await this.checkPassword(me, original, 'security.originalWrong');
+    await this.accounts.setPasswordHash(me.id, await hashPassword(newPassword), Date.now());
+    this.sessionsEnded(await this.accounts.endSessions(me.id, caller.session.sessionId));
+  }
+
+  /* ---- signed out ---- */
+
+  private requireOpen(): void {
+    if (!this.registrationOpen) throw new AppError(Code.Forbidden, 'register.closed');
+  }
+
+  private holder(address: Address): Promise<AccountRow | undefined> {
+    return address.kind === 'email' ? this.accounts.userByEmail(address.email.toLowerCase()) : this.accounts.userByPhone(address.phone);
+  }
+
+  async sendRegisterCode(address: Address, lang: Lang, ip: string): Promise<CodeSent> {
+    this.requireOpen();
+    const holder = await this.holder(address);
+    const code = await this.issue('register', addressKey(address), address, ip);
+    // An address that has an account is told so instead of getting a code; the caller can't tell which.
+    if (holder) return this.sendLater(address, message(lang, 'code.subject'), message(lang, 'code.registeredAlready'));
+    const { subject, text } = this.text(lang, code, 'register');
+    return this.sendLater(address, subject, text);
+  }
+
+  async register(address: Address, code: string, userName: string, password: string, lang: Lang, timeZone: string | undefined): Promise<{ UserName: string }> {
+    this.requireOpen();
+    await this.use('register', addressKey(address), code);
+    if (await this.holder(address)) throw new AppError(Code.Failed, 'register.addressTaken');
+    if (await this.accounts.userNameTaken(userName.toLowerCase())) throw new FieldRefusal(['userName'], 'validation.taken');
+    // A new organisation named after the registrant (another with that name already: a suffix).
+    let orgName = userName;
+    while (await this.accounts.organisationExists(orgName)) orgName = `${userName}-${randomInt(1000, 10000)}`;
+    const userId = await this.users.createUser({
+      orgName,
+      userName,
+      password,
+      isPrimary: true,
+      lcid: lang === 'en' ? LanguageId.en : LanguageId.zh,
+      ...(address.kind === 'email' ? { email: address.email } : { phone: address.phone }),
+    });
+    if (timeZone) await this.users.setTimeZone(userId, timeZone);
+    return { UserName: userName };
+  }
+
+  /** Where a reset code would go: the address typed, masked; nothing about whether an account has it. */
+  safeSettingByAccount(account: string): SafeSetting {
+    const a = recoveryAddress(account);
+    return a.kind === 'email'
+      ? { CountryCode: '', Phone: '', Email: maskEmail(a.email), PasswordOnly: false }
+      : { CountryCode: a.countryCode, Phone: maskPhone(a.phone), Email: '', PasswordOnly: false };
+  }
+
+  async sendResetCode(account: string, lang: Lang, ip: string): Promise<CodeSent> {
+    const address = recoveryAddress(account);
+    const holder = await this.holder(address);
+    const code = await this.issue('reset', addressKey(address), address, ip);
+    if (!holder) return { Target: masked(address), ResendSeconds: CODE_RESEND_MS / 1000 };
+    const { subject, text } = this.text(lang, code, 'reset');
+    return this.sendLater(address, subject, text);
+  }
+
+  async resetPassword(account: string, code: string, newPassword: string): Promise<void> {
+    const address = recoveryAddress(account);
+    await this.use('reset', addressKey(address), code);
+    const holder = await this.holder(address);
+    if (!holder) throw codeWrong();
+    await this.accounts.setPasswordHash(holder.id, await hashPassword(newPassword), Date.now());
+    await this.accounts.clearSignInFailures(holder.id);
+    this.sessionsEnded(await this.accounts.endSessions(holder.id));
+  }
+
+  async sendLoginCode(address: Address, lang: Lang, ip: string): Promise<CodeSent> {
+    const holder = await this.holder(address);
+    const code = await this.issue('login', addressKey(address), address, ip);
+    if (!holder) return { Target: masked(address), ResendSeconds: CODE_RESEND_MS / 1000 };
+    const { subject, text } = this.text(lang, code, 'login');
+    return this.sendLater(address, subject, text);
+  }
+
+  /** The account a phone-code sign-in names, once its code is used (the caller then starts the session). */
+  async useLoginCode(address: Address, code: string): Promise<number | undefined> {
+    const holder = await this.holder(address);
+    await this.use('login', addressKey(address), code);
+    return holder?.id;
+  }
+
+  async sweep(now = Date.now()): Promise<number> {
+    return this.accounts.deleteExpiredCodes(now);
+  }
+}
