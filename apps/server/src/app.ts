@@ -222,6 +222,7 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
     events: new EventService(deviceConsole, new EventRepository(database.db)),
   };
   ingest.onFixesStored((deviceId, newest) => live.fixesStored(deviceId, newest));
+  live.setEventFilter((userId, deviceId, type) => services.events.wants(userId, deviceId, type));
   services.auth.onSignOut((sessionId) => live.signedOut(sessionId));
   app.addHook('preClose', async () => live.close());
   // Request codes and sign-in counters: in the database, or Redis with REDIS_URL; shared by every process.

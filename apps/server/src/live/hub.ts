@@ -31,7 +31,7 @@ export type EventFilter = (userId: number, deviceId: number, eventType: number) 
 /** One open stream of one signed-in console. */
 class LiveConnection {
   private reader: ReaderState;
-  private readonly recentEvents = new Set<number>();
+  private readonly recent = new Set<string>();
   private heartbeat: NodeJS.Timeout | undefined;
   private closed = false;
   /** Messages that arrive while the catch-up is read; sent after it, without the ones it already sent. */
@@ -97,10 +97,11 @@ class LiveConnection {
 
   deliver(msg: LiveMessage, scope: DeviceScope | null): void {
     if (scope && !this.mayRead(scope)) return;
-    if (msg.type === 'event') {
-      if (this.recentEvents.has(msg.eventId)) return;
-      this.recentEvents.add(msg.eventId);
-      if (this.recentEvents.size > 2 * CATCH_UP_MAX) this.recentEvents.delete(this.recentEvents.values().next().value!);
+    // An event or notice both replayed and read by the tail goes out once.
+    if (msg.type === 'event' || msg.type === 'notice') {
+      if (this.recent.has(msg.id)) return;
+      this.recent.add(msg.id);
+      if (this.recent.size > 2 * CATCH_UP_MAX) this.recent.delete(this.recent.values().next().value!);
     }
     this.write(`id: ${msg.id}\ndata: ${JSON.stringify(msg)}\n\n`);
   }
@@ -137,12 +138,17 @@ export function eventMessage(e: EventRow): LiveMessage {
   return { type: 'event', id: `e:${e.id}`, eventId: e.id, imei: e.imei, eventType: e.type, happenTime: e.happenTime };
 }
 
+function noticeMessage(id: number): LiveMessage {
+  return { type: 'notice', id: `n:${id}`, noticeId: id };
+}
+
 function fixMessage(id: string, f: FixEntry): LiveMessage {
   return { type: 'fix', id: `f:${id}`, imei: f.imei, time: f.time, lon: f.lon, lat: f.lat };
 }
 
 /**
  * Live delivery in one server process (issue 15 item 5): the open consoles' streams, fed with
+ * - new notices (to the user's organisation or to all), read from the notices table the same way;
  * - new events, read from the events table every EVENT_POLL_MS while a console is connected (whoever wrote
  *   them, in whichever process: instruction status, fences, device events), each checked against the
  *   reader's access and subscriptions;
@@ -153,6 +159,7 @@ export class LiveHub {
   private readonly connections = new Set<LiveConnection>();
   private readonly devices = new Map<number, { info: DeviceScope & { imei: string }; until: number }>();
   private eventCursor: number | null = null;
+  private noticeCursor = 0;
   /** Ids skipped over by the tail (not yet committed when it read past them), and since when. */
   private readonly gaps = new Map<number, number>();
   private poller: NodeJS.Timeout | undefined;
@@ -230,9 +237,14 @@ export class LiveHub {
     await this.ensureTail();
     conn.start();
     try {
-      const cursor = { event: this.eventCursor ?? 0, notice: 0, fix: await this.bus.head() };
+      const cursor = { event: this.eventCursor ?? 0, notice: this.noticeCursor, fix: await this.bus.head() };
       conn.deliver({ type: 'ready', id: 'r:0', cursor }, null);
       if (query.event !== undefined) await this.replayEvents(conn, query.event);
+      if (query.notice !== undefined) {
+        const rows = await this.repo.noticesAfter(query.notice, CATCH_UP_MAX + 1);
+        if (rows.length > CATCH_UP_MAX) conn.deliver({ type: 'resync', id: 's:notice', what: 'notice' }, null);
+        else for (const n of rows) if (n.orgId === null || n.orgId === session.orgId) conn.deliver(noticeMessage(n.id), null);
+      }
       if (query.fix !== undefined) {
         const missed = await this.bus.after(query.fix);
         if (missed === null) conn.deliver({ type: 'resync', id: 's:fix', what: 'fix' }, null);
@@ -266,7 +278,10 @@ export class LiveHub {
   }
 
   private async ensureTail(): Promise<void> {
-    if (this.eventCursor === null) this.eventCursor = await this.repo.maxEventId();
+    if (this.eventCursor === null) {
+      this.noticeCursor = await this.repo.maxNoticeId();
+      this.eventCursor = await this.repo.maxEventId();
+    }
     if (this.poller) return;
     this.poller = setInterval(() => void this.pollEvents(), EVENT_POLL_MS);
     this.poller.unref();
@@ -298,6 +313,10 @@ export class LiveHub {
         for (let id = this.eventCursor + 1; id < e.id && this.gaps.size < 10_000; id++) this.gaps.set(id, now);
         this.eventCursor = e.id;
         found.push(e);
+      }
+      for (const n of await this.repo.noticesAfter(this.noticeCursor, 1000)) {
+        this.noticeCursor = n.id;
+        for (const c of this.connections) if (n.orgId === null || n.orgId === c.session.orgId) c.offer(noticeMessage(n.id), null);
       }
       for (const e of found) {
         const msg = eventMessage(e);

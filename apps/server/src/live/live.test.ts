@@ -144,6 +144,33 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
     owners.close();
   });
 
+  it("delivers a notice to its organisation's consoles (and one to all to everyone), replayed on reconnect; an event the user unsubscribed from is not delivered", async () => {
+    const mine = await openLiveReader(base, owner.token);
+    const theirs = await openLiveReader(base, stranger.token);
+    const ready = (await theirs.waitFor((m) => m.type === 'ready')) as Extract<LiveMessage, { type: 'ready' }>;
+    await mine.waitFor((m) => m.type === 'ready');
+    const toOwner = await t.services.notices.send({ title: 'Owners only', body: 'x', orgName: 'Live Owner' });
+    const toAll = await t.services.notices.send({ title: 'Everyone', body: 'y' });
+    await mine.waitFor((m) => m.type === 'notice' && m.noticeId === toOwner);
+    await mine.waitFor((m) => m.type === 'notice' && m.noticeId === toAll);
+    await theirs.waitFor((m) => m.type === 'notice' && m.noticeId === toAll);
+    expect(theirs.messages.some((m) => m.type === 'notice' && m.noticeId === toOwner)).toBe(false);
+    theirs.close();
+    const back = await openLiveReader(base, stranger.token, { notice: ready.cursor.notice });
+    await back.waitFor((m) => m.type === 'notice' && m.noticeId === toAll);
+    back.close();
+
+    // Instruction events off for this device (EventSubscribe): none arrives; a Device event still does.
+    expect((await t.call(calls.SetEventSubscribe.path, { imei: dev.imei, FenceEvent: true, InstrEvent: false, FixUpdateEvent: true }, { token: owner.token })).body.Code).toBe(Code.Success);
+    await recordInstructionEvent(t.database.db, { deviceId: dev.id, instructionId: 9, type: 'SetWork', status: 'SUCCESSFUL', at: Date.now() });
+    await t.database.db.insertInto('events').values({ device_id: dev.id, type: EventType.Device, happen_time: Date.now(), content: JSON.stringify({ key: 'batteryLow', percent: 8 }) }).execute();
+    const device = await mine.waitFor((m) => m.type === 'event' && m.eventType === EventType.Device);
+    await t.services.live.pollEvents();
+    const instr = mine.messages.filter((m) => m.type === 'event' && m.eventType === EventType.Instr && device.type === 'event' && m.eventId > device.eventId - 2);
+    expect(instr).toEqual([]);
+    mine.close();
+  });
+
   it('closes the stream when its session signs out', async () => {
     const who = await t.userWithToken({ org: 'Live Owner' });
     const live = await openLiveReader(base, who.token);

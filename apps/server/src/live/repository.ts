@@ -62,6 +62,17 @@ export class LiveRepository {
     return Number(r?.m ?? 0);
   }
 
+  /** Notices with an id above `afterId`, oldest first: their organisation (null: to every organisation). */
+  async noticesAfter(afterId: number, limit: number): Promise<{ id: number; orgId: number | null }[]> {
+    const rows = await this.db.selectFrom('notices').select(['id', 'org_id']).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    return rows.map((r) => ({ id: Number(r.id), orgId: r.org_id === null ? null : Number(r.org_id) }));
+  }
+
+  async maxNoticeId(): Promise<number> {
+    const r = await this.db.selectFrom('notices').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst();
+    return Number(r?.m ?? 0);
+  }
+
   async device(deviceId: number): Promise<DeviceInfo | undefined> {
     const r = await this.db
       .selectFrom('devices as d')
