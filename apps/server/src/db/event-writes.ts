@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
-import { batteryLevelOf, type EventContent, type EventContentKind, EventType, expectedReportGapMinutes, LINK_RULE, UNKNOWN_SCHEDULE_REPORT_GAP_MINUTES, WorkSettingsSchema } from '@wildtrack/contract';
+import { batteryLevelOf, DeviceType, type EventContent, type EventContentKind, EventType, expectedReportGapMinutes, LINK_RULE, UNKNOWN_SCHEDULE_REPORT_GAP_MINUTES, WorkSettingsSchema } from '@wildtrack/contract';
 import { announceCreated } from './created.js';
 import type { Database } from './schema.js';
 
@@ -68,6 +68,8 @@ export interface DeviceBefore {
   settings: string | null;
   /** Whether the silence job recorded the silence that began when it was last heard (the device was called silent). */
   silenced: boolean;
+  /** A ranger's phone reports when it is used, on no schedule: it is never silent nor reporting again. */
+  phone: boolean;
 }
 
 /** What of a decoded batch detection needs: its newest record time and voltage, and its record times. */
@@ -94,7 +96,7 @@ export function detectBatchEvents(before: DeviceBefore, batch: BatchTimes, now: 
   if (newest === null || (before.lastWork !== null && newest <= before.lastWork)) return [];
   const out: DeviceEvent[] = [];
   const prev = before.lastWork;
-  if (prev !== null) {
+  if (prev !== null && !before.phone) {
     const allowed = silentAfterMs(before.settings);
     if (before.silenced || newest - prev > allowed) {
       let first = newest;
@@ -119,7 +121,7 @@ export async function deviceBefore(db: Kysely<Database>, deviceId: number): Prom
   const r = await db
     .selectFrom('devices as d')
     .leftJoin('device_work_status as w', 'w.device_id', 'd.id')
-    .select(['d.last_work_time', 'd.last_voltage', 'd.battery_type', 'w.settings'])
+    .select(['d.last_work_time', 'd.last_voltage', 'd.battery_type', 'd.type', 'w.settings'])
     .select(sql<number | null>`(select 1 from events e where e.device_id = d.id and e.dedup_key = cast(${SILENT_PREFIX} as text) || cast(d.last_work_time as text))`.as('silenced'))
     .where('d.id', '=', deviceId)
     .executeTakeFirst();
@@ -127,13 +129,14 @@ export async function deviceBefore(db: Kysely<Database>, deviceId: number): Prom
 }
 
 
-function toBefore(r: { last_work_time: number | null; last_voltage: number | null; battery_type: number; settings: string | null; silenced: number | null }): DeviceBefore {
+function toBefore(r: { last_work_time: number | null; last_voltage: number | null; battery_type: number; type: number; settings: string | null; silenced: number | null }): DeviceBefore {
   return {
     lastWork: r.last_work_time === null ? null : Number(r.last_work_time),
     lastVoltage: r.last_voltage === null ? null : Number(r.last_voltage),
     batteryType: Number(r.battery_type),
     settings: r.settings,
     silenced: r.silenced !== null,
+    phone: Number(r.type) === DeviceType.Phone,
   };
 }
 
@@ -175,7 +178,7 @@ export class SqliteEventWrites {
 
   constructor(sqlite: SQLite.Database) {
     this.before = sqlite.prepare(
-      `select d.last_work_time, d.last_voltage, d.battery_type, w.settings,
+      `select d.last_work_time, d.last_voltage, d.battery_type, d.type, w.settings,
               (select 1 from events e where e.device_id = d.id and e.dedup_key = '${SILENT_PREFIX}' || cast(d.last_work_time as text)) as silenced
        from devices d left join device_work_status w on w.device_id = d.id where d.id = ?`,
     );
@@ -198,7 +201,7 @@ export class SqliteEventWrites {
 /**
  * Devices silent longer than their schedule allows, as of `now`: one Device event per silence (its key is
  * the time the device was last heard, so a later run, or another process, writes it again into nothing).
- * Only devices at work (status Working) are expected to report. The event's time is when the silence
+ * Only devices at work (status Working) are expected to report, and no phone (it has no schedule). The event's time is when the silence
  * passed what the schedule allows. Returns how many events were new.
  */
 export async function recordSilences(db: Kysely<Database>, now: number, workingStatus: number): Promise<number> {
@@ -208,6 +211,7 @@ export async function recordSilences(db: Kysely<Database>, now: number, workingS
     .leftJoin('device_work_status as w', 'w.device_id', 'd.id')
     .select(['d.id', 'd.last_work_time', 'w.settings'])
     .where('d.status', '=', workingStatus)
+    .where('d.type', '!=', DeviceType.Phone)
     .where('d.last_work_time', 'is not', null)
     .where('d.last_work_time', '<', now - shortest)
     .execute();

@@ -140,6 +140,15 @@ describe.each(DIALECTS)('device events at ingest and by the silence job on %s', 
     expect(await events(stock.id)).toEqual([]);
   });
 
+  it('a phone reports when it is used, on no schedule: never silent, never reporting again', async () => {
+    const org = await t.services.devices.orgIdByName('Stork Lab');
+    const phone = await t.services.devices.register({ orgId: org, imei: '860000000000103', type: DeviceType.Phone, status: DeviceStatus.Working });
+    await batch(phone, fixes([T0], 4.1));
+    await recordSilences(t.database.db, T0 + 2 * 24 * 60 * MIN, DeviceStatus.Working);
+    await batch(phone, fixes([T0 + 2 * 24 * 60 * MIN], 4.1));
+    expect(await events(phone.id)).toEqual([]);
+  });
+
   it('a status set to another one is a Device event; the same status again is none', async () => {
     const statusEvents = async () => (await events(dev.id)).filter((x) => x.content.kind === DetectedKind.status);
     expect((await t.call(calls.UpdateProperty.path, { imei: dev.imei, status: DeviceStatus.UnderMaintenance }, { token })).body.Code).toBe(Code.Success);
