@@ -105,6 +105,12 @@ export const routeTree: RouteObject[] = [
             handle: handle({ nameKey: 'route.instr' }),
           },
           {
+            path: '/notice',
+            lazy: screen(screens.notice, (m) => m.NoticePage),
+            errorElement: <RouteError />,
+            handle: handle({ nameKey: 'route.notice' }),
+          },
+          {
             path: '*',
             lazy: screen(screens.notFound, (m) => m.NotFound),
             errorElement: <RouteError />,

@@ -22,6 +22,7 @@ export const screens = {
   map3d: withTexts(() => import('../features/map3d')),
   media: withTexts(() => import('../features/media/MediaPage')),
   instr: withTexts(() => import('../features/instr/InstrPage')),
+  notice: withTexts(() => import('../features/notice/NoticePage')),
   fence: withTexts(() => import('../features/fence')),
   // the maps' own code, which their routes load inside the screen (MapLibre, deck.gl, CesiumJS)
   map2dPage: withTexts(() => import('../features/map2d/Map2dPage')),

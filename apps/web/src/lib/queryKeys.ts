@@ -16,6 +16,10 @@ export const queryKeys = {
   accountSetting: ['account-setting'] as const,
   /** The instruction history and daily counts (/instr, the device details): a Send or a withdraw changes them. */
   instructions: ['instructions'] as const,
+  /** Notices (/notice, the avatar's unread dot): reading, deleting or a new notice (live) changes them. */
+  notices: ['notices'] as const,
+  /** The event list, its counts and the subscriptions (/notice): marking read or a new event (live) changes them. */
+  events: ['events'] as const,
   /** GetTileLayers: the server's map tile URL templates. */
   tileLayers: ['tile-layers'] as const,
 };

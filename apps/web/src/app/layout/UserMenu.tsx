@@ -2,6 +2,7 @@ import {
   DownOutlined,
   ExperimentOutlined,
   HistoryOutlined,
+  BellOutlined,
   IdcardOutlined,
   InfoCircleOutlined,
   LogoutOutlined,
@@ -11,9 +12,11 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import { CLIENT_VERSION, truncateDisplay } from '@wildtrack/contract';
-import { App, Avatar, Dropdown, Grid, Switch, Typography, type MenuProps } from 'antd';
+import { App, Avatar, Badge, Dropdown, Grid, Switch, Typography, type MenuProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useUnreadNoticeCount } from '../../features/notice';
 import { useIsPrimary, UserLogDialog } from '../../features/userlog';
 import { VersionDialog } from '../../features/version';
 import { useExperienceSwitch } from '../../slots/device-tree';
@@ -42,6 +45,8 @@ export function UserMenu({ onUserInfo, onAccountSecurity, onSettings, onFeedback
   const [versionOpen, setVersionOpen] = useState(false);
   const [logOpen, setLogOpen] = useState(false);
   const isPrimary = useIsPrimary();
+  const unread = useUnreadNoticeCount().data ?? 0;
+  const navigate = useNavigate();
 
   const toggleExperience = (): void => {
     const next = !experienceOn;
@@ -76,6 +81,16 @@ export function UserMenu({ onUserInfo, onAccountSecurity, onSettings, onFeedback
       ),
     },
     { type: 'divider' },
+    {
+      key: 'notices',
+      icon: <BellOutlined />,
+      label: (
+        <span className="wt-user-menu-switch">
+          {t('layout.notices')}
+          {unread > 0 ? <Badge count={unread} size="small" data-testid="unread-count" /> : null}
+        </span>
+      ),
+    },
     { key: 'info', icon: <IdcardOutlined />, label: t('layout.userInfo') },
     { key: 'security', icon: <SafetyCertificateOutlined />, label: t('layout.accountSecurity') },
     { key: 'settings', icon: <SettingOutlined />, label: t('layout.settings') },
@@ -104,6 +119,7 @@ export function UserMenu({ onUserInfo, onAccountSecurity, onSettings, onFeedback
   ];
 
   const onClick: MenuProps['onClick'] = ({ key }) => {
+    if (key === 'notices') void navigate('/notice?tab=notices');
     if (key === 'info') onUserInfo();
     if (key === 'feedback') onFeedback();
     if (key === 'security') onAccountSecurity();
@@ -124,7 +140,9 @@ export function UserMenu({ onUserInfo, onAccountSecurity, onSettings, onFeedback
           aria-label={screens.sm ? `${displayName} · ${t('layout.userMenu')}` : t('layout.userMenu')}
           data-testid="user-menu"
         >
-          <Avatar size={32} src={user.imgUrl || undefined} icon={user.imgUrl ? undefined : <UserOutlined />} className="wt-avatar" />
+          <Badge dot={unread > 0} offset={[-4, 4]} data-testid="unread-dot" data-unread={unread}>
+            <Avatar size={32} src={user.imgUrl || undefined} icon={user.imgUrl ? undefined : <UserOutlined />} className="wt-avatar" />
+          </Badge>
           {screens.sm ? <span className="wt-user-name">{displayName}</span> : null}
           <DownOutlined className="wt-user-caret" />
         </button>
