@@ -35,7 +35,7 @@ export function FenceForm({ draft, onChange, issues, shapeField, rules, readOnly
   // every device of the tree once; those the user may not write greyed with the reason
   const deviceOptions = useMemo(() => {
     const seen = new Set<string>();
-    const out: { value: string; label: ReactNode; title: string; disabled: boolean }[] = [];
+    const out: { value: string; label: ReactNode; title: string; search: string; disabled: boolean }[] = [];
     for (const { device: d, permission } of tree?.devices ?? []) {
       if (seen.has(d.IMEI)) continue;
       seen.add(d.IMEI);
@@ -44,6 +44,8 @@ export function FenceForm({ draft, onChange, issues, shapeField, rules, readOnly
       out.push({
         value: d.IMEI,
         title: name,
+        // found by its name or its IMEI
+        search: `${name} ${d.IMEI}`,
         disabled: reason !== null && !draft.imeis.includes(d.IMEI),
         label: reason ? (
           <span>
@@ -78,7 +80,7 @@ export function FenceForm({ draft, onChange, issues, shapeField, rules, readOnly
           value={draft.imeis}
           onChange={(v: string[]) => set('imeis', v)}
           options={deviceOptions}
-          optionFilterProp="title"
+          optionFilterProp="search"
           maxCount={FENCE_MAX_DEVICES}
           placeholder={t('fence.devicesPlaceholder')}
           loading={!tree}

@@ -30,14 +30,16 @@ export function ShpImport({ open, onClose, settings, settingsProblem, onImported
   const { t } = useTranslation();
   const run = useImportShp();
   const [progress, setProgress] = useState<number | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  // what failed: the server's sentence (already "Geofence file import failed: <reason>"), or this
+  // client's own reason under that title
+  const [failure, setFailure] = useState<{ title: string; detail?: string } | null>(null);
   const abort = useRef<AbortController | null>(null);
 
   const start = (file: File) => {
     setFailure(null);
     const problem = shpProblem(file);
     if (problem) {
-      setFailure(t(problem === 'type' ? 'fence.import.onlyShp' : 'fence.import.tooLarge'));
+      setFailure({ title: t('fence.import.failed'), detail: t(problem === 'type' ? 'fence.import.onlyShp' : 'fence.import.tooLarge') });
       return;
     }
     if (!settings) return;
@@ -52,7 +54,8 @@ export function ShpImport({ open, onClose, settings, settingsProblem, onImported
         },
         onError: (error) => {
           setProgress(null);
-          setFailure(refusalOf(error) ?? (error instanceof Error ? error.message : String(error)));
+          const said = refusalOf(error);
+          setFailure(said ? { title: said } : { title: t('fence.import.failed'), detail: error instanceof Error ? error.message : String(error) });
         },
       },
     );
@@ -90,8 +93,8 @@ export function ShpImport({ open, onClose, settings, settingsProblem, onImported
             className="wt-fence-gap"
             type="error"
             showIcon
-            message={t('fence.import.failed')}
-            description={failure}
+            message={failure.title}
+            description={failure.detail}
             data-testid="fence-import-failed"
           />
         ) : null}
