@@ -1,78 +1,17 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calls, Code, Header, sessionCredential, WEATHER_FORECAST_HOURS, WEATHER_GRID_MAX_POINTS, WeatherForecastSchema, WeatherPointSchema } from '@wildtrack/contract';
 import { DEFAULT_WEATHER_URL, loadConfig } from '../../config.js';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
-
-/**
- * A local forecast source answering as Open-Meteo does (timeformat=unixtime; one location an object,
- * several a list), each value made from the position so that a test can tell the points apart:
- * temperature = latitude / 2 °C, wind speed = |longitude| / 10 m/s, wind from 270° (west), 0.4 mm.
- */
-interface Stub {
-  url: string;
-  requests: URL[];
-  /** 'ok', or 'hang' (never answers: the server's timeout must cut it), or 'garbage' (not a forecast). */
-  mode: 'ok' | 'hang' | 'garbage';
-  close(): Promise<void>;
-}
+import { startWeatherStub, type WeatherStub } from '../../test/weather-stub.js';
 
 const NOW = 1_767_225_600; // 2026-01-01T00:00:00Z, seconds
 
-async function startStub(): Promise<Stub> {
-  const requests: URL[] = [];
-  const hanging: ServerResponse[] = [];
-  const stub: Stub = { url: '', requests, mode: 'ok', close: async () => undefined };
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://stub');
-    requests.push(url);
-    if (stub.mode === 'hang') {
-      hanging.push(res);
-      return;
-    }
-    if (stub.mode === 'garbage') {
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<html>captive portal</html>');
-      return;
-    }
-    const lats = (url.searchParams.get('latitude') ?? '').split(',').map(Number);
-    const lngs = (url.searchParams.get('longitude') ?? '').split(',').map(Number);
-    const hours = Number(url.searchParams.get('forecast_hours') ?? 24);
-    const locations = lats.map((lat, i) => {
-      const lng = lngs[i]!;
-      const time = Array.from({ length: hours }, (_, h) => NOW + h * 3600);
-      return {
-        latitude: lat,
-        longitude: lng,
-        current: { time: NOW, interval: 900, temperature_2m: lat / 2, wind_speed_10m: Math.abs(lng) / 10, wind_direction_10m: 270, precipitation: 0.4 },
-        hourly: {
-          time,
-          temperature_2m: time.map((_, h) => lat / 2 + h),
-          wind_speed_10m: time.map(() => Math.abs(lng) / 10),
-          wind_direction_10m: time.map(() => 270),
-          precipitation: time.map((_, h) => (h === 1 ? null : 0.1 * h)),
-        },
-      };
-    });
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(locations.length === 1 ? locations[0] : locations));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  stub.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/forecast`;
-  stub.close = () =>
-    new Promise<void>((resolve) => {
-      for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return stub;
-}
-
 describe.each(DIALECTS)('weather calls on %s', (dialect) => {
-  let stub: Stub;
+  let stub: WeatherStub;
   let t: TestApp;
   let offline: TestApp;
   beforeAll(async () => {
-    stub = await startStub();
+    stub = await startWeatherStub({ now: NOW, missingHour: 1 });
     [t, offline] = await Promise.all([
       createTestApp(dialect, { WEATHER_URL: stub.url }),
       // A closed port on this machine: as a station without a network sees the internet.

@@ -16,6 +16,7 @@ import { MapView } from '../../map/MapView';
 import { TracksOverlay } from '../../map/TracksOverlay';
 import { PoiLayer, poiDevices, useMapPois } from './poiLayer';
 import { ReplayOdbaTag, useReplayOdba } from './replayOdba';
+import { WeatherLayer } from './weather/WeatherLayer';
 import './map2d.css';
 
 const POINT_MODES: readonly (PointColoring | 'none')[] = ['none', 'device', 'grade', 'time'];
@@ -44,6 +45,7 @@ export default function Map2dPage() {
   const positions = useMemo(() => positionsAt(shown, replay.time, (imei) => captions.get(imei)), [shown, replay.time, captions]);
   const [points, setPoints] = usePointMode();
   const [showPois, setShowPois] = useState(true);
+  const [showWeather, setShowWeather] = useWeatherSwitch();
   // POIs are asked for the chosen phones only: no other device records them
   const types = useMemo(() => new Map((tree?.devices ?? []).map(({ device: d }) => [d.IMEI, d.Type])), [tree]);
   const poiImeis = useMemo(() => poiDevices(page.selection.imeis, types), [page.selection.imeis, types]);
@@ -72,6 +74,11 @@ export default function Map2dPage() {
             <Switch size="small" checked={showPois} onChange={setShowPois} data-testid="poi-toggle" /> {t('map2d.pois')}
             {showPois && pois.pois.length > 0 ? ` (${pois.pois.length})` : ''}
           </label>
+          <Tooltip title={t('weather.toggleHint')}>
+            <label className="wt-poi-toggle">
+              <Switch size="small" checked={showWeather} onChange={setShowWeather} data-testid="weather-toggle" /> {t('weather.toggle')}
+            </label>
+          </Tooltip>
         </>
       }
       legend={shown.map((track, i) => {
@@ -85,9 +92,22 @@ export default function Map2dPage() {
         <LastPositions positions={positions} colors={colors} fit={false} zone={zone} />
         <TracksOverlay tracks={shown} colors={colors} time={replay.time} points={points} followControl />
         {showPois ? <PoiLayer pois={pois.pois} /> : null}
+        {showWeather ? <WeatherLayer zone={zone} /> : null}
       </MapView>
     </MapPageFrame>
   );
+}
+
+const WEATHER_KEY = 'wildtrack_map2d_weather';
+
+/** Whether the weather layer is on, kept for the browser session (off at first: it asks the server for the weather). */
+function useWeatherSwitch(): [boolean, (on: boolean) => void] {
+  const [on, setOn] = useState(() => readStored('session', WEATHER_KEY) === '1');
+  const set = useCallback((next: boolean) => {
+    writeStored('session', WEATHER_KEY, next ? '1' : '0');
+    setOn(next);
+  }, []);
+  return [on, set];
 }
 
 const POINT_MODE_KEY = 'wildtrack_map2d_points';
