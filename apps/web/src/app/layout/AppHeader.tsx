@@ -6,6 +6,7 @@ import { BrandMark } from '../../components/BrandMark';
 import { LanguageToggle } from '../../components/LanguageToggle';
 import { useZone } from '../../lib/session';
 import { isMenuGroup, MENU, menuEntries, normalizePath } from '../routes';
+import { LiveStatus } from './LiveStatus';
 import { UserMenu, type UserMenuActions } from './UserMenu';
 
 /** The header bar (§2.3): brand, the top tabs, and on the right time zone, language and user. */
@@ -47,6 +48,7 @@ export function AppHeader(actions: UserMenuActions) {
             </Tag>
           </Tooltip>
         ) : null}
+        <LiveStatus />
         <LanguageToggle size="small" />
         <UserMenu {...actions} />
       </div>
