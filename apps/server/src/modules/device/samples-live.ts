@@ -51,7 +51,16 @@ export class LiveSampleFleet {
     this.sims ??= await this.start(now);
     // The tags' clocks move in whole minutes: up to the minute `now` is in.
     const until = Math.floor(now / 60_000) * 60_000;
+    const started = performance.now();
+    let first = true;
     for (const [id, sim] of this.sims) {
+      // A long catch-up (a month for each tag) renews the lease before each tag, by the time it has taken,
+      // so that no other process takes the fleet over meanwhile; one that did (this one stalled) keeps it.
+      if (!first && !(await this.repo.claim(LIVE_SAMPLES_LEASE, this.holder, now + (performance.now() - started), this.leaseMs))) {
+        this.sims = null;
+        return out;
+      }
+      first = false;
       while (sim.clock < until) {
         const before = sim.clock;
         const { batch, media } = sim.advance(Math.min(until, sim.clock + CATCH_UP_STEP_MS));
