@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calls, Code, Header, sessionCredential, WEATHER_FORECAST_HOURS, WEATHER_GRID_MAX_POINTS, WeatherForecastSchema, WeatherPointSchema } from '@wildtrack/contract';
 import { DEFAULT_WEATHER_URL, loadConfig } from '../../config.js';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { WEATHER_TTL_MS, WeatherService } from './service.js';
 import { startWeatherStub, type WeatherStub } from '../../test/weather-stub.js';
 
 const NOW = 1_767_225_600; // 2026-01-01T00:00:00Z, seconds
@@ -133,6 +134,47 @@ describe.each(DIALECTS)('weather calls on %s', (dialect) => {
     const unsigned = await t.call(calls.GetWeatherPoint.path, body, { token, headers: { [Header.signature]: undefined } });
     expect(unsigned.body.Code).not.toBe(Code.Success);
     expect(stub.requests.length).toBe(before);
+  });
+});
+
+describe('the weather source shared by the consoles', () => {
+  let stub: WeatherStub;
+  beforeAll(async () => {
+    stub = await startWeatherStub({ now: NOW });
+  });
+  afterAll(async () => stub.close());
+
+  it('asks once for consoles asking at the same time, again once a point is older than its 5 minutes', async () => {
+    let now = 1_000_000;
+    const weather = new WeatherService(stub.url, { now: () => now });
+    const before = stub.requests.length;
+    const grid = [{ lat: 60, lng: 10 }, { lat: 61, lng: 11 }];
+    // Three consoles at once: the grid, part of it, and one point of it.
+    const answers = await Promise.all([weather.grid(grid), weather.grid([grid[1]!]), weather.point(60, 10)]);
+    expect(stub.requests.length - before).toBe(1);
+    expect(answers[0].Points.map((p) => p.Temperature)).toEqual([30, 30.5]);
+    expect(answers[1].Points[0]!.Temperature).toBe(30.5);
+    expect(answers[2].Current.Temperature).toBe(30);
+    now += WEATHER_TTL_MS - 1;
+    await weather.grid(grid);
+    expect(stub.requests.length - before).toBe(1);
+    now += 1;
+    await weather.grid(grid);
+    expect(stub.requests.length - before).toBe(2);
+  });
+
+  it('fails every console waiting on a fetch that fails, and says why to its log', async () => {
+    const reasons: string[] = [];
+    const weather = new WeatherService(stub.url, { onFailure: (r) => reasons.push(r) });
+    stub.mode = 'garbage';
+    try {
+      const results = await Promise.allSettled([weather.point(-10, -20), weather.grid([{ lat: -10, lng: -20 }])]);
+      expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+      expect(reasons).toHaveLength(1);
+      expect(reasons[0]).toMatch(/JSON|not a forecast/);
+    } finally {
+      stub.mode = 'ok';
+    }
   });
 });
 
