@@ -258,7 +258,7 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   instructionRoutes(app, hooks, services.instructions);
   liveRoutes(app, hooks, live);
   fenceRoutes(app, hooks, services.fences);
-  attachFenceEvaluation(services.ingest, new FenceRepository(database.db), { fences: services.fences, instructions: services.instructions, log: app.log });
+  attachFenceEvaluation(services.ingest, new FenceRepository(database.db, database.sqlite), { fences: services.fences, instructions: services.instructions, log: app.log });
   noticeRoutes(app, hooks, services.notices);
   eventRoutes(app, hooks, services.events);
   userLogRoutes(app, hooks, new UserLogService(new UserLogRepository(database.db)));

@@ -37,6 +37,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', big, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('fences_org_idx').on('fences').columns(['org_id', 'id']).execute();
+  // Ingest's index asks every few seconds whether fences changed: answered from this index, not the shapes.
+  await db.schema.createIndex('fences_generation_idx').on('fences').columns(['updated_at', 'version']).execute();
 
   await withId(db.schema.createTable('fence_rules'), d)
     .addColumn('fence_id', big, (c) => c.notNull().references('fences.id').onDelete('cascade'))
@@ -65,12 +67,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('device_id', big, (c) => c.notNull().references('devices.id').onDelete('cascade'))
     .addColumn('inside', 'integer', (c) => c.notNull())
     .addColumn('fix_time', big, (c) => c.notNull())
-    .addPrimaryKeyConstraint('fence_states_pk', ['fence_id', 'device_id'])
+    .addPrimaryKeyConstraint('fence_states_pk', ['device_id', 'fence_id'])
     .execute();
+  await db.schema.createIndex('fence_states_fence_idx').on('fence_states').columns(['fence_id']).execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('fence_states_fence_idx').execute();
   await db.schema.dropTable('fence_states').execute();
   await db.schema.dropTable('fence_removals').execute();
   await db.schema.dropTable('fence_rules').execute();

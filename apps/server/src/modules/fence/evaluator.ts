@@ -1,5 +1,5 @@
 import Flatbush from 'flatbush';
-import { FenceShapeSchema, type InOrOut, type InstructionParams, InstructionParamsSchema } from '@wildtrack/contract';
+import { type FenceShape, type InOrOut, type InstructionParams, InstructionParamsSchema } from '@wildtrack/contract';
 import { type CompiledShape, compile, contains } from './geometry.js';
 import type { FenceRepository } from './repository.js';
 
@@ -44,6 +44,14 @@ interface Index {
 
 /** How often the index asks whether fences changed in another process (one cheap query). */
 const REFRESH_MS = 5_000;
+/** How often a device's newer times on unchanged sides are written (see FenceEvaluator.states). */
+const FLUSH_MS = 60_000;
+
+interface KnownState {
+  inside: number;
+  fix_time: number;
+  db_time: number;
+}
 
 function fires(rule: InOrOut, entered: boolean): boolean {
   return rule === 'BOTH' || (rule === 'ENTER') === entered;
@@ -72,6 +80,14 @@ export class FenceEvaluator {
   private checkedAt = 0;
   private loading: Promise<Index> | null = null;
   private fire: (c: Crossing) => Promise<void> = async () => {};
+  /**
+   * The states this process knows, per device: `fix_time` the newest fix evaluated, `db_time` the time the
+   * stored row holds (every compare-and-set is on it; a failed one drops the device's states). A side that
+   * changes is written at once with its event; a newer time on an unchanged side is written at most every
+   * FLUSH_MS per device (`flushed`): a late fix is judged by the newest time this process knows, and by
+   * the stored one in another process or after a restart.
+   */
+  private readonly states = new Map<number, { flushed: number; fences: Map<number, KnownState> }>();
 
   constructor(
     private readonly repo: FenceRepository,
@@ -87,6 +103,7 @@ export class FenceEvaluator {
   invalidate(): void {
     this.checkedAt = 0;
     this.generation = '';
+    this.states.clear();
   }
 
   private async current(now: number): Promise<Index> {
@@ -97,6 +114,8 @@ export class FenceEvaluator {
         if (!this.index || gen !== this.generation) {
           this.index = await this.build();
           this.generation = gen;
+          // a fence changed (its states were cleared or rewritten): read them again
+          this.states.clear();
         }
         this.checkedAt = Date.now();
         return this.index;
@@ -113,11 +132,13 @@ export class FenceEvaluator {
     const at = new Map<number, number>();
     const boxes: [number, number, number, number][] = [];
     for (const f of fences) {
-      const shape = FenceShapeSchema.safeParse(JSON.parse(f.shape));
-      const instrs = InstructionParamsSchema.array().safeParse(JSON.parse(f.instrs));
-      if (!shape.success) continue;
+      // Stored by FenceService from checked shapes: read as they are (a schema check of 5,000 rings of 200
+      // vertices took seconds); the instructions, read only when a rule sends them, are checked.
+      const shape = JSON.parse(f.shape) as FenceShape;
+      if (shape.Type !== 'Polygon' && shape.Type !== 'Circle') continue;
+      const instrs = f.allow_send_instr === 1 ? InstructionParamsSchema.array().safeParse(JSON.parse(f.instrs)) : null;
       at.set(f.id, live.length);
-      live.push({ id: f.id, label: f.label, shape: compile(shape.data), inOrOut: f.in_or_out as InOrOut, sendInstr: f.allow_send_instr === 1, instrs: instrs.success ? instrs.data : [], timeZone: f.time_zone });
+      live.push({ id: f.id, label: f.label, shape: compile(shape), inOrOut: f.in_or_out as InOrOut, sendInstr: f.allow_send_instr === 1, instrs: instrs?.success ? instrs.data : [], timeZone: f.time_zone });
       boxes.push([f.min_lng, f.min_lat, f.max_lng, f.max_lat]);
     }
     let tree: Flatbush | null = null;
@@ -144,10 +165,49 @@ export class FenceEvaluator {
     if (!mine || !index.tree) return [];
     const valid = fixes.filter((f) => f.valid === 1 && f.lon !== null && f.lat !== null).sort((a, b) => a.pick_time - b.pick_time);
     if (valid.length === 0) return [];
-    const states = await this.repo.states(deviceId);
     // Each fix's candidate fences, once, from the index.
     const candidates = valid.map((f) => new Set(index.tree!.search(f.lon!, f.lat!, f.lon!, f.lat!)));
-    const updates: { fenceId: number; inside: number; fixTime: number; events: { at: number; content: string }[] }[] = [];
+    for (let attempt = 0; ; attempt++) {
+      let known = this.states.get(deviceId);
+      if (!known) {
+        const read = await this.repo.states(deviceId);
+        known = { flushed: Date.now(), fences: new Map([...read].map(([id, st]) => [id, { ...st, db_time: st.fix_time }])) };
+        if (this.states.size > 100_000) this.states.clear();
+        this.states.set(deviceId, known);
+      }
+      const { updates, crossings } = this.step(index, mine, deviceId, valid, candidates, known.fences);
+      // Written now: a side that changed (with its events) or a first side; the rest only moves the time.
+      const wall = Date.now();
+      const flush = wall - known.flushed >= FLUSH_MS;
+      const writes = updates.filter((u) => flush || u.prevTime === null || u.events.length > 0 || known!.fences.get(u.fenceId)!.inside !== u.inside);
+      const moved = await this.repo.advance(deviceId, writes);
+      if (flush) known.flushed = wall;
+      for (const u of updates) {
+        const written = moved.includes(u.fenceId);
+        const before = known.fences.get(u.fenceId);
+        known.fences.set(u.fenceId, { inside: u.inside, fix_time: u.fixTime, db_time: written ? u.fixTime : (before?.db_time ?? -1) });
+      }
+      if (moved.length < writes.length) {
+        // another process moved a state meanwhile: read them again and evaluate what is still new
+        this.states.delete(deviceId);
+        if (attempt < 2) continue;
+      }
+      const out = moved.flatMap((id) => crossings.get(id) ?? []);
+      for (const c of out) if (c.sendInstr && c.instrs.length > 0) await this.fire(c);
+      return out;
+    }
+  }
+
+  /** The states' moves and the crossings a batch makes from the states known. */
+  private step(
+    index: Index,
+    mine: number[],
+    deviceId: number,
+    valid: FixPoint[],
+    candidates: Set<number>[],
+    states: Map<number, KnownState>,
+  ) {
+    const updates: { fenceId: number; inside: number; fixTime: number; prevTime: number | null; events: { at: number; content: string }[] }[] = [];
     const crossings = new Map<number, Crossing[]>();
     for (const i of mine) {
       const fence = index.fences[i]!;
@@ -172,13 +232,10 @@ export class FenceEvaluator {
         moved = true;
       });
       if (moved && side !== null) {
-        updates.push({ fenceId: fence.id, inside: side, fixTime: time, events });
+        updates.push({ fenceId: fence.id, inside: side, fixTime: time, prevTime: st ? st.db_time : null, events });
         crossings.set(fence.id, crossed);
       }
     }
-    const stored = await this.repo.advance(deviceId, updates);
-    const out = stored.flatMap((id) => crossings.get(id) ?? []);
-    for (const c of out) if (c.sendInstr && c.instrs.length > 0) await this.fire(c);
-    return out;
+    return { updates, crossings };
   }
 }

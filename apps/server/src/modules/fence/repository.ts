@@ -1,3 +1,4 @@
+import type SQLite from 'better-sqlite3';
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -76,7 +77,25 @@ function fenceRow(r: Record<string, unknown>): FenceRow {
 
 /** Fences, their rules and states (the only Kysely user of the fence module). */
 export class FenceRepository {
-  constructor(readonly db: Kysely<Database>) {}
+  private stmts: { states: SQLite.Statement<[number]>; upsert: SQLite.Statement<[number, number, number, number, number]>; event: SQLite.Statement<[number, number, string]> } | undefined;
+
+  /** `sqlite`: the better-sqlite3 handle of a SQLite database, for ingest's fast path (states and their moves). */
+  constructor(
+    readonly db: Kysely<Database>,
+    private readonly sqlite?: SQLite.Database,
+  ) {}
+
+  private prepared(sqlite: SQLite.Database) {
+    this.stmts ??= {
+      states: sqlite.prepare('select fence_id, inside, fix_time from fence_states where device_id = ?'),
+      upsert: sqlite.prepare(
+        `insert into fence_states (fence_id, device_id, inside, fix_time) values (?, ?, ?, ?)
+         on conflict (device_id, fence_id) do update set inside = excluded.inside, fix_time = excluded.fix_time where fence_states.fix_time = ?`,
+      ),
+      event: sqlite.prepare('insert into events (device_id, type, happen_time, instruction_id, content) values (?, 1, ?, null, ?)'),
+    };
+    return this.stmts;
+  }
 
   private fences(db: Kysely<Database> = this.db) {
     return db
@@ -281,27 +300,49 @@ export class FenceRepository {
   }
 
   async states(deviceId: number): Promise<Map<number, { inside: number; fix_time: number }>> {
+    if (this.sqlite) {
+      // A read of committed rows by a prepared statement: no transaction, so nothing to hold.
+      const rows = this.prepared(this.sqlite).states.all(deviceId) as { fence_id: number; inside: number; fix_time: number }[];
+      return new Map(rows.map((r) => [Number(r.fence_id), { inside: Number(r.inside), fix_time: Number(r.fix_time) }]));
+    }
     const rows = await this.db.selectFrom('fence_states').select(['fence_id', 'inside', 'fix_time']).where('device_id', '=', deviceId).execute();
     return new Map(rows.map((r) => [num(r.fence_id), { inside: num(r.inside), fix_time: num(r.fix_time) }]));
   }
 
   /**
-   * Moves the device's states forward in one transaction: each given fence's side and fix time, only where
-   * the stored state is older (a fix that arrives late, or another process that got there first, changes
-   * nothing); the events of the fences whose state moved are stored with it. Returns the fences that moved.
+   * Moves the device's states forward in one transaction, each as a compare-and-set on the time it was
+   * computed from (`prevTime`, null: no state yet): a state another process moved meanwhile is left alone
+   * (the caller reads it again and evaluates anew). The events of the fences whose state moved are stored
+   * with it. Returns the fences that moved.
    */
   async advance(
     deviceId: number,
-    updates: { fenceId: number; inside: number; fixTime: number; events: { at: number; content: string }[] }[],
+    updates: { fenceId: number; inside: number; fixTime: number; prevTime: number | null; events: { at: number; content: string }[] }[],
   ): Promise<number[]> {
     if (updates.length === 0) return [];
+    const sqlite = this.sqlite;
+    if (sqlite) {
+      // The ingest fast path: one synchronous transaction of prepared statements (as the batch's own).
+      const s = this.prepared(sqlite);
+      return this.db.connection().execute(async () =>
+        sqlite.transaction((): number[] => {
+          const moved: number[] = [];
+          for (const u of updates) {
+            if (s.upsert.run(u.fenceId, deviceId, u.inside, u.fixTime, u.prevTime ?? -1).changes === 0) continue;
+            moved.push(u.fenceId);
+            for (const e of u.events) s.event.run(deviceId, e.at, e.content);
+          }
+          return moved;
+        })(),
+      );
+    }
     return this.db.transaction().execute(async (tx) => {
       const moved: number[] = [];
       for (const u of updates) {
         const r = await tx
           .insertInto('fence_states')
           .values({ fence_id: u.fenceId, device_id: deviceId, inside: u.inside, fix_time: u.fixTime })
-          .onConflict((oc) => oc.columns(['fence_id', 'device_id']).doUpdateSet({ inside: u.inside, fix_time: u.fixTime }).where('fence_states.fix_time', '<', u.fixTime))
+          .onConflict((oc) => oc.columns(['device_id', 'fence_id']).doUpdateSet({ inside: u.inside, fix_time: u.fixTime }).where('fence_states.fix_time', '=', u.prevTime ?? -1))
           .executeTakeFirst();
         if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) continue;
         moved.push(u.fenceId);
