@@ -9,6 +9,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
-    testTimeout: 30_000,
+    // a test's whole budget, above the 20 s a single wait may take (src/test/setup.ts)
+    testTimeout: 60_000,
   },
 });

@@ -4,8 +4,9 @@ import { afterEach, vi } from 'vitest';
 
 // findBy*/waitFor give up after 1 s by default; CI shares 2 cores with the server suites on two
 // databases, where antd's first render of a modal alone can take longer. This is a wait bound, not a
-// timed assertion: passing tests finish as soon as the element appears.
-configure({ asyncUtilTimeout: 10_000 });
+// timed assertion: passing tests finish as soon as the element appears. 10 s was not enough once: a CI beside
+// other work (load 25 on two cores) took longer than that for /track's lazy map and /instr's limits check.
+configure({ asyncUtilTimeout: 20_000 });
 
 // antd reads matchMedia (responsive grid) and ResizeObserver; jsdom has neither.
 if (!window.matchMedia) {
