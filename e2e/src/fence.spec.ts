@@ -211,9 +211,21 @@ describe.each(cases)('geofences ($tag)', ({ locale, tag, texts, imei, unit }) =>
       await page.mouse.dblclick(last.x, last.y);
       await expect.poll(() => map.getAttribute('data-fence-drawing')).toBe('0');
       await expect.poll(() => map.getAttribute('data-fence-tool')).toBe('select');
+      const drawnArea = (await page.getByTestId('fence-area').textContent()) ?? '';
+      expect(drawnArea).toMatch(unit);
+      expect(drawnArea).not.toContain(t('fence.stillDrawing'));
+
+      // ---- its vertices can be edited: a corner dragged outwards makes the area larger ----
+      const corner = at(0.7, 0.75);
+      const further = at(0.8, 0.88);
+      await page.mouse.move(corner.x, corner.y);
+      await page.mouse.down();
+      await page.mouse.move(further.x, further.y, { steps: 8 });
+      await page.mouse.up();
+      await expect.poll(() => page.getByTestId('fence-area').textContent()).not.toBe(drawnArea);
       const areaText = (await page.getByTestId('fence-area').textContent()) ?? '';
-      expect(areaText).toMatch(unit);
-      expect(areaText).not.toContain(t('fence.stillDrawing'));
+      const figure = (text: string) => Number(text.replace(/[^\d.]/g, ''));
+      expect(figure(areaText)).toBeGreaterThan(figure(drawnArea));
 
       // ---- the rule: on entering (the default), evaluated by the server; the schedule ----
       expect(await page.getByTestId('fence-in-or-out').locator('input[value=ENTER]').isChecked()).toBe(true);
@@ -249,6 +261,18 @@ describe.each(cases)('geofences ($tag)', ({ locale, tag, texts, imei, unit }) =>
       await page.getByTestId('fence-new').click();
       await page.getByTestId('fence-form').waitFor();
       await chooseDevice(page, `Stork ${tag}`);
+      // a circle: its centre, then its edge; the area shows (a circle's is πr²)
+      await page.getByTestId('fence-tool').getByText(t('fence.tool.circle'), { exact: true }).click();
+      await expect.poll(() => map.getAttribute('data-fence-tool')).toBe('circle');
+      const centre = at(0.5, 0.5);
+      const edge = at(0.6, 0.5);
+      await page.mouse.click(centre.x, centre.y);
+      await page.mouse.move(edge.x, edge.y, { steps: 5 });
+      await page.mouse.click(edge.x, edge.y);
+      await expect.poll(() => map.getAttribute('data-fence-tool')).toBe('select');
+      expect(await page.getByTestId('fence-area').textContent()).toMatch(unit);
+      await animationsSettled(page);
+      await screenshot(page, `fence-${tag}-circle`);
       await fillSchedule(page);
       await page.getByTestId('fence-import-open').click();
       const dialog = page.getByTestId('fence-import');

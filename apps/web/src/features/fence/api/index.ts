@@ -22,6 +22,9 @@ export const fenceKeys = {
   rules: (id: string, zone: string, lang: string) => ['fences', 'rules', id, zone, lang] as const,
 };
 
+/** How often a synchronizing device rule is asked about again (it changes when the device next reports). */
+const SYNC_POLL_MS = 10_000;
+
 /** The list holds every fence of the organisation (one page of the call's largest size). */
 export const FENCE_PAGE_SIZE = 100;
 
@@ -33,6 +36,8 @@ export function useFenceList() {
     queryKey: fenceKeys.list(zone, lang),
     queryFn: ({ signal }) => call(GetFenceList, { currentPage: 1, pageSize: FENCE_PAGE_SIZE, timeZone: zone }, { loading: false, repeatCheck: false, signal }),
     enabled: signedIn,
+    // a fence whose device rules are still synchronizing (§4) is read again until they are synchronized
+    refetchInterval: (q) => (q.state.data?.List.some((f) => f.detail.DeviceRule > 0 && f.detail.Synchronized === 0) ? SYNC_POLL_MS : false),
   });
 }
 
@@ -46,7 +51,7 @@ export function useFenceRules(fenceId: string | null) {
     queryFn: ({ signal }): Promise<{ List: FenceRule[] }> => call(GetRuleListByType, { fenceId: fenceId!, timeZone: zone }, { loading: false, repeatCheck: false, signal }),
     enabled: signedIn && fenceId !== null,
     // a device rule synchronizes when the device next reports: asked again while one is still synchronizing
-    refetchInterval: (q) => (q.state.data?.List.some((r) => r.Synchronized === 0) ? 10_000 : false),
+    refetchInterval: (q) => (q.state.data?.List.some((r) => r.Synchronized === 0) ? SYNC_POLL_MS : false),
   });
 }
 
