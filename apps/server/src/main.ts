@@ -6,6 +6,8 @@ import { holdServerLock } from './db/backup.js';
 import { connect, migrateToLatest } from './db/connect.js';
 import { DeviceRepository } from './modules/device/repository.js';
 import { ensureSampleDevices } from './modules/device/samples.js';
+import { FenceRepository } from './modules/fence/repository.js';
+import { ensureSampleFences } from './modules/fence/samples.js';
 import { DeviceStatus } from '@wildtrack/contract';
 import { recordSilences } from './db/event-writes.js';
 import { deviceSilences, startJobs, startLiveSamples } from './jobs/index.js';
@@ -27,6 +29,8 @@ async function main(): Promise<void> {
       history: (entries) => services.instructions.storeSampleHistory(entries),
     });
     if (samples) app.log.info(samples, 'sample devices created');
+    const fenced = await ensureSampleFences(new FenceRepository(database.db, database.sqlite));
+    if (fenced > 0) app.log.info({ fences: fenced }, 'sample fences created');
   }
   startJobs(app, [deviceSilences((now) => recordSilences(database.db, now, DeviceStatus.Working))]);
   // Started once the sample devices exist, so that it never appends to a history still being written.
