@@ -8,7 +8,7 @@ import type { Database } from './schema.js';
  * processes asking at once never both get it.
  */
 export async function claimLease(db: Kysely<Database>, name: string, holder: string, now: number, ms: number): Promise<boolean> {
-  const until = now + ms;
+  const until = Math.round(now + ms);
   const r = await db
     .insertInto('job_leases')
     .values({ name, holder, until })
