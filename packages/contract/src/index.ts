@@ -36,6 +36,7 @@ export * from './calls/version.js';
 export * from './calls/weather.js';
 export * from './calls/fence.js';
 export * from './calls/userlog.js';
+export * from './calls/member.js';
 export * from './calls/notice.js';
 export * from './calls/event.js';
 export * from './live.js';

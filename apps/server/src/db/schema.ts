@@ -29,6 +29,12 @@ export interface UserTable {
   fix_tag: string;
   created_at: number;
   updated_at: number;
+  /** 1: may sign in; 0: disabled by the organisation's primary user (db/migrations/…_members.ts). */
+  enabled: Generated<number>;
+  /** 1: the password is a temporary one the primary user set; the next sign-in must change it first. */
+  must_change_password: Generated<number>;
+  /** The last successful sign-in, epoch ms; null before the first. */
+  last_sign_in_at: number | null;
 }
 
 export interface UserSettingTable {

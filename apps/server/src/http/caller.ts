@@ -12,6 +12,8 @@ export interface SignedIn extends SessionInfo {
   /** The user's time-zone setting. */
   timeZone: string;
   orgName: string;
+  /** The user's password is a temporary one: only the calls of CALLS_WHILE_PASSWORD_CHANGE_DUE are served. */
+  mustChangePassword?: boolean;
 }
 
 /**
@@ -43,6 +45,6 @@ export function callerZone(requested: unknown, userZone: string): string {
 }
 
 export function callerOf(signedIn: SignedIn, lang: Lang, requestedZone?: unknown): Caller {
-  const { timeZone, orgName, ...session } = signedIn;
+  const { timeZone, orgName, mustChangePassword: _, ...session } = signedIn;
   return { session, lang, zone: callerZone(requestedZone, timeZone), orgName };
 }

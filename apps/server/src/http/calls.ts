@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type Access, accessRules, API_BASE, type CallAccess, type CallDef, Code, envelope, envelopeSchema, Header, isAccessRule, type Lang, message } from '@wildtrack/contract';
+import { type Access, accessRules, API_BASE, CALLS_WHILE_PASSWORD_CHANGE_DUE, type CallAccess, type CallDef, Code, envelope, envelopeSchema, Header, isAccessRule, type Lang, message } from '@wildtrack/contract';
 import type { z } from 'zod';
 import { type Caller, callerOf, type PublicCaller, type SignedIn, type Signer } from './caller.js';
 import { AppError } from './errors.js';
@@ -126,7 +126,11 @@ function route<B extends z.ZodType, A extends CallAccess>(
     },
     preValidation: async (request) => {
       await hooks.verify(request);
-      if (access === 'session') await signedInBy(request, hooks);
+      if (access === 'session') {
+        const session = await signedInBy(request, hooks);
+        // A temporary password is changed before anything else is served (issue 17 item 5).
+        if (session.mustChangePassword && !CALLS_WHILE_PASSWORD_CHANGE_DUE.has(def.path)) throw new AppError(Code.Forbidden, 'auth.mustChangePassword');
+      }
       // Sealed fields are opened before validation so the contract's rules apply to the plain value.
       if (!def.sealed || !request.body || typeof request.body !== 'object') return;
       const body = request.body as Record<string, unknown>;

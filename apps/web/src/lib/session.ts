@@ -43,6 +43,8 @@ const USER_KEYS = {
 const CHOSEN_TIME_ZONE_COOKIE = 'wildtrack_chosen_time_zone';
 /** Set at sign-in when the account has neither e-mail nor phone (§4 Safety prompt). */
 const SAFETY_PROMPT_KEY = 'wildtrack_safety_prompt';
+/** Set at sign-in when the password is a temporary one (LoginResult.MustChangePassword): the change comes before anything else. */
+const MUST_CHANGE_PASSWORD_KEY = 'wildtrack_must_change_password';
 
 export type StoredUser = { [K in keyof typeof USER_KEYS]: string } & { experience: '1' | '0' };
 
@@ -155,6 +157,7 @@ export function readStoredUser(): StoredUser {
 export function clearStoredUser(): void {
   removeStored('local', ...Object.values(USER_KEYS), EXPERIENCE_FLAG_KEY);
   removeStored('session', SAFETY_PROMPT_KEY);
+  removeStored('local', MUST_CHANGE_PASSWORD_KEY);
   emit();
 }
 
@@ -198,10 +201,18 @@ export function safetyPromptPending(): boolean {
   return readStored('session', SAFETY_PROMPT_KEY) === '1';
 }
 
+export function markMustChangePassword(due: boolean): void {
+  if (due) writeStored('local', MUST_CHANGE_PASSWORD_KEY, '1');
+  else removeStored('local', MUST_CHANGE_PASSWORD_KEY);
+  emit();
+}
+
 export interface SessionSnapshot {
   token: string | undefined;
   user: StoredUser;
   safetyPrompt: boolean;
+  /** The password is a temporary one: the shell shows only the change form until it is changed. */
+  mustChangePassword: boolean;
 }
 
 let cached: { version: number; snapshot: SessionSnapshot } | null = null;
@@ -210,7 +221,7 @@ function snapshot(): SessionSnapshot {
   const token = getToken();
   // The cookie can change without an emit (another tab, the server); compare it too.
   if (!cached || cached.version !== version || cached.snapshot.token !== token) {
-    cached = { version, snapshot: { token, user: readStoredUser(), safetyPrompt: safetyPromptPending() } };
+    cached = { version, snapshot: { token, user: readStoredUser(), safetyPrompt: safetyPromptPending(), mustChangePassword: readStored('local', MUST_CHANGE_PASSWORD_KEY) === '1' } };
   }
   return cached.snapshot;
 }

@@ -37,6 +37,7 @@ export function loginResult(overrides: Partial<LoginResult> = {}, userOverrides:
       OwnDevices: { EditDevice: true, EditFix: true, RemoteInstr: true, ShareDevice: true, DownloadData: true },
     },
     WeakPassword: false,
+    MustChangePassword: false,
     User: user(userOverrides),
     ...overrides,
   };

@@ -94,6 +94,8 @@ export const LoginResultSchema = z.object({
   Permissions: PermissionSetSchema,
   /** True when the stored password no longer meets §5's rule: the shell suggests a change. */
   WeakPassword: z.boolean(),
+  /** The password is a temporary one the primary user set: ModifyTemporaryPassword before anything else. */
+  MustChangePassword: z.boolean().default(false),
   User: UserSchema,
 });
 export type LoginResult = z.infer<typeof LoginResultSchema>;

@@ -18,6 +18,7 @@ import * as userLog from './2026-11-25T00-00-00_user_log.js';
 import * as fences from './2026-11-25T03-00-00_fences.js';
 import * as notices from './2026-11-25T02-30-00_notices.js';
 import * as feedback from './2026-11-24T23-40-00_feedback.js';
+import * as members from './2026-11-25T04-00-00_members.js';
 import * as verificationCodes from './2026-11-25T03-30-00_verification_codes.js';
 import * as eventDedupJobLeases from './2026-11-25T02-00-00_event_dedup_job_leases.js';
 
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T03-00-00_fences': fences,
   '2026-11-25T02-30-00_notices': notices,
   '2026-11-24T23-40-00_feedback': feedback,
+  '2026-11-25T04-00-00_members': members,
   '2026-11-25T03-30-00_verification_codes': verificationCodes,
   '2026-11-25T02-00-00_event_dedup_job_leases': eventDedupJobLeases,
 };

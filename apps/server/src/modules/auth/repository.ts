@@ -3,11 +3,14 @@ import { type Kysely, sql } from 'kysely';
 import type { Database, SessionRow } from '../../db/schema.js';
 
 /** A session as a signed request finds it: its signing key, and what every call needs of its user. */
-export type SessionLookup = Pick<SessionRow, 'id' | 'user_id' | 'last_seen_at' | 'signing_key'> & { org_id: number; time_zone: string; org_name: string };
-/** The session with its key and what every call needs of its user (time zone, organisation name): one lookup per call. */
-const SESSION_SQL = `select s.id, s.user_id, s.last_seen_at, s.signing_key, u.org_id, us.time_zone, o.name as org_name
+export type SessionLookup = Pick<SessionRow, 'id' | 'user_id' | 'last_seen_at' | 'signing_key'> & { org_id: number; time_zone: string; org_name: string; must_change_password: number };
+/**
+ * The session with its key and what every call needs of its user (time zone, organisation name, whether a
+ * temporary password must be changed first): one lookup per call. A disabled user's session is none.
+ */
+const SESSION_SQL = `select s.id, s.user_id, s.last_seen_at, s.signing_key, u.org_id, us.time_zone, o.name as org_name, u.must_change_password
   from sessions s join users u on u.id = s.user_id join user_settings us on us.user_id = u.id join organisations o on o.id = u.org_id
-  where s.public_id = `;
+  where u.enabled = 1 and s.public_id = `;
 
 export class AuthRepository {
   private sessionStmt: SQLite.Statement | undefined;
@@ -60,6 +63,12 @@ export class AuthRepository {
     if (userNameKey !== undefined) q = q.where('user_id', 'in', this.db.selectFrom('users').select('id').where('user_name_key', '=', userNameKey));
     const r = await q.executeTakeFirst();
     return Number(r.numDeletedRows);
+  }
+
+  /** The ids of one user's sessions (to end them all: disabled, or given a new password). */
+  async sessionIdsOf(userId: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('sessions').select('id').where('user_id', '=', userId).execute();
+    return rows.map((r) => Number(r.id));
   }
 
   async deleteIdleSessions(before: number): Promise<number> {

@@ -107,11 +107,14 @@ export class AuthService {
       throw new AppError(Code.SignInFailed, 'auth.failed');
     }
     await this.auth.clearFailures(lockKey);
+    // Told only to who knows the password: a disabled account is not revealed to a guesser.
+    if (!user.enabled) throw new AppError(Code.SignInFailed, 'auth.disabled');
     const token = randomBytes(32).toString('base64url');
     const sessionId = newSessionId();
     const key = Buffer.from(signingKey(token)).toString('hex');
     await this.auth.createSession({ public_id: sessionId, signing_key: key, user_id: user.userId, now, ip: meta.ip, user_agent: meta.userAgent.slice(0, 300) });
     await this.users.setTimeZone(user.userId, input.timeZone);
+    await this.users.recordSignIn(user.userId, now);
     const profile = await this.users.getUser(user.userId);
     const allRights = { EditDevice: true, EditFix: true, RemoteInstr: true, ShareDevice: true, DownloadData: true };
     return {
@@ -121,6 +124,7 @@ export class AuthService {
       ExperienceFunc: profile.ExperienceFunc,
       Permissions: { IsPrimary: profile.IsPrimary, OwnDevices: allRights },
       WeakPassword: isSimplePassword(input.password),
+      MustChangePassword: user.mustChangePassword,
       User: profile,
     };
   }
@@ -142,6 +146,7 @@ export class AuthService {
       orgName: row.org_name,
       key: Buffer.from(row.signing_key, 'hex'),
       lastSeenAt: Number(row.last_seen_at),
+      mustChangePassword: Number(row.must_change_password) === 1,
     };
     if (this.sessionCacheMs > 0) {
       if (this.found.size >= SESSION_CACHE_MAX) this.found.delete(this.found.keys().next().value as string);
@@ -172,8 +177,8 @@ export class AuthService {
       // the kept copy too, so that the next calls neither touch again nor count idleness from the old time
       signer.lastSeenAt = now;
     }
-    const { sessionId, userId, orgId, timeZone, orgName } = signer;
-    return { sessionId, userId, orgId, timeZone, orgName };
+    const { sessionId, userId, orgId, timeZone, orgName, mustChangePassword } = signer;
+    return { sessionId, userId, orgId, timeZone, orgName, ...(mustChangePassword ? { mustChangePassword } : {}) };
   }
 
   /**
@@ -204,6 +209,21 @@ export class AuthService {
     this.signOutListener = listener;
   }
   private signOutListener: ((sessionId: number) => void) | undefined;
+
+  /**
+   * Ends every session of a user (disabled, or given a temporary password) as a sign-out does, each one:
+   * at once in this process, elsewhere within SESSION_CACHE_MS.
+   */
+  async endUserSessions(userId: number): Promise<number> {
+    const ids = await this.auth.sessionIdsOf(userId);
+    for (const id of ids) await this.exit(id);
+    return ids.length;
+  }
+
+  /** A session's user changed what its calls depend on (a temporary password changed): its next call reads it again. */
+  refresh(sessionId: number): void {
+    this.forget(sessionId);
+  }
 
   /**
    * Forgets failed sign-ins that no longer count (their 15-minute window and any lock have passed): a

@@ -40,6 +40,10 @@ export class UserRepository {
     await this.db.updateTable('users').set({ ...values, updated_at: now }).where('id', '=', userId).execute();
   }
 
+  async recordSignIn(userId: number, now: number): Promise<void> {
+    await this.db.updateTable('users').set({ last_sign_in_at: now }).where('id', '=', userId).execute();
+  }
+
   findOrganisationByName(name: string): Promise<OrganisationRow | undefined> {
     return this.db.selectFrom('organisations').selectAll().where('name', '=', name).executeTakeFirst();
   }

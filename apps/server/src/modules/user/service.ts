@@ -69,9 +69,13 @@ export class UserService {
   }
 
   /** The user signing in by name or e-mail (`accountKey` lower-cased), with the hash their password is checked against. */
-  async credentials(accountKey: string): Promise<{ userId: number; passwordHash: string } | undefined> {
+  async credentials(accountKey: string): Promise<{ userId: number; passwordHash: string; enabled: boolean; mustChangePassword: boolean } | undefined> {
     const row = await this.users.findByAccount(accountKey);
-    return row && { userId: Number(row.id), passwordHash: row.password_hash };
+    return row && { userId: Number(row.id), passwordHash: row.password_hash, enabled: Number(row.enabled) === 1, mustChangePassword: Number(row.must_change_password) === 1 };
+  }
+
+  async recordSignIn(userId: number, now: number): Promise<void> {
+    await this.users.recordSignIn(userId, now);
   }
 
   async getUser(userId: number): Promise<User> {

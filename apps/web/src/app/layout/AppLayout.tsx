@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { resetTreeSelection } from '../../slots/device-tree';
 import { AccountSecurityDialog, SafetyPrompt } from '../../features/account-security';
+import { TemporaryPasswordGate } from '../../features/members';
 import { FeedbackDialog, UserInfoDialog } from '../../features/profile';
 import { SettingsDialog } from '../../features/settings';
 import { logout } from '../../lib/auth';
@@ -16,8 +17,16 @@ import { TreePanel } from './TreePanel';
 import { useUserInfo } from './useUserInfo';
 import './layout.css';
 
-/** The common layout of every route but the sign-in page (§2.1, §2.3). */
+/**
+ * The common layout of every route but the sign-in page (§2.1, §2.3); a user signed in with a temporary
+ * password sees only its change form until it is changed (the server serves nothing else before).
+ */
 export function AppLayout() {
+  const { mustChangePassword } = useSession();
+  return mustChangePassword ? <TemporaryPasswordGate onLeave={() => void logout()} /> : <Shell />;
+}
+
+function Shell() {
   const { pathname } = useLocation();
   const { safetyPrompt } = useSession();
   const [securityOpen, setSecurityOpen] = useState(false);

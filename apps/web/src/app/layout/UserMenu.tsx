@@ -9,6 +9,7 @@ import {
   MessageOutlined,
   SafetyCertificateOutlined,
   SettingOutlined,
+  TeamOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import { CLIENT_VERSION, truncateDisplay } from '@wildtrack/contract';
@@ -17,6 +18,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useUnreadNoticeCount } from '../../features/notice';
+import { MembersDialog } from '../../features/members';
 import { useIsPrimary, UserLogDialog } from '../../features/userlog';
 import { VersionDialog } from '../../features/version';
 import { useExperienceSwitch } from '../../slots/device-tree';
@@ -44,6 +46,7 @@ export function UserMenu({ onUserInfo, onAccountSecurity, onSettings, onFeedback
   const experienceOn = user.experience === '1';
   const [versionOpen, setVersionOpen] = useState(false);
   const [logOpen, setLogOpen] = useState(false);
+  const [membersOpen, setMembersOpen] = useState(false);
   const isPrimary = useIsPrimary();
   const unread = useUnreadNoticeCount().data ?? 0;
   const navigate = useNavigate();
@@ -113,6 +116,8 @@ export function UserMenu({ onUserInfo, onAccountSecurity, onSettings, onFeedback
     { key: 'version', icon: <InfoCircleOutlined />, label: t('layout.version', { version: CLIENT_VERSION }) },
     // The organisation's user log: its primary user only (the server refuses anyone else).
     ...(isPrimary ? [{ key: 'userLog', icon: <HistoryOutlined />, label: t('layout.userLog') }] : []),
+    // The organisation's accounts: its primary user only, as the log (the server refuses anyone else).
+    ...(isPrimary ? [{ key: 'members', icon: <TeamOutlined />, label: t('layout.members') }] : []),
     { key: 'feedback', icon: <MessageOutlined />, label: t('layout.feedback') },
     { type: 'divider' },
     { key: 'logout', icon: <LogoutOutlined />, danger: true, label: t('layout.logout') },
@@ -127,6 +132,7 @@ export function UserMenu({ onUserInfo, onAccountSecurity, onSettings, onFeedback
     if (key === 'experience' && !experience.isPending) toggleExperience();
     if (key === 'version') setVersionOpen(true);
     if (key === 'userLog') setLogOpen(true);
+    if (key === 'members') setMembersOpen(true);
     if (key === 'logout') confirmLogout();
   };
 
@@ -149,6 +155,7 @@ export function UserMenu({ onUserInfo, onAccountSecurity, onSettings, onFeedback
       </Dropdown>
       <VersionDialog open={versionOpen} onClose={() => setVersionOpen(false)} />
       <UserLogDialog open={logOpen} onClose={() => setLogOpen(false)} />
+      <MembersDialog open={membersOpen} onClose={() => setMembersOpen(false)} />
     </>
   );
 }

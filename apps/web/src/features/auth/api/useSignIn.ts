@@ -3,7 +3,7 @@ import { LanguageId, ModifyLcid, PasswordLogin, type LoginResult } from '@wildtr
 import { getLang } from '../../../i18n';
 import { call } from '../../../lib/api';
 import { queryClient } from '../../../lib/queryClient';
-import { markSafetyPrompt, signInTimeZone, storeLoginResult } from '../../../lib/session';
+import { markMustChangePassword, markSafetyPrompt, signInTimeZone, storeLoginResult } from '../../../lib/session';
 
 export interface SignInValues {
   account: string;
@@ -32,6 +32,7 @@ export function useSignIn(onSignedIn: (result: LoginResult) => void) {
       queryClient.clear();
       storeLoginResult(result);
       markSafetyPrompt(needsSafetyPrompt(result));
+      markMustChangePassword(result.MustChangePassword);
       const lcid = LanguageId[getLang()];
       if (result.User.Lcid !== lcid) {
         call(ModifyLcid, { lcid }, { loading: false }).catch(() => {

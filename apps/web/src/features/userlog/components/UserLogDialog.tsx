@@ -44,6 +44,16 @@ function UserLogBody() {
   );
   const log = useUserLog(query, true);
   const members = log.data?.Members ?? [];
+  const nameOf = (id: string): string => {
+    const m = members.find((x) => x.UserIdStr === id);
+    return m ? (m.NickName && m.NickName !== m.UserName ? `${m.NickName} (${m.UserName})` : m.UserName) : id;
+  };
+  /** An action's name in the language; one on a member ('member.disable:12') names the member too. */
+  const actionText = (target: string): string => {
+    const [name = target, memberId] = target.split(':');
+    const text = t(`userLog.actions.${name}`, { defaultValue: '' });
+    return text && memberId ? `${text}: ${nameOf(memberId)}` : text;
+  };
 
   const columns: TableColumnsType<UserLogRow> = [
     { title: t('userLog.time'), dataIndex: 'Time', width: 170 },
@@ -54,7 +64,7 @@ function UserLogBody() {
       width: 110,
       render: (type: UserLogRow['Type']) => <Tag color={type === 'visit' ? 'blue' : 'gold'}>{t(`userLog.types.${type}`)}</Tag>,
     },
-    { title: t('userLog.target'), dataIndex: 'Target', render: (target: string, r) => (r.Type === 'action' && t(`userLog.actions.${target}`, { defaultValue: '' })) || target },
+    { title: t('userLog.target'), dataIndex: 'Target', render: (target: string, r) => (r.Type === 'action' && actionText(target)) || target },
   ];
 
   if (log.isError && !log.data) return <ErrorState title={t('userLog.loadError')} error={log.error} onRetry={() => void log.refetch()} />;

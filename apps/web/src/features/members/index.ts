@@ -1,0 +1,2 @@
+export { MembersDialog } from './components/MembersDialog';
+export { TemporaryPasswordGate } from './components/TemporaryPasswordGate';
