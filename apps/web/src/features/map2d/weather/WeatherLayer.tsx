@@ -154,27 +154,25 @@ export function WeatherLayer({ zone }: { zone: string }) {
   }, [map]);
 
   // The forecast's popup at the clicked place; its content is rendered below into the popup's element.
-  const [popupBody, setPopupBody] = useState<HTMLElement | null>(null);
+  // The popup's element, one per clicked place: the card is rendered into it (a portal).
+  const popupBody = useMemo(() => (clicked ? document.createElement('div') : null), [clicked]);
   const popupRef = useRef<maplibregl.Popup | null>(null);
   useEffect(() => {
-    if (!clicked) return;
-    const body = document.createElement('div');
+    if (!clicked || !popupBody) return;
     const popup = new maplibregl.Popup({ closeButton: true, closeOnClick: false, maxWidth: '360px', className: 'wt-weather-popup', offset: 6 })
       .setLngLat([clicked.lng, clicked.lat])
-      .setDOMContent(body)
+      .setDOMContent(popupBody)
       .addTo(map);
     popup.getElement()?.querySelector('.maplibregl-popup-close-button')?.setAttribute('aria-label', latest.current('common.close'));
     popupRef.current = popup;
-    setPopupBody(body);
     const closed = () => setClicked(null);
     popup.on('close', closed);
     return () => {
       popup.off('close', closed);
       popup.remove();
       popupRef.current = null;
-      setPopupBody(null);
     };
-  }, [map, clicked]);
+  }, [map, clicked, popupBody]);
 
   // The popup grows when the forecast arrives: placed again, so that MapLibre picks the side it fits on
   // (it chose while the popup held one loading line; the table above a click near the top was cut off).
@@ -246,7 +244,8 @@ function ForecastCard({ point, zone, forecast, loading, failed, onRetry }: CardP
   const { t } = useTranslation();
   const where = positionText(t, point);
   const state = failed ? 'error' : loading || !forecast ? 'loading' : 'ready';
-  const today = formatTime(Date.now(), zone).slice(0, 10);
+  // A forecast hour on another day than the source's "now" shows its date too.
+  const today = forecast ? formatTime(forecast.Current.Time, zone).slice(0, 10) : '';
   const when = (ms: number) => {
     const text = formatTime(ms, zone);
     return text.slice(0, 10) === today ? text.slice(11, 16) : `${text.slice(5, 10)} ${text.slice(11, 16)}`;
