@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { MESSAGES } from '@wildtrack/contract';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +20,14 @@ const cases = [
   { locale: 'zh-CN' as const, tag: 'zh', lang: 'zh' as const, texts: catalogue('zh-CN.json') },
   { locale: 'en-US' as const, tag: 'en', lang: 'en' as const, texts: catalogue('en-US.json') },
 ];
+
+/** Serious or critical axe-core violations on /notice. */
+async function violations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).include('[data-testid=notice-page]').analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} [${v.impact}] ${v.help} -> ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(' | ')}`);
+}
 
 const dot = (page: Page) => page.locator('[data-testid=user-menu] .ant-badge-dot');
 
@@ -52,6 +61,7 @@ describe.each(cases)('notices ($tag)', ({ locale, tag, lang, texts }) => {
       expect(await item(multi).getAttribute('data-unread')).toBe('true');
       expect(await item(html).getAttribute('data-unread')).toBe('true');
       await screenshot(page, `notice-${tag}-list`);
+      expect(await violations(page)).toEqual([]);
 
       // ---- the multi-line one: line breaks kept, the open-URL link appended; opening marks it read ----
       await item(multi).getByTestId('notice-open').click();
@@ -123,6 +133,7 @@ describe.each(cases)('notices ($tag)', ({ locale, tag, lang, texts }) => {
       expect(new Set(tags)).toEqual(new Set([t('notice.types.Instr')]));
       await animationsSettled(page);
       await screenshot(page, `notice-${tag}-events`);
+      expect(await violations(page)).toEqual([]);
     } finally {
       await context.close();
     }

@@ -41,7 +41,7 @@ describe('event notifications', () => {
     expect(within(table).getByText('Entered a geofence')).toBeTruthy();
     expect(JSON.parse(callsTo(server, '/api/Event/GetListByPage')[0]!.body as string)).toMatchObject({ timeZone: '+08:00', currentPage: 1, pageSize: 20 });
 
-    fireEvent.click(within(table).getByRole('button', { name: 'Mark “Entered a geofence” read' }));
+    fireEvent.click(within(table).getByRole('button', { name: 'Mark read: Entered a geofence' }));
     await waitFor(() => expect(callsTo(server, '/api/Event/Viewed')).toHaveLength(1));
     expect(JSON.parse(callsTo(server, '/api/Event/Viewed')[0]!.body as string)).toEqual({ eventIds: ['1'] });
     await waitFor(() => expect(within(table).queryAllByText('Unread')).toHaveLength(0));
