@@ -97,6 +97,8 @@ import { openLiveBus } from './live/bus.js';
 import { LiveHub } from './live/hub.js';
 import { LiveRepository } from './live/repository.js';
 import { liveRoutes } from './live/routes.js';
+import { type EventMailer, eventMailJob } from './live/mail.js';
+import { MailRepository } from './live/mail-repository.js';
 import { createIngestService, type IngestService } from './ingest/service.js';
 
 export interface Services {
@@ -116,6 +118,8 @@ export interface Services {
   instructions: InstructionService;
   /** Live delivery to the open consoles (events, notices, fixes), across processes with REDIS_URL. */
   live: LiveHub;
+  /** Event e-mail (SMTP_URL): its job's pass, tick, is also run by tests. */
+  eventMail: EventMailer;
   /** Geofences: the console's calls (ingest evaluates each batch against them: modules/fence/evaluation.ts). */
   fences: FenceService;
   /** Notices: the console's calls and sending (the CLI's send-notice, system notices). */
@@ -202,8 +206,11 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   const acceleration = new AccelerationService(deviceConsole, new BurstRepository(database.db));
   // Live messages: fixes from ingest and sign-outs travel on the bus (Redis pub/sub with REDIS_URL).
   const live = new LiveHub(new LiveRepository(database.db), await openLiveBus({ redisUrl: config.redisUrl, redisPrefix: config.redisKeyPrefix }), app.log);
+  // Event e-mail: each batch of events to the users who asked for it (off without SMTP_URL, said once here).
+  const eventMail = eventMailJob(config, new MailRepository(database.db), (userId, deviceId, type) => services.events.wants(userId, deviceId, type), app.log);
   const services: Services = {
     live,
+    eventMail: eventMail.mailer,
     // With REDIS_URL several processes must agree on a sign-out at once: no session is kept per process.
     auth: new AuthService(new AuthRepository(database.db, database.sqlite), users, config.sessionIdleMs, config.redisUrl ? 0 : SESSION_CACHE_MS),
     users,
@@ -273,6 +280,6 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
 
   await serveWebClient(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
   // a bench that times the jobs' work runs their passes itself (jobs: false)
-  if (opts.jobs !== false) startJobs(app, [...serverJobs(services), sharedStateSweep(shared), accelerationArchives(services.archives), mediaThumbnails(services.media)]);
+  if (opts.jobs !== false) startJobs(app, [...serverJobs(services), sharedStateSweep(shared), accelerationArchives(services.archives), mediaThumbnails(services.media), eventMail.job]);
   return { app, services };
 }

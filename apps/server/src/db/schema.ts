@@ -302,6 +302,13 @@ export interface EventTable {
 }
 
 /** Background work one server process holds at a time (db/migrations/…_event_dedup_job_leases.ts). */
+/** Where the event e-mail job has got to (db/migrations/…_event_mail_cursor.ts). */
+export interface EventMailCursorTable {
+  name: string;
+  last_event_id: number;
+  seen_max_id: number;
+}
+
 export interface JobLeaseTable {
   name: string;
   holder: string;
@@ -507,6 +514,7 @@ export interface Database {
   events: EventTable;
   event_views: EventViewTable;
   job_leases: JobLeaseTable;
+  event_mail_cursor: EventMailCursorTable;
   feedback: FeedbackTable;
   ingest_nonces: IngestNonceTable;
   organisations: OrganisationTable;

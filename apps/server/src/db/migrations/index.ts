@@ -21,6 +21,7 @@ import * as feedback from './2026-11-24T23-40-00_feedback.js';
 import * as members from './2026-11-25T04-00-00_members.js';
 import * as verificationCodes from './2026-11-25T03-30-00_verification_codes.js';
 import * as eventDedupJobLeases from './2026-11-25T02-00-00_event_dedup_job_leases.js';
+import * as eventMailCursor from './2026-11-25T04-30-00_event_mail_cursor.js';
 
 /**
  * Every migration, by its frozen name. Listed here rather than read from disk so that the bundled
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T04-00-00_members': members,
   '2026-11-25T03-30-00_verification_codes': verificationCodes,
   '2026-11-25T02-00-00_event_dedup_job_leases': eventDedupJobLeases,
+  '2026-11-25T04-30-00_event_mail_cursor': eventMailCursor,
 };
