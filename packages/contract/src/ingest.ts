@@ -3,6 +3,7 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { InstructionParamsSchema, InstrTypeSchema } from './calls/instruction.js';
+import { PendingFenceRuleSchema } from './calls/fence.js';
 import { WorkSettingsSchema } from './calls/mount.js';
 import { SENSOR_KIND_NAMES } from './device.js';
 import { ImeiSchema } from './validation.js';
@@ -183,6 +184,8 @@ export const IngestAnswerSchema = z.object({
   /** Records already stored (same device, time and kind): counted, not stored again. */
   duplicates: z.number().int(),
   instructions: z.array(PendingInstructionSchema),
+  /** Device-side fence rules waiting for the device (absent when none; calls/fence.ts PendingFenceRule). */
+  fenceRules: z.array(PendingFenceRuleSchema).optional(),
   serverTime: z.number().int(),
 });
 export type IngestAnswer = z.infer<typeof IngestAnswerSchema>;

@@ -2,6 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AckSchema,
+  FenceAckSchema,
   canonicalString,
   INGEST_BASE,
   INGEST_MAX_BATCH_BYTES,
@@ -193,6 +194,16 @@ export function ingestRoutes(app: FastifyInstance, service: IngestService): void
         const done = await service.acknowledge(auth.deviceId, parsed.data, auth.nonce);
         if (!done) throw new IngestRefusal(404, 'unknown_instruction', `instruction ${parsed.data.id} is not awaiting an answer from this device`);
         return { ok: true, instructions: await service.pendingInstructions(auth.deviceId), serverTime: Date.now() };
+      });
+
+      // A device-side fence rule applied (or dropped) at a version (modules/fence, docs/ingest.md).
+      scope.post('/fence-ack', async (request) => {
+        const auth = authenticate(request);
+        const parsed = FenceAckSchema.safeParse(json(request));
+        if (!parsed.success) throw new IngestRefusal(400, 'bad_fence_ack', firstIssue(parsed.error));
+        const done = await service.acknowledgeFence(auth.deviceId, parsed.data, auth.nonce);
+        if (!done) throw new IngestRefusal(404, 'unknown_fence', `fence ${parsed.data.fenceId} version ${parsed.data.version} is not awaiting an answer from this device`);
+        return { ok: true, ...(await service.pendingFences(auth.deviceId)), serverTime: Date.now() };
       });
     },
     { prefix: INGEST_BASE },

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   type Ack,
+  type FenceAck,
+  type PendingFenceRule,
   type IngestAnswer,
   type IngestBatch,
   InstructionParamsSchema,
@@ -124,6 +126,25 @@ export class IngestService {
     this.fenceCheck = check;
   }
 
+  private fenceChannel: { pending(deviceId: number): Promise<PendingFenceRule[]>; acknowledge(deviceId: number, ack: FenceAck): Promise<boolean> } | undefined;
+
+  /** The device side of fence rules (modules/fence/evaluation.ts): handed over with each answer, acknowledged by /fence-ack. */
+  onFenceChannel(channel: { pending(deviceId: number): Promise<PendingFenceRule[]>; acknowledge(deviceId: number, ack: FenceAck): Promise<boolean> }): void {
+    this.fenceChannel = channel;
+  }
+
+  /** The device rules waiting for the device, as the answer's `fenceRules` (absent when none). */
+  async pendingFences(deviceId: number): Promise<{ fenceRules?: PendingFenceRule[] }> {
+    const list = this.fenceChannel ? await this.fenceChannel.pending(deviceId) : [];
+    return list.length > 0 ? { fenceRules: list } : {};
+  }
+
+  /** The device applied (or dropped) a fence rule's version; false when none awaits it. */
+  async acknowledgeFence(deviceId: number, ack: FenceAck, nonce: string, now = Date.now()): Promise<boolean> {
+    await this.requests.claimNonce(deviceId, nonce, now);
+    return this.fenceChannel ? this.fenceChannel.acknowledge(deviceId, ack) : false;
+  }
+
   /** The instructions waiting for the device (delivered now: see InstructionRepository.pending). */
   async pendingInstructions(deviceId: number, now = Date.now(), relayId: number | null = null): Promise<PendingInstruction[]> {
     const rows = await this.instructions.pending(deviceId, now, relayId);
@@ -148,6 +169,7 @@ export class IngestService {
       },
       duplicates: counts.duplicates,
       instructions: await this.pendingInstructions(deviceId, Date.now(), relayId),
+      ...(await this.pendingFences(deviceId)),
       serverTime: Date.now(),
     };
   }

@@ -310,11 +310,12 @@ export const ImportShp = defineCall({
 
 /**
  * A device rule as handed to its device with an ingest answer (IngestAnswer.fenceRules) until the device
- * acknowledges it (FenceAck): the fence to test itself, when to act, and the schedule to apply then.
- * `removed`: the fence was deleted, switched off or the device taken out of it: the device drops it.
+ * acknowledges it (POST /ingest/v1/fence-ack, FenceAck): the fence to test itself, when to act, and the
+ * schedule to apply then (Parameters as an instruction's). `removed`: the fence was deleted, switched off or
+ * the device taken out of it: the device drops it. `version` counts the fence's changes: the device
+ * acknowledges the version it applied; an older one leaves the rule synchronizing.
  */
 export const PendingFenceRuleSchema = z.object({
-  id: z.number().int(),
   fenceId: z.number().int(),
   version: z.number().int(),
   removed: z.boolean(),
@@ -325,6 +326,6 @@ export const PendingFenceRuleSchema = z.object({
 });
 export type PendingFenceRule = z.infer<typeof PendingFenceRuleSchema>;
 
-/** A device's acknowledgement of a pending fence rule (its id and the version it applied). */
-export const FenceAckSchema = z.object({ id: z.number().int(), version: z.number().int() });
+/** A device's acknowledgement of a pending fence rule: the fence and the version it applied (or dropped). */
+export const FenceAckSchema = z.object({ fenceId: z.number().int(), version: z.number().int() });
 export type FenceAck = z.infer<typeof FenceAckSchema>;

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { FenceShapeSchema, type InOrOut, InstructionParamsSchema, type PendingFenceRule } from '@wildtrack/contract';
 import type { IngestService } from '../../ingest/service.js';
 import type { InstructionService } from '../instruction/service.js';
 import { FenceEvaluator } from './evaluator.js';
@@ -25,6 +26,24 @@ export function attachFenceEvaluation(
       if (refused.length > 0) deps.log?.warn({ deviceId: c.deviceId, fenceId: c.fenceId, refused }, 'fence rule fired: instructions not sent');
     });
   }
+  // Device rules: handed to the device with each answer until it acknowledges the fence's version.
+  ingest.onFenceChannel({
+    async pending(deviceId) {
+      const { rules, removals } = await repo.pendingForDevice(deviceId);
+      const out: PendingFenceRule[] = [];
+      for (const r of removals) {
+        const shape = FenceShapeSchema.safeParse(JSON.parse(r.shape));
+        if (shape.success) out.push({ fenceId: r.fence_id, version: r.version, removed: true, shape: shape.data, inOrOut: 'BOTH', instrs: [], timeZone: '+00:00' });
+      }
+      for (const f of rules) {
+        const shape = FenceShapeSchema.safeParse(JSON.parse(f.shape));
+        const instrs = InstructionParamsSchema.array().safeParse(JSON.parse(f.instrs));
+        if (shape.success && instrs.success) out.push({ fenceId: f.id, version: f.version, removed: false, shape: shape.data, inOrOut: f.in_or_out as InOrOut, instrs: instrs.data, timeZone: f.time_zone });
+      }
+      return out;
+    },
+    acknowledge: (deviceId, ack) => repo.acknowledge(deviceId, ack.fenceId, ack.version),
+  });
   ingest.onBatchFixes(async (deviceId, fixes, now) => {
     try {
       await evaluator.evaluate(deviceId, fixes, now);

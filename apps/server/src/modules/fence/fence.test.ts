@@ -57,6 +57,12 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
     const res = await t.app.inject({ method: 'POST', url: path, headers: { ...ingestHeaders({ imei, secret: secrets.get(imei)!, path, body }), 'content-type': 'application/json' }, payload: body });
     expect(res.statusCode, res.body).toBe(200);
   };
+  const deviceCall = async (imei: string, route: '/batch' | '/fence-ack', payload: unknown) => {
+    const body = JSON.stringify(payload);
+    const path = `${INGEST_BASE}${route}`;
+    const res = await t.app.inject({ method: 'POST', url: path, headers: { ...ingestHeaders({ imei, secret: secrets.get(imei)!, path, body }), 'content-type': 'application/json' }, payload: body });
+    return { status: res.statusCode, body: res.json() as { fenceRules?: { fenceId: number; version: number; removed: boolean; inOrOut: string; instrs: { Type: string }[] }[] } };
+  };
   const fenceEvents = async (imei: string) =>
     (await t.database.db.selectFrom('events').select(['type', 'happen_time', 'content']).where('device_id', '=', ids.get(imei)!).where('type', '=', 1).orderBy('id').execute()).map((e) => ({
       at: Number(e.happen_time),
@@ -260,6 +266,30 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
     ]);
     const rules = await data<{ List: FenceRule[] }>(calls.GetRuleListByType, { fenceId: calls.CreateFence.data.parse(r.Data).IdStr });
     expect(rules.List[0]).toMatchObject({ Inside: true, StateTime: '2026-11-20 09:50:00' });
+  });
+
+  it('hands a device rule to the device with each answer until it acknowledges the version (synchronizing → synchronized), and its removal likewise', async () => {
+    const r = await create('On-board', { Type: 'Circle', Center: [121.05, 31.05], Radius: 800 }, settings(['H-TWO'], { ruleType: 2, inOrOut: 'ENTER' }));
+    const f = calls.CreateFence.data.parse(r.Data);
+    expect(f.detail).toEqual({ RemoteRule: 0, DeviceRule: 1, Synchronized: 0 });
+    const first = await deviceCall('H-TWO', '/batch', { fixes: { t: [T0 - 5 * MIN], lon: [121], lat: [31] } });
+    // the first test's device fence (switched off, then deleted) waits as a removal for H-TWO
+    expect(first.body.fenceRules!.filter((x) => x.removed).map((x) => x.fenceId)).toHaveLength(1);
+    for (const x of first.body.fenceRules!.filter((y) => y.removed)) expect((await deviceCall('H-TWO', '/fence-ack', { fenceId: x.fenceId, version: x.version })).status).toBe(200);
+    expect(first.body.fenceRules!.filter((x) => !x.removed)).toMatchObject([{ fenceId: f.Id, version: 1, removed: false, inOrOut: 'ENTER', instrs: [{ Type: 'ACQUISITION_FREQUENCY' }, { Type: 'POSTBACK_FREQUENCY' }] }]);
+    // a device rule is not evaluated by the server: no state, no event
+    expect(await fenceEvents('H-TWO')).toEqual([]);
+    expect((await deviceCall('H-TWO', '/fence-ack', { fenceId: f.Id, version: 7 })).status).toBe(404);
+    const ack = await deviceCall('H-TWO', '/fence-ack', { fenceId: f.Id, version: 1 });
+    expect(ack.status).toBe(200);
+    expect(ack.body.fenceRules).toBeUndefined();
+    const rules = await data<{ List: FenceRule[] }>(calls.GetRuleListByType, { fenceId: f.IdStr, type: 2 });
+    expect(rules.List.map((x) => [x.IMEI, x.RuleType, x.Synchronized])).toEqual([['H-TWO', 2, 1]]);
+    expect((await call(calls.DeleteFence, { fenceId: f.IdStr })).Code).toBe(Code.Success);
+    const next = await deviceCall('H-TWO', '/batch', { fixes: { t: [T0 - 4 * MIN], lon: [121], lat: [31] } });
+    expect(next.body.fenceRules).toMatchObject([{ fenceId: f.Id, removed: true }]);
+    expect((await deviceCall('H-TWO', '/fence-ack', { fenceId: f.Id, version: next.body.fenceRules![0]!.version })).status).toBe(200);
+    expect((await deviceCall('H-TWO', '/batch', { fixes: { t: [T0 - 3 * MIN], lon: [121], lat: [31] } })).body.fenceRules).toBeUndefined();
   });
 
   it('imports the polygons of a .shp as fences, and refuses a bad file whole, storing nothing', async () => {
