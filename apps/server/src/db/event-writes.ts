@@ -214,6 +214,8 @@ export async function recordSilences(db: Kysely<Database>, now: number, workingS
     .where('d.type', '!=', DeviceType.Phone)
     .where('d.last_work_time', 'is not', null)
     .where('d.last_work_time', '<', now - shortest)
+    // a silence already recorded is not read again at each pass (long-dead devices would be, every 5 minutes)
+    .where(sql<boolean>`not exists (select 1 from events e where e.device_id = d.id and e.dedup_key = cast(${SILENT_PREFIX} as text) || cast(d.last_work_time as text))`)
     .execute();
   let made = 0;
   for (const r of rows) {
