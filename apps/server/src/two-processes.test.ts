@@ -10,6 +10,8 @@ import {
   Code,
   DeviceType,
   generateSealKeyPair,
+  INGEST_BASE,
+  ingestHeaders,
   LanguageId,
   newRequestCode,
   openSecret,
@@ -27,6 +29,7 @@ import { UserRepository } from './modules/user/repository.js';
 import { UserService } from './modules/user/service.js';
 import { awayFromWindowEnd, redisAnswers, TEST_REDIS_URL } from './test/redis.js';
 import { type ServerProcess, startServerProcess } from './test/server-process.js';
+import { openLiveReader } from './live/live-client.js';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const skipped = !DATABASE_URL ? 'DATABASE_URL is not set' : !(await redisAnswers()) ? `no Redis answers at ${TEST_REDIS_URL} (set REDIS_URL)` : null;
@@ -80,6 +83,7 @@ describe.skipIf(skipped !== null)('two server processes on one PostgreSQL with R
   let a: ServerProcess;
   let b: ServerProcess;
   let orgId = 0;
+  let deviceSecret = '';
 
   beforeAll(async () => {
     const admin = new pg.Client({ connectionString: DATABASE_URL });
@@ -92,7 +96,7 @@ describe.skipIf(skipped !== null)('two server processes on one PostgreSQL with R
     await users.createUser({ orgName: 'Estuary Lab', userName: 'dunlin01', password, email: 'dunlin@example.org', isPrimary: true });
     await users.createUser({ orgName: 'Estuary Lab', userName: 'curlew01', password, email: 'curlew@example.org' });
     orgId = Number((await database.db.selectFrom('organisations').select('id').where('name', '=', 'Estuary Lab').executeTakeFirstOrThrow()).id);
-    await new DeviceRegistry(new DeviceRepository(database.db)).register({ orgId, imei: '865000000000901', type: DeviceType.Tracker });
+    deviceSecret = (await new DeviceRegistry(new DeviceRepository(database.db)).register({ orgId, imei: '865000000000901', type: DeviceType.Tracker })).secret;
     await database.close();
 
     const env = (dir: string) => ({
@@ -155,6 +159,32 @@ describe.skipIf(skipped !== null)('two server processes on one PostgreSQL with R
     expect([refusedA.Code, refusedB.Code]).toEqual([Code.TooManyRequests, Code.TooManyRequests]);
     expect(refusedB.Msg).toMatch(/^Too many sign-in attempts from your address; try again in \d+ seconds$/);
     expect((await call(b, calls.GetPublicKey.path, {}, { from: '203.0.113.51' })).Code).toBe(Code.Success);
+  });
+
+  it('delivers a fix stored through one process to consoles connected to either (Redis pub/sub), and a sign-out through one closes the stream on the other', async () => {
+    const { credential } = await signIn(a, 'dunlin01', password, '198.51.100.4');
+    const onA = await openLiveReader(a.baseUrl, credential);
+    const onB = await openLiveReader(b.baseUrl, credential);
+    await onA.waitFor((m) => m.type === 'ready');
+    await onB.waitFor((m) => m.type === 'ready');
+    const body = JSON.stringify({ fixes: { t: [Date.now() - 60_000], lon: [121.25], lat: [31.5], alt: [3] } });
+    const res = await fetch(`${a.baseUrl}${INGEST_BASE}/batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...ingestHeaders({ imei: '865000000000901', secret: deviceSecret, path: `${INGEST_BASE}/batch`, body }) },
+      body,
+    });
+    expect(res.status).toBe(200);
+    for (const reader of [onA, onB]) await reader.waitFor((m) => m.type === 'fix' && m.imei === '865000000000901' && m.lon === 121.25, 15_000);
+    // Each process delivers it once.
+    expect(onB.messages.filter((m) => m.type === 'fix')).toHaveLength(1);
+    // A console that reconnects to the other process catches up from the shared log (a Redis stream).
+    const ready = onA.messages.find((m) => m.type === 'ready')!;
+    const back = await openLiveReader(b.baseUrl, credential, { fix: ready.type === 'ready' ? ready.cursor.fix : '' });
+    await back.waitFor((m) => m.type === 'fix' && m.lon === 121.25);
+    back.close();
+    onA.close();
+    expect((await call(a, calls.Exit.path, {}, { credential, from: '198.51.100.4' })).Code).toBe(Code.Success);
+    await onB.ended;
   });
 
   it('shows a tree change made through one process through the other at once', async () => {
