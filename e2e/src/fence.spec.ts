@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { GetFenceList, type Fence } from '@wildtrack/contract';
 import { IngestClient } from '@wildtrack/simulator';
 import Database from 'better-sqlite3';
@@ -125,6 +126,14 @@ async function fenceNamed(label: string): Promise<Fence | undefined> {
   return list.List.find((f) => f.Label === label);
 }
 
+/** Serious or critical axe-core violations on /fence (the list or the form beside the map). */
+async function violations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).include('[data-testid=fence]').analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} [${v.impact}] ${v.help} -> ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
 /** Chooses the device in the form's device picker (typed, then its option), verified and retried. */
 async function chooseDevice(page: Page, name: string): Promise<void> {
   const picker = page.getByTestId('fence-devices');
@@ -178,8 +187,10 @@ describe.each(cases)('geofences ($tag)', ({ locale, tag, texts, imei, unit }) =>
       const picker = page.getByTestId('fence-devices');
       await picker.click();
       await picker.locator('input').fill(storkImei);
-      const sample = page.locator('.ant-select-dropdown:visible .ant-select-item-option').first();
-      await sample.waitFor();
+      const offered = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+      // the list filtered down to the one device with that IMEI
+      await expect.poll(() => offered.count()).toBe(1);
+      const sample = offered.first();
       expect(await sample.textContent()).toContain(t('fence.reason.example'));
       expect(await sample.getAttribute('class')).toContain('ant-select-item-option-disabled');
       await picker.locator('input').fill('');
@@ -237,6 +248,7 @@ describe.each(cases)('geofences ($tag)', ({ locale, tag, texts, imei, unit }) =>
       await fillSchedule(page);
       await animationsSettled(page);
       await screenshot(page, `fence-${tag}-form`);
+      expect(await violations(page)).toEqual([]);
       await page.getByTestId('fence-save').click();
 
       // ---- listed with its area; the stored ring holds part of the route ----
@@ -256,6 +268,7 @@ describe.each(cases)('geofences ($tag)', ({ locale, tag, texts, imei, unit }) =>
       expect(listed).toBe(areaText.replace(t('fence.areaIs', { area: '' }), '').trim());
       await animationsSettled(page);
       await screenshot(page, `fence-${tag}-saved`);
+      expect(await violations(page)).toEqual([]);
 
       // ---- import a .shp (one polygon near the route's start) with a new fence's settings ----
       await page.getByTestId('fence-new').click();

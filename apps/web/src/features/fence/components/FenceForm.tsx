@@ -65,17 +65,18 @@ export function FenceForm({ draft, onChange, issues, shapeField, rules, readOnly
   return (
     <Form layout="vertical" component="div" disabled={readOnly} className="wt-fence-form" data-testid="fence-form">
       <Form.Item label={t('fence.field.label')} required {...item('label')}>
-        <Input value={draft.label} maxLength={FENCE_LABEL_MAX} onChange={(e) => set('label', e.target.value)} data-testid="fence-label" placeholder={t('fence.labelPlaceholder')} />
+        <Input aria-label={t('fence.field.label')} value={draft.label} maxLength={FENCE_LABEL_MAX} onChange={(e) => set('label', e.target.value)} data-testid="fence-label" placeholder={t('fence.labelPlaceholder')} />
       </Form.Item>
       <Form.Item label={t('fence.field.shape')} required {...item('shape')}>
         {shapeField}
       </Form.Item>
       <Form.Item label={t('fence.field.enabled')}>
-        <Switch checked={draft.enabled} onChange={(v) => set('enabled', v)} data-testid="fence-enabled" />
+        <Switch aria-label={t('fence.field.enabled')} checked={draft.enabled} onChange={(v) => set('enabled', v)} data-testid="fence-enabled" />
       </Form.Item>
       <Form.Item label={t('fence.field.devices')} required {...item('imeis')}>
         <Select
           mode="multiple"
+          aria-label={t('fence.field.devices')}
           data-testid="fence-devices"
           value={draft.imeis}
           onChange={(v: string[]) => set('imeis', v)}
@@ -114,7 +115,7 @@ export function FenceForm({ draft, onChange, issues, shapeField, rules, readOnly
         />
       </Form.Item>
       <Form.Item label={t('fence.field.allowSendInstr')} extra={t('fence.allowSendInstrHint')}>
-        <Switch checked={draft.allowSendInstr} onChange={(v) => set('allowSendInstr', v)} data-testid="fence-allow-instr" />
+        <Switch aria-label={t('fence.field.allowSendInstr')} checked={draft.allowSendInstr} onChange={(v) => set('allowSendInstr', v)} data-testid="fence-allow-instr" />
       </Form.Item>
       <Form.Item label={t('fence.field.collection')} required {...item('collection')}>
         <Radio.Group value={c.mode} onChange={(e) => set('collection', { ...c, mode: e.target.value as 'INTERVAL' | 'HOURS' })} data-testid="fence-collection-mode">
@@ -135,7 +136,7 @@ export function FenceForm({ draft, onChange, issues, shapeField, rules, readOnly
               style={{ width: 180 }}
             />
           ) : (
-            <Select mode="multiple" data-testid="fence-collection-hours" value={c.hours} onChange={(v: number[]) => set('collection', { ...c, hours: v })} options={HOURS} placeholder={t('fence.hoursPlaceholder')} />
+            <Select mode="multiple" aria-label={t('fence.field.collection')} data-testid="fence-collection-hours" value={c.hours} onChange={(v: number[]) => set('collection', { ...c, hours: v })} options={HOURS} placeholder={t('fence.hoursPlaceholder')} />
           )}
         </div>
       </Form.Item>
@@ -146,7 +147,7 @@ export function FenceForm({ draft, onChange, issues, shapeField, rules, readOnly
         </Radio.Group>
         <div className="wt-fence-sub">
           {p.mode === 'HOUR' ? (
-            <Select mode="multiple" data-testid="fence-postback-hours" value={p.hours} onChange={(v: number[]) => set('postback', { ...p, hours: v })} options={HOURS} placeholder={t('fence.hoursPlaceholder')} />
+            <Select mode="multiple" aria-label={t('fence.field.postback')} data-testid="fence-postback-hours" value={p.hours} onChange={(v: number[]) => set('postback', { ...p, hours: v })} options={HOURS} placeholder={t('fence.hoursPlaceholder')} />
           ) : (
             <span className="wt-fence-row">
               <InputNumber<number> aria-label={t('fence.postback.packetCount')} placeholder={t('fence.postback.packetCount')} min={1} max={PACKET_COUNT_MAX} precision={0} value={p.packetCount} onChange={(v) => set('postback', { ...p, packetCount: v ?? null })} />
