@@ -160,22 +160,6 @@ export class FenceRepository {
     return rows.map(fenceRow);
   }
 
-  /** How many fences each device has a rule in (the tree's DeviceFence, the detail's FenceCount). */
-  async countsByDevice(deviceIds: number[]): Promise<Map<number, number>> {
-    if (deviceIds.length === 0) return new Map();
-    const out = new Map<number, number>();
-    for (let i = 0; i < deviceIds.length; i += 500) {
-      const rows = await this.db
-        .selectFrom('fence_rules')
-        .select((eb) => ['device_id', eb.fn.countAll<number>().as('n')])
-        .where('device_id', 'in', deviceIds.slice(i, i + 500))
-        .groupBy('device_id')
-        .execute();
-      for (const r of rows) out.set(num(r.device_id), num(r.n));
-    }
-    return out;
-  }
-
   /**
    * Stores fences with a rule per device, all in one transaction (`fenceId` set: replaces that fence's
    * values and the rules on `deviceIds`' devices among `editable`; others' rules stay). Device rules start

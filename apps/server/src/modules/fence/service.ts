@@ -283,9 +283,4 @@ export class FenceService {
     const rows = (await Promise.all(ids.map((id) => this.repo.get(id)))).filter((r): r is FenceRow => r !== undefined);
     return { List: await this.records(rows, caller) };
   }
-
-  /** How many fences each device is in (tree DeviceFence, detail FenceCount). */
-  countsByDevice(deviceIds: number[]): Promise<Map<number, number>> {
-    return this.repo.countsByDevice(deviceIds);
-  }
 }
