@@ -147,6 +147,10 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
     const tree = (await call(calls.GetTree, { timeZone: ZONE })).Data as { Folders: { Devices: { IMEI: string; DeviceFence: number }[] }[] };
     const inTree = Object.fromEntries(tree.Folders.flatMap((x) => x.Devices).map((d) => [d.IMEI, d.DeviceFence]));
     expect(inTree).toMatchObject({ 'H-ONE': 1, 'H-TWO': 1, 'H-MOVE': 0 });
+    // the detail's FenceCount (the one GET of the API)
+    const url = `${calls.GetDetailByIMEI.path}?imei=H-ONE&timeZone=%2B08:00`;
+    const res = await t.app.inject({ method: 'GET', url: API_BASE + url, headers: signedHeaders({ token: alice, method: 'GET', path: url, body: undefined, lcid: LanguageId.en }) });
+    expect((res.json() as { Data: { FenceCount: number } }).Data.FenceCount).toBe(1);
 
     // update: a circle, only H-TWO, device-side (synchronizing until the device acknowledges)
     const u = await call(calls.UpdateFence, { fenceId: f.IdStr, label: 'Nest', shape: { Type: 'Circle', Center: [121.05, 31.05], Radius: 500 }, ...settings(['H-TWO'], { ruleType: 2, inOrOut: 'ENTER' }) });
