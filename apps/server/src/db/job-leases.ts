@@ -7,8 +7,10 @@ import type { Database } from './schema.js';
  * run out, or when `holder` already holds it; held until `now + ms`. One conditional upsert, so two
  * processes asking at once never both get it.
  */
-export async function claimLease(db: Kysely<Database>, name: string, holder: string, now: number, ms: number): Promise<boolean> {
-  const until = Math.round(now + ms);
+export async function claimLease(db: Kysely<Database>, name: string, holder: string, time: number, ms: number): Promise<boolean> {
+  // whole milliseconds: a bigint column on PostgreSQL takes no fraction (a catch-up's renewal adds one)
+  const now = Math.round(time);
+  const until = now + Math.round(ms);
   const r = await db
     .insertInto('job_leases')
     .values({ name, holder, until })
