@@ -5,6 +5,7 @@ import { type Config, loadConfig } from './config.js';
 import { backupSqlite, BackupError, restoreSqlite } from './db/backup.js';
 import { connect, migrateToLatest } from './db/connect.js';
 import { UserRepository } from './modules/user/repository.js';
+import { OutboxRepository } from './delivery/outbox-repository.js';
 import { AdviceRepository } from './modules/advice/repository.js';
 import { AuthRepository } from './modules/auth/repository.js';
 import { UserInputError, UserService } from './modules/user/service.js';
@@ -46,6 +47,11 @@ const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [opti
       Prints the feedback users sent from the console (newest first, 50 unless --limit): when, who
       (account and organisation), the e-mail and phone to answer to, the question and the pictures'
       addresses (files under WILDTRACK_DATA/uploads). --json prints one JSON object a line.
+
+  outbox [--limit <n>] [--json]
+      Prints the verification codes and messages the server could not hand to a gateway (newest first,
+      20 unless --limit): SMS when SMS_URL is unset, e-mail when SMTP_URL is unset. Each has its time,
+      channel, address and text; a code in it is valid 5 minutes. --json prints one JSON object a line.
 
   send-notice --title <title> --body <text> [--website <http(s) URL>] [--org <organisation>]
       Sends a notice to every user of the organisation, or of all organisations when no --org is given.
@@ -180,6 +186,25 @@ async function run(argv: string[]): Promise<number> {
           folderId,
         });
         process.stdout.write(`${JSON.stringify({ imei: r.imei, secret: r.secret })}\n`);
+        return 0;
+      }
+      case 'outbox': {
+        const { values } = parseArgs({ args: rest, options: { limit: { type: 'string' }, json: { type: 'boolean' } } });
+        const limit = values.limit === undefined ? 20 : Number(values.limit);
+        if (!Number.isInteger(limit) || limit < 1) {
+          process.stderr.write('outbox: --limit takes a whole number above 0\n');
+          return 2;
+        }
+        const rows = await new OutboxRepository(database.db).list(limit);
+        if (rows.length === 0) {
+          process.stdout.write('the outbox is empty\n');
+          return 0;
+        }
+        for (const r of rows) {
+          const item = { id: Number(r.id), time: new Date(Number(r.created_at)).toISOString(), channel: r.channel, address: r.address, subject: r.subject, text: r.text };
+          if (values.json) process.stdout.write(`${JSON.stringify(item)}\n`);
+          else process.stdout.write(`#${item.id}  ${item.time.slice(0, 19).replace('T', ' ')} UTC  ${item.channel}  ${item.address}\n    ${item.text}\n\n`);
+        }
         return 0;
       }
       case 'list-feedback': {

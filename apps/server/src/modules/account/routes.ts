@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { calls } from '@wildtrack/contract';
 import { type CallHooks, registerCall } from '../../http/calls.js';
-import { type AccountService, recoveryAddress } from './service.js';
+import type { AccountService } from './service.js';
 
 /** The account-security flow (§4) and the signed-out account paths: issue 17 items 2 and 4. */
 export function accountRoutes(app: FastifyInstance, hooks: CallHooks, accounts: AccountService): void {
@@ -52,5 +52,4 @@ export function accountRoutes(app: FastifyInstance, hooks: CallHooks, accounts: 
   registerCall(app, hooks, calls.GetLoginPhoneCode, async ({ caller, body, request }) =>
     accounts.sendLoginCode({ kind: 'phone', countryCode: body.countryCode, phone: body.phone }, caller.lang, request.ip),
   );
-  void recoveryAddress;
 }

@@ -7,7 +7,7 @@ import { TemporaryPasswordGate } from '../../features/members';
 import { FeedbackDialog, UserInfoDialog } from '../../features/profile';
 import { SettingsDialog } from '../../features/settings';
 import { logout } from '../../lib/auth';
-import { markSafetyPrompt, useSession } from '../../lib/session';
+import { useSession } from '../../lib/session';
 import { showsTreePanel } from '../routes';
 import { prefetchScreens } from '../screens';
 import { AppHeader } from './AppHeader';
@@ -61,10 +61,9 @@ function Shell() {
       <FeedbackDialog open={feedbackOpen} onClose={() => setFeedbackOpen(false)} />
       <SafetyPrompt
         open={safetyPrompt && !securityOpen}
-        onSecure={() => {
-          markSafetyPrompt(false);
-          setSecurityOpen(true);
-        }}
+        // The prompt stays until an e-mail or phone is bound (the dialog ends it): closing the dialog
+        // without binding brings it back (§4 "a prompt forces the account-security dialog").
+        onSecure={() => setSecurityOpen(true)}
         onLeave={() => logout()}
       />
     </Layout>

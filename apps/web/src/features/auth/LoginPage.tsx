@@ -7,6 +7,12 @@ import { BrandMark } from '../../components/BrandMark';
 import { LanguageToggle } from '../../components/LanguageToggle';
 import { safeRedirectTarget } from '../../lib/navigation';
 import { signInTimeZone, useSignIn } from './api/useSignIn';
+import { GetRegistration } from '@wildtrack/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button } from 'antd';
+import { useState } from 'react';
+import { call } from '../../lib/api';
+import { RegisterForm, ResetForm } from './components/AccountForms';
 import { SignInForm } from './components/SignInForm';
 import './login.css';
 
@@ -16,6 +22,18 @@ export function LoginPage() {
   const { message, notification } = App.useApp();
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  // Sign in, register or reset a forgotten password, in the same card (issue 17 item 4).
+  const [mode, setMode] = useState<'signIn' | 'register' | 'reset'>('signIn');
+  const [account, setAccount] = useState('');
+  const registration = useQuery({
+    queryKey: ['auth', 'registration'],
+    queryFn: () => call(GetRegistration, undefined, { loading: false, repeatCheck: false, notify: false }),
+    staleTime: 60_000,
+  });
+  const backToSignIn = (name?: string) => {
+    if (name) setAccount(name);
+    setMode('signIn');
+  };
   const signIn = useSignIn((result) => {
     // an earlier failed attempt's warning is stale now
     notification.destroy();
@@ -49,13 +67,31 @@ export function LoginPage() {
           <LanguageToggle />
         </div>
         <div className="wt-login-card">
-          <Typography.Title level={2} style={{ marginBottom: 4 }}>
-            {t('login.welcome')}
-          </Typography.Title>
-          <Typography.Paragraph type="secondary" style={{ marginBottom: 28 }}>
-            {t('login.subtitle')}
-          </Typography.Paragraph>
-          <SignInForm onSubmit={(values) => signIn.mutate(values)} submitting={signIn.isPending} />
+          {mode === 'register' ? (
+            <RegisterForm onDone={backToSignIn} onBack={() => backToSignIn()} />
+          ) : mode === 'reset' ? (
+            <ResetForm onDone={backToSignIn} onBack={() => backToSignIn()} />
+          ) : (
+            <>
+              <Typography.Title level={2} style={{ marginBottom: 4 }}>
+                {t('login.welcome')}
+              </Typography.Title>
+              <Typography.Paragraph type="secondary" style={{ marginBottom: 28 }}>
+                {t('login.subtitle')}
+              </Typography.Paragraph>
+              <SignInForm key={account} initialAccount={account} onSubmit={(values) => signIn.mutate(values)} submitting={signIn.isPending} />
+              <div className="wt-login-links">
+                <Button type="link" size="small" onClick={() => setMode('reset')} data-testid="login-forgot">
+                  {t('account.forgot')}
+                </Button>
+                {registration.data?.Open ? (
+                  <Button type="link" size="small" onClick={() => setMode('register')} data-testid="login-register">
+                    {t('account.register')}
+                  </Button>
+                ) : null}
+              </div>
+            </>
+          )}
           <div className="wt-login-meta">
             <span>
               <ClockCircleOutlined /> {t('login.timeZone', { zone: signInTimeZone() })}

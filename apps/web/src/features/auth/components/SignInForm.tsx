@@ -5,12 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { zodRule } from '../../../lib/form';
 import type { SignInValues } from '../api/useSignIn';
 
-export function SignInForm({ onSubmit, submitting }: { onSubmit: (values: SignInValues) => void; submitting: boolean }) {
+export function SignInForm({ onSubmit, submitting, initialAccount = '' }: { onSubmit: (values: SignInValues) => void; submitting: boolean; initialAccount?: string }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<SignInValues>();
 
   return (
-    <Form<SignInValues> form={form} layout="vertical" size="large" requiredMark={false} onFinish={onSubmit} autoComplete="on">
+    <Form<SignInValues> form={form} initialValues={{ account: initialAccount }} layout="vertical" size="large" requiredMark={false} onFinish={onSubmit} autoComplete="on">
       <Form.Item
         name="account"
         label={t('login.account')}
