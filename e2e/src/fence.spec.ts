@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { GetFenceList, type Fence } from '@wildtrack/contract';
+import { GetFenceList, GetRuleListByType, type Fence } from '@wildtrack/contract';
 import { IngestClient } from '@wildtrack/simulator';
 import Database from 'better-sqlite3';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -33,6 +33,8 @@ const dir = mkdtempSync(join(tmpdir(), 'wildtrack-fence-'));
 let route: [number, number][] = [];
 /** The sample stork's IMEI (an experience device: no fence may be put on it). */
 let storkImei = '';
+/** Each registered tag's ingest secret, by IMEI. */
+const secrets = new Map<string, string>();
 
 /**
  * A shapefile (.shp, ESRI 1998) of one polygon record with one ring (clockwise, as the format's outer
@@ -106,6 +108,7 @@ beforeAll(async () => {
   for (const c of cases) {
     const out = await setup.server.cli('register-device', '--org', 'Wildtrack', '--imei', c.imei, '--caption', `Stork ${c.tag}`, '--sensors', 'GNSS', '--species', 'bird', '--battery', 'li');
     const { secret } = JSON.parse(out) as { secret: string };
+    secrets.set(c.imei, secret);
     await new IngestClient(setup.server.baseUrl, { imei: c.imei, secret }).sendBatch({
       fixes: {
         t: fixes.map((_, i) => now - (fixes.length - i) * 10 * 60_000),
@@ -269,6 +272,28 @@ describe.each(cases)('geofences ($tag)', ({ locale, tag, texts, imei, unit }) =>
       await animationsSettled(page);
       await screenshot(page, `fence-${tag}-saved`);
       expect(await violations(page)).toEqual([]);
+
+      // ---- a new fix inside: the server tests it (its rule's last side becomes inside); the fence opens with that rule ----
+      const mid = route.find((p) => inside(p, ring))!;
+      await new IngestClient(setup.server.baseUrl, { imei, secret: secrets.get(imei)! }).sendBatch({
+        fixes: { t: [Date.now() - 30_000], lon: [mid[0]], lat: [mid[1]], voltage: [3.95], sats: [9], hdop: [1.1], grade: [1] },
+      });
+      await pollUntil(
+        () => api.call(GetRuleListByType, { fenceId: stored!.IdStr, timeZone: '+08:00' }),
+        (r) => r.List.some((rule) => rule.IMEI === imei && rule.Inside === true),
+        30_000,
+        (r) => `the rule did not become inside: ${JSON.stringify(r.List)}`,
+      );
+      await item.getByTestId('fence-item-open').click();
+      const rules = page.getByTestId('fence-rules');
+      await rules.waitFor();
+      await expect.poll(() => rules.textContent()).toContain(t('fence.inside'));
+      expect(await rules.textContent()).toContain(t('fence.sync.synchronized'));
+      expect(await rules.textContent()).toContain(t('fence.ruleType.remote'));
+      await rules.scrollIntoViewIfNeeded();
+      await animationsSettled(page);
+      await screenshot(page, `fence-${tag}-rules`);
+      await page.getByTestId('fence-cancel').click();
 
       // ---- import a .shp (one polygon near the route's start) with a new fence's settings ----
       await page.getByTestId('fence-new').click();
