@@ -4,7 +4,7 @@ import type { SessionInfo } from '../http/caller.js';
 import type { BusEntry, FixEntry, LiveBus } from './bus.js';
 import type { EventRow, LiveRepository, ReaderState } from './repository.js';
 
-/** How often a connected console's access (shares, experience switch, session) is read again. */
+/** How often (at least; on a heartbeat) a connected console's access (shares, experience switch, session) is read again. */
 export const READER_REFRESH_MS = 30_000;
 /** How often each process reads the events written since it last looked (by any writer, in any process). */
 export const EVENT_POLL_MS = 1_000;
@@ -59,11 +59,20 @@ class LiveConnection {
     });
     // A comment first, so that proxies and the browser see the stream open at once.
     this.res.write(': open\n\n');
-    let beats = 0;
+    let refreshed = Date.now();
+    let beat = Date.now();
+    // A beat at least every LIVE_HEARTBEAT_MS; the access read again every READER_REFRESH_MS (10 s ticks).
     this.heartbeat = setInterval(() => {
-      this.write(': beat\n\n');
-      if (++beats % Math.max(1, Math.round(READER_REFRESH_MS / LIVE_HEARTBEAT_MS)) === 0) void this.refresh();
-    }, Math.min(LIVE_HEARTBEAT_MS, READER_REFRESH_MS));
+      const now = Date.now();
+      if (now - beat >= LIVE_HEARTBEAT_MS - 1_000) {
+        beat = now;
+        this.write(': beat\n\n');
+      }
+      if (now - refreshed >= READER_REFRESH_MS - 1_000) {
+        refreshed = now;
+        void this.refresh();
+      }
+    }, 10_000);
     this.heartbeat.unref();
     // The console went away: the connection is dropped, not kept alive for another request.
     this.res.on('close', () => this.close(true));

@@ -1,0 +1,78 @@
+import { QueryClient } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { Code, type LiveMessage } from '@wildtrack/contract';
+import { startLive } from './live';
+import { queryKeys } from './queryKeys';
+import { positionKeys } from './tracks/hooks';
+
+/** A stream answer carrying these messages, then ending (as a server restart would end it). */
+function stream(messages: LiveMessage[], keepOpen = false): Response {
+  const text = messages.map((m) => `id: ${m.id}\ndata: ${JSON.stringify(m)}\n\n`).join('');
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(`: open\n\n${text}`));
+      if (!keepOpen) controller.close();
+    },
+  });
+  return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8' } });
+}
+
+const ready = (event: number, fix: string): LiveMessage => ({ type: 'ready', id: 'r:0', cursor: { event, notice: 0, fix } });
+
+describe('the live connection', () => {
+  let fetchMock: Mock;
+  let client: QueryClient;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+    client = new QueryClient();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('invalidates what each message changes, reconnects after a break naming the last ids it saw, and stops on 1004', async () => {
+    const invalidate = vi.spyOn(client, 'invalidateQueries');
+    fetchMock
+      .mockResolvedValueOnce(
+        stream([
+          ready(10, 'r-5'),
+          { type: 'event', id: 'e:11', eventId: 11, imei: 'A1', eventType: 2, happenTime: 1 },
+          { type: 'fix', id: 'f:r-6', imei: 'A1', time: 1, lon: 1, lat: 2 },
+        ]),
+      )
+      .mockResolvedValueOnce(stream([ready(12, 'r-9'), { type: 'notice', id: 'n:3', noticeId: 3 }]))
+      .mockRejectedValueOnce(new TypeError('network down'))
+      .mockResolvedValueOnce(new Response(JSON.stringify({ Code: Code.SessionExpired, Msg: 'expired', Data: null }), { headers: { 'content-type': 'application/json' } }));
+    const stop = startLive(client, 'sid-1.tok-1');
+    await vi.waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.events }));
+    // Fixes are gathered for 1.5 s, then the positions naming the device are read again.
+    await vi.advanceTimersByTimeAsync(1_600);
+    const positions = invalidate.mock.calls.find(([f]) => f?.queryKey === positionKeys.all)?.[0] as unknown as { predicate: (q: { queryKey: unknown[] }) => boolean };
+    expect(positions.predicate({ queryKey: ['positions', 'last', ['A1'], '+08:00'] })).toBe(true);
+    expect(positions.predicate({ queryKey: ['positions', 'last', ['B2'], '+08:00'] })).toBe(false);
+
+    // The stream ended: reconnected after 1 s, naming the last event and fix it saw, signed for the session.
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    const second = String(fetchMock.mock.calls[1]![0]);
+    expect(second).toContain('event=11');
+    expect(second).toContain('fix=r-6');
+    expect((fetchMock.mock.calls[1]![1] as RequestInit).headers).toMatchObject({ 'x-session': 'sid-1' });
+    await vi.waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.notices }));
+
+    // That one ended too (it had opened: the delay starts again at 1 s); the next attempt fails outright.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    expect(String(fetchMock.mock.calls[2]![0])).toContain('notice=3');
+    // After a failure the delay doubles: nothing at 1 s, the attempt at 2 s; it is refused 1004, and no more come.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    await vi.advanceTimersByTimeAsync(1_100);
+    expect(fetchMock).toHaveBeenCalledTimes(4);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fetchMock).toHaveBeenCalledTimes(4);
+    stop();
+  });
+});
