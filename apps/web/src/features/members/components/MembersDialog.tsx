@@ -86,9 +86,13 @@ function MembersBody() {
     {
       title: t('members.account'),
       dataIndex: 'UserName',
+      width: 260,
+      // the name never breaks inside; the tags wrap below it when the column is narrow
       render: (name: string, m) => (
-        <Space size={4}>
-          <Typography.Text strong={m.IsPrimary}>{name}</Typography.Text>
+        <Space size={4} wrap>
+          <Typography.Text strong={m.IsPrimary} style={{ whiteSpace: 'nowrap' }}>
+            {name}
+          </Typography.Text>
           {m.IsPrimary ? <Tag color="green">{t('members.primary')}</Tag> : null}
           {m.MustChangePassword ? <Tag color="gold">{t('members.tempPassword')}</Tag> : null}
         </Space>
@@ -152,7 +156,7 @@ function MembersBody() {
         dataSource={list.data?.List ?? []}
         loading={list.isFetching}
         pagination={false}
-        scroll={{ x: 900 }}
+        scroll={{ x: 980 }}
         locale={{ emptyText: t('members.empty') }}
       />
       <CreateMemberModal
