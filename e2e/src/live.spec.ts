@@ -7,13 +7,14 @@ import { newContext, onScreen, pollUntil, screenshot, serverAndBrowser, signIn }
  * Live delivery in the console (issue 15 item 5), one context per language, no network beyond the local
  * server: with /map2d open on a device, a fix uploaded through the ingest API moves the device's marker (its
  * legend row's last fix) without a reload; a notice sent by the operator's CLI (another process) lights the
- * avatar's unread dot at once. Reconnect and catch-up after a restart are covered by apps/server live.test.ts.
+ * avatar's unread dot at once; while the stream can't be reached the header says so, and the console
+ * reconnects by itself once it can. Reconnect and catch-up after a restart are covered by apps/server live.test.ts.
  */
 const setup = serverAndBrowser();
 
 const cases = [
-  { locale: 'zh-CN' as const, imei: '861500000000101', caption: 'Live crane zh' },
-  { locale: 'en-US' as const, imei: '861500000000202', caption: 'Live crane en' },
+  { locale: 'zh-CN' as const, imei: '861500000000101', caption: 'Live crane zh', down: '实时更新已中断' },
+  { locale: 'en-US' as const, imei: '861500000000202', caption: 'Live crane en', down: 'Live updates paused' },
 ];
 const secrets = new Map<string, string>();
 const HOUR = 3600_000;
@@ -41,7 +42,7 @@ async function legendRow(page: Page, imei: string): Promise<Row | undefined> {
   return rows.find((r) => r.imei === imei);
 }
 
-describe.each(cases)('live updates ($locale)', ({ locale, imei }) => {
+describe.each(cases)('live updates ($locale)', ({ locale, imei, down }) => {
   it('moves the marker of a device when it uploads a fix and lights the unread dot when a notice is sent, without a reload', async () => {
     const device = new IngestClient(setup.server.baseUrl, { imei, secret: secrets.get(imei)! });
     const first = Date.now() - 2 * HOUR;
@@ -50,9 +51,16 @@ describe.each(cases)('live updates ($locale)', ({ locale, imei }) => {
     const context = await newContext(setup.browser, locale);
     const page = await context.newPage();
     try {
+      // The live stream can't be reached at first: the header says so, and the console reconnects by itself once it can.
+      const stream = '**/prod-api/api/Live/Stream*';
+      await context.route(stream, (route) => route.abort('connectionrefused'));
       await signIn(page, setup.server.baseUrl, setup.server.admin, `/map2d?devices=${imei}`);
       await onScreen(page, '/map2d');
       await page.getByTestId('map').and(page.locator('[data-state="ready"]')).waitFor({ timeout: 30_000 });
+      await page.getByTestId('live-down').getByText(down).waitFor();
+      await screenshot(page, `live-${locale}-down`);
+      await context.unroute(stream);
+      await page.getByTestId('live-down').waitFor({ state: 'detached', timeout: 60_000 });
       const before = await pollUntil(() => legendRow(page, imei), (r) => r !== undefined && r.count === 1, 30_000, (r) => `legend row ${JSON.stringify(r)}`);
       expect(before!.fixTime).toBe(first);
       // A mark on this document: a reload would lose it.
