@@ -38,6 +38,8 @@ interface LiveFence {
 interface Index {
   tree: Flatbush | null;
   fences: LiveFence[];
+  /** The fences' boxes, 4 numbers each (minLng, minLat, maxLng, maxLat), in `fences` order. */
+  boxes: Float64Array;
   /** Device id → indexes into `fences` of its remote rules. */
   byDevice: Map<number, number[]>;
 }
@@ -142,6 +144,8 @@ export class FenceEvaluator {
       boxes.push([f.min_lng, f.min_lat, f.max_lng, f.max_lat]);
     }
     let tree: Flatbush | null = null;
+    const flat = new Float64Array(boxes.length * 4);
+    boxes.forEach((b, i) => flat.set(b, i * 4));
     if (live.length > 0) {
       tree = new Flatbush(live.length);
       for (const b of boxes) tree.add(b[0], b[1], b[2], b[3]);
@@ -155,18 +159,26 @@ export class FenceEvaluator {
       if (list) list.push(i);
       else byDevice.set(r.device_id, [i]);
     }
-    return { tree, fences: live, byDevice };
+    return { tree, fences: live, boxes: flat, byDevice };
   }
 
   /** Evaluates a stored batch's fixes for the device; answers the crossings stored (after their rules fired). */
   async evaluate(deviceId: number, fixes: readonly FixPoint[], now = Date.now()): Promise<Crossing[]> {
-    const index = await this.current(now);
+    const index = this.index && now - this.checkedAt < this.refreshMs ? this.index : await this.current(now);
     const mine = index.byDevice.get(deviceId);
     if (!mine || !index.tree) return [];
     const valid = fixes.filter((f) => f.valid === 1 && f.lon !== null && f.lat !== null).sort((a, b) => a.pick_time - b.pick_time);
     if (valid.length === 0) return [];
-    // Each fix's candidate fences, once, from the index.
-    const candidates = valid.map((f) => new Set(index.tree!.search(f.lon!, f.lat!, f.lon!, f.lat!)));
+    // The fences whose box meets the batch's box, by one search of the index; then each fix against a
+    // candidate's own box before the exact test.
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const f of valid) {
+      if (f.lon! < x0) x0 = f.lon!;
+      if (f.lon! > x1) x1 = f.lon!;
+      if (f.lat! < y0) y0 = f.lat!;
+      if (f.lat! > y1) y1 = f.lat!;
+    }
+    const candidates = new Set(index.tree.search(x0, y0, x1, y1));
     for (let attempt = 0; ; attempt++) {
       let known = this.states.get(deviceId);
       if (!known) {
@@ -180,7 +192,7 @@ export class FenceEvaluator {
       const wall = Date.now();
       const flush = wall - known.flushed >= FLUSH_MS;
       const writes = updates.filter((u) => flush || u.prevTime === null || u.events.length > 0 || known!.fences.get(u.fenceId)!.inside !== u.inside);
-      const moved = await this.repo.advance(deviceId, writes);
+      const moved = writes.length > 0 ? await this.repo.advance(deviceId, writes) : [];
       if (flush) known.flushed = wall;
       for (const u of updates) {
         const written = moved.includes(u.fenceId);
@@ -204,7 +216,7 @@ export class FenceEvaluator {
     mine: number[],
     deviceId: number,
     valid: FixPoint[],
-    candidates: Set<number>[],
+    candidates: Set<number>,
     states: Map<number, KnownState>,
   ) {
     const updates: { fenceId: number; inside: number; fixTime: number; prevTime: number | null; events: { at: number; content: string }[] }[] = [];
@@ -217,9 +229,12 @@ export class FenceEvaluator {
       let moved = false;
       const events: { at: number; content: string }[] = [];
       const crossed: Crossing[] = [];
-      valid.forEach((fix, k) => {
+      valid.forEach((fix) => {
         if (fix.pick_time <= time) return;
-        const inside = candidates[k]!.has(i) && contains(fence.shape, fix.lon!, fix.lat!) ? 1 : 0;
+        const b = index.boxes;
+        const lng = fix.lon!, lat = fix.lat!;
+        const inBox = candidates.has(i) && lng >= b[4 * i]! && lat >= b[4 * i + 1]! && lng <= b[4 * i + 2]! && lat <= b[4 * i + 3]!;
+        const inside = inBox && contains(fence.shape, lng, lat) ? 1 : 0;
         if (side !== null && inside !== side) {
           const entered = inside === 1;
           if (fires(fence.inOrOut, entered)) {
