@@ -164,10 +164,20 @@ describe.each(DIALECTS)('signed out: register, reset, phone codes on %s', (diale
       const res = await t.call(calls.GetUnloginSecurityAuthCode.path, { account });
       return { ms: Number(process.hrtime.bigint() - start) / 1e6, body: res.body };
     };
-    const k = await time('kite@example.org');
-    const u = await time('nobody3@example.org');
-    expect([k.body.Code, u.body.Code]).toEqual([Code.Success, Code.Success]);
-    expect(Math.abs(k.ms - u.ms)).toBeLessThan(25);
+    // (the fastest of 8 each, alternating: on a busy machine single times wander by tens of ms, the
+    // fastest is what the code itself costs)
+    const knownMs: number[] = [];
+    const unknownMs: number[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      await t.database.db.updateTable('verification_codes').set({ sent_at: 0 }).execute();
+      await t.database.db.deleteFrom('rate_counters').execute();
+      const k = await time('kite@example.org');
+      const u = await time('nobody3@example.org');
+      expect([k.body, u.body]).toEqual([{ ...u.body, Data: { Target: 'kit***@example.org', ResendSeconds: 60 } }, u.body]);
+      knownMs.push(k.ms);
+      unknownMs.push(u.ms);
+    }
+    expect(Math.abs(Math.min(...knownMs) - Math.min(...unknownMs))).toBeLessThan(5);
     // resend inside 60 s refused alike
     expect((await t.call(calls.GetUnloginSecurityAuthCode.path, { account: 'kite@example.org' })).body.Msg).toMatch(/ask again in/);
     expect((await t.call(calls.GetUnloginSecurityAuthCode.path, { account: 'nobody3@example.org' })).body.Msg).toMatch(/ask again in/);

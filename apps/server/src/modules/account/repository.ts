@@ -32,6 +32,16 @@ export class AccountRepository {
       .execute();
   }
 
+  /** A write that changes nothing, as heavy as an outbox insert (see AccountService.sendNothing). */
+  async touchCode(purpose: string, target: string): Promise<void> {
+    await this.db
+      .updateTable('verification_codes')
+      .set((eb) => ({ tries: eb.ref('tries') }))
+      .where('purpose', '=', purpose)
+      .where('target', '=', target)
+      .execute();
+  }
+
   /** Counts a wrong try; returns the tries so far. */
   async addTry(id: number): Promise<number> {
     const row = await this.db
