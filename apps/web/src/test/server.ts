@@ -20,6 +20,8 @@ const defaults: Record<string, (body: Record<string, unknown>) => Response> = {
     envelope(Code.Success, '', { Folders: [{ IdStr: '-1', ParentIdStr: '', Name: 'Qinling Reserve', DeviceCount: 0, Example: false, Folders: [], Devices: [] }], Permissions: [], Total: 0, SensorCounts: { '0': 0 } }),
   // the tree's marks: nothing known of any device
   '/api/Device/GetTreeState': () => envelope(Code.Success, '', { IMEI: [], LastWorkAt: [], ReportGapMinutes: [] }),
+  // the sign-in page asks whether to show the register link
+  '/api/Auth/GetRegistration': () => envelope(Code.Success, '', { Open: true }),
 };
 
 export function fakeServer(handlers: Record<string, (body: Record<string, unknown>) => Response>): Mock<FetchFn> {
