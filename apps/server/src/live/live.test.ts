@@ -1,9 +1,11 @@
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calls, Code, DeviceType, EventType, INGEST_BASE, ingestHeaders, type LiveMessage } from '@wildtrack/contract';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { recordInstructionEvent } from '../db/shared-writes.js';
 import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
+import { redisAnswers, TEST_REDIS_URL } from '../test/redis.js';
 import { openLiveReader } from './live-client.js';
 
 /**
@@ -178,5 +180,58 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
     expect((await t.call(calls.Exit.path, {}, { token: who.token })).body.Code).toBe(Code.Success);
     await live.ended;
     expect(live.isEnded()).toBe(true);
+  });
+});
+
+const REDIS = await redisAnswers();
+if (!REDIS) console.warn(`live.test.ts: the Redis case is skipped: no Redis answers at ${TEST_REDIS_URL} (set REDIS_URL)`);
+
+describe.skipIf(!REDIS)('the live stream with REDIS_URL', () => {
+  let t: TestApp;
+  const prefix = `wildtrack-live-test-${Date.now()}:`;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix });
+  });
+  afterAll(async () => {
+    await t.close();
+    // The test's own log key goes with it.
+    const c = createClient({ url: TEST_REDIS_URL });
+    await c.connect();
+    await c.del(`${prefix}live:fixes`);
+    await c.close();
+  });
+
+  it('catches up the fixes a console missed from the Redis log, also through a restarted server', async () => {
+    const owner = await t.userWithToken({ org: 'Live Redis' });
+    const dev = await t.services.devices.register({ orgId: await t.services.devices.orgIdByName('Live Redis'), imei: '861000000000009', type: DeviceType.Tracker });
+    const listen = async (app: typeof t.app) => {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const addr = app.server.address();
+      return `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    };
+    const first = await openLiveReader(await listen(t.app), owner.token);
+    const ready = (await first.waitFor((m) => m.type === 'ready')) as Extract<LiveMessage, { type: 'ready' }>;
+    first.close();
+    const body = JSON.stringify({ fixes: { t: [Date.now() - 60_000], lon: [119.5], lat: [30.5], alt: [5] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${INGEST_BASE}/batch`,
+      headers: { 'content-type': 'application/json', ...ingestHeaders({ imei: dev.imei, secret: dev.secret, path: `${INGEST_BASE}/batch`, body }) },
+      payload: body,
+    });
+    expect(res.statusCode).toBe(200);
+    // Published asynchronously after the batch: wait until the log holds it.
+    await expect.poll(async () => ((await t.services.live.bus.after(ready.cursor.fix)) ?? []).length, { timeout: 10_000 }).toBe(1);
+    const config = loadConfig({ LOG_LEVEL: 'silent', WILDTRACK_DATA: t.dataDir, WEB_DIST: `${t.dataDir}/no-web`, SIGN_IN_RATE_LIMIT: '0', REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix });
+    const restarted = await buildApp(config, t.database, { jobs: false });
+    try {
+      const back = await openLiveReader(await listen(restarted.app), owner.token, { fix: ready.cursor.fix });
+      const fix = await back.waitFor((m) => m.type === 'fix');
+      expect(fix).toMatchObject({ imei: dev.imei, lon: 119.5, lat: 30.5 });
+      expect(back.messages.some((m) => m.type === 'resync')).toBe(false);
+      back.close();
+    } finally {
+      await restarted.app.close();
+    }
   });
 });
