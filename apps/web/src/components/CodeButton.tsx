@@ -1,7 +1,8 @@
-import { CODE_COUNTDOWN_S, type CodeSent } from '@wildtrack/contract';
-import { App, Button } from 'antd';
+import { CODE_COUNTDOWN_S, type CodeSent, VerificationCodeSchema } from '@wildtrack/contract';
+import { App, Button, Form, type FormRule, Input, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { zodRule } from '../lib/form';
 
 /**
  * The send-code button (§4, §9): sends, says where the code went (masked, §8 "Code sent"), then stays
@@ -38,4 +39,31 @@ export function CodeButton({ send, beforeSend, testId }: { send: () => Promise<C
       {left > 0 ? t('account.resendIn', { seconds: left }) : t('account.sendCode')}
     </Button>
   );
+}
+
+/**
+ * The verification-code field of a form (`code`, 4 digits) with its send button beside it; `beforeSend`
+ * checks the address field first. `testPrefix` names the input `<prefix>-code`, the button `<prefix>-send`.
+ */
+export function CodeField({ label, send, beforeSend, testPrefix }: { label: string; send: () => Promise<CodeSent>; beforeSend?: () => Promise<boolean>; testPrefix: string }) {
+  const { t } = useTranslation();
+  return (
+    <Form.Item label={label} required>
+      <Space.Compact style={{ width: '100%' }}>
+        <Form.Item name="code" noStyle rules={[zodRule(VerificationCodeSchema, t, 'field.code')]}>
+          <Input maxLength={4} inputMode="numeric" autoComplete="one-time-code" data-testid={`${testPrefix}-code`} />
+        </Form.Item>
+        <CodeButton send={send} {...(beforeSend ? { beforeSend } : {})} testId={`${testPrefix}-send`} />
+      </Space.Compact>
+    </Form.Item>
+  );
+}
+
+/** The rule of a "repeat the password" field: the same as the field `of`. */
+export function sameAsRule(of: string, mismatch: string): FormRule {
+  return ({ getFieldValue }) => ({
+    validator: async (_r, v: unknown) => {
+      if (v !== getFieldValue(of)) throw new Error(mismatch);
+    },
+  });
 }

@@ -14,7 +14,6 @@ import {
   PasswordSchema,
   PhoneSchema,
   type SafeSetting,
-  VerificationCodeSchema,
 } from '@wildtrack/contract';
 import { Alert, App, Button, Form, Input, Modal, Radio, Skeleton, Space, Tag, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
@@ -25,7 +24,7 @@ import { zodRule } from '../../../lib/form';
 import { markSafetyPrompt } from '../../../lib/session';
 import { useSafeSetting } from '../api/useSafeSetting';
 import { isExpired, isVerified, securityCall, useRefreshSafeSetting } from '../api/useSecurity';
-import { CodeButton } from '../../../components/CodeButton';
+import { CodeField, sameAsRule } from '../../../components/CodeButton';
 import './security.css';
 
 /** §2.4 Account security pages; auth comes before the edit page it leads to (`next`). */
@@ -190,14 +189,7 @@ function AuthPage({ setting, expired, onDone, onCancel }: { setting: SafeSetting
           </Space>
         </Radio.Group>
       </Form.Item>
-      <Form.Item label={t('security.code')} required>
-        <Space.Compact style={{ width: '100%' }}>
-          <Form.Item name="code" noStyle rules={[zodRule(VerificationCodeSchema, t, 'field.code')]}>
-            <Input maxLength={4} inputMode="numeric" autoComplete="one-time-code" data-testid="security-code" />
-          </Form.Item>
-          <CodeButton send={() => call(GetSecurityAuthCode, { type })} testId="security-send" />
-        </Space.Compact>
-      </Form.Item>
+      <CodeField label={t('security.code')} send={() => call(GetSecurityAuthCode, { type })} testPrefix="security" />
       <Actions submitting={submitting} onCancel={onCancel} submitText={t('security.verify')} />
     </Form>
   );
@@ -250,18 +242,12 @@ function AddressPage({ kind, onDone, onExpired, onCancel }: { kind: 'email' | 'p
       >
         <Input addonBefore={kind === 'phone' ? '+86' : undefined} maxLength={kind === 'email' ? 40 : 11} autoFocus data-testid="security-address" />
       </Form.Item>
-      <Form.Item label={t('security.code')} required>
-        <Space.Compact style={{ width: '100%' }}>
-          <Form.Item name="code" noStyle rules={[zodRule(VerificationCodeSchema, t, 'field.code')]}>
-            <Input maxLength={4} inputMode="numeric" autoComplete="one-time-code" data-testid="security-code" />
-          </Form.Item>
-          <CodeButton
-            send={sendCode}
-            beforeSend={() => form.validateFields(['address']).then(() => true, () => false)}
-            testId="security-send"
-          />
-        </Space.Compact>
-      </Form.Item>
+      <CodeField
+        label={t('security.code')}
+        send={sendCode}
+        beforeSend={() => form.validateFields(['address']).then(() => true, () => false)}
+        testPrefix="security"
+      />
       <Actions submitting={submitting} onCancel={onCancel} submitText={t('security.bindSubmit')} />
     </Form>
   );
@@ -300,13 +286,7 @@ function PasswordPage({ onDone, onExpired, onCancel }: { onDone: () => void; onE
         name="confirm"
         label={t('security.confirmPwd')}
         dependencies={['newPwd']}
-        rules={[
-          ({ getFieldValue }) => ({
-            validator: async (_r, v: unknown) => {
-              if (v !== getFieldValue('newPwd')) throw new Error(t('security.pwdMismatch'));
-            },
-          }),
-        ]}
+        rules={[sameAsRule('newPwd', t('security.pwdMismatch'))]}
       >
         <Input.Password autoComplete="new-password" data-testid="security-confirm" />
       </Form.Item>

@@ -1,6 +1,7 @@
 import {
   AccountNameSchema,
   AddressEmailSchema,
+  type CodeSent,
   EmailRegister,
   GetAccountSafeSettingByAccount,
   GetRegisterEmailCode,
@@ -11,12 +12,11 @@ import {
   PhoneSchema,
   RecoveryAccountSchema,
   ResetPassword,
-  VerificationCodeSchema,
 } from '@wildtrack/contract';
-import { App, Button, Form, type FormInstance, Input, Segmented, Space, Typography } from 'antd';
+import { App, Button, Form, type FormInstance, Input, Segmented, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CodeButton } from '../../../components/CodeButton';
+import { CodeField, sameAsRule } from '../../../components/CodeButton';
 import { call } from '../../../lib/api';
 import { zodRule } from '../../../lib/form';
 import { signInTimeZone } from '../api/useSignIn';
@@ -32,13 +32,7 @@ function NewPasswordFields() {
         name="confirm"
         label={t('account.confirmPwd')}
         dependencies={['pwd']}
-        rules={[
-          ({ getFieldValue }) => ({
-            validator: async (_r, v: unknown) => {
-              if (v !== getFieldValue('pwd')) throw new Error(t('account.pwdMismatch'));
-            },
-          }),
-        ]}
+        rules={[sameAsRule('pwd', t('account.pwdMismatch'))]}
       >
         <Input.Password autoComplete="new-password" data-testid="account-confirm" />
       </Form.Item>
@@ -46,18 +40,9 @@ function NewPasswordFields() {
   );
 }
 
-function CodeField({ form, field, send }: { form: FormInstance; field: string; send: () => ReturnType<typeof call<typeof GetRegisterEmailCode>> }) {
+function AddressCodeField({ form, field, send }: { form: FormInstance; field: string; send: () => Promise<CodeSent> }) {
   const { t } = useTranslation();
-  return (
-    <Form.Item label={t('account.code')} required>
-      <Space.Compact style={{ width: '100%' }}>
-        <Form.Item name="code" noStyle rules={[zodRule(VerificationCodeSchema, t, 'field.code')]}>
-          <Input maxLength={4} inputMode="numeric" autoComplete="one-time-code" data-testid="account-code" />
-        </Form.Item>
-        <CodeButton send={send} beforeSend={() => form.validateFields([field]).then(() => true, () => false)} testId="account-send" />
-      </Space.Compact>
-    </Form.Item>
-  );
+  return <CodeField label={t('account.code')} send={send} beforeSend={() => form.validateFields([field]).then(() => true, () => false)} testPrefix="account" />;
 }
 
 interface RegisterValues {
@@ -117,7 +102,7 @@ export function RegisterForm({ onDone, onBack }: { onDone: (account: string) => 
       >
         <Input addonBefore={kind === 'phone' ? '+86' : undefined} maxLength={kind === 'email' ? 40 : 11} autoComplete={kind === 'email' ? 'email' : 'tel'} data-testid="account-address" />
       </Form.Item>
-      <CodeField
+      <AddressCodeField
         form={form}
         field="address"
         send={() => (kind === 'email' ? call(GetRegisterEmailCode, { email: address() }) : call(GetRegisterPhoneCode, { countryCode: '86', phone: address() }))}
@@ -177,7 +162,7 @@ export function ResetForm({ onDone, onBack }: { onDone: (account: string) => voi
       <Form.Item name="account" label={t('account.recoveryAccount')} rules={[zodRule(RecoveryAccountSchema, t, 'field.account')]}>
         <Input autoComplete="username" data-testid="account-recovery" />
       </Form.Item>
-      <CodeField form={form} field="account" send={send} />
+      <AddressCodeField form={form} field="account" send={send} />
       <NewPasswordFields />
       <Button type="primary" htmlType="submit" block loading={submitting} size="large">
         {t('account.resetSubmit')}
