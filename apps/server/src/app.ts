@@ -253,7 +253,8 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   adviceRoutes(app, hooks, new AdviceService(new AdviceRepository(database.db), (caller, url, field) => void uploads.ownPicture(caller, url, field)));
   const delivery = new Delivery(createMailer(config), config.smsUrl ? new HttpSmsGateway(config.smsUrl) : undefined, new OutboxRepository(database.db));
   announceDelivery(delivery, app.log);
-  accountRoutes(app, hooks, new AccountService(new AccountRepository(database.db), users, delivery, shared, config.registration, app.log));
+  const accounts = new AccountService(new AccountRepository(database.db), users, delivery, shared, config.registration, app.log);
+  accountRoutes(app, hooks, accounts);
   ingestRoutes(app, services.ingest);
   deviceRoutes(app, hooks, deviceConsole, new MountService(deviceConsole, deviceRepo));
   fixRoutes(app, hooks, services.fixes);
@@ -280,6 +281,6 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
 
   await serveWebClient(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
   // a bench that times the jobs' work runs their passes itself (jobs: false)
-  if (opts.jobs !== false) startJobs(app, [...serverJobs(services), sharedStateSweep(shared), accelerationArchives(services.archives), mediaThumbnails(services.media), eventMail.job]);
+  if (opts.jobs !== false) startJobs(app, [...serverJobs(services), sharedStateSweep(shared), accelerationArchives(services.archives), mediaThumbnails(services.media), eventMail.job, { name: 'verification code sweep', everyMs: 10 * 60_000, run: async () => { await accounts.sweep(); await delivery.sweep(); } }]);
   return { app, services };
 }

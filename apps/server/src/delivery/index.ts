@@ -28,6 +28,11 @@ export class Delivery {
     return channel === 'email' ? !this.mailer.enabled : !this.smsGateway;
   }
 
+  /** Forgets outbox messages older than a day (their codes died after 5 minutes). */
+  sweep(now = Date.now()): Promise<number> {
+    return this.outbox.deleteBefore(now - 24 * 3_600_000);
+  }
+
   async email(to: string, subject: string, text: string): Promise<void> {
     if (this.mailer.enabled) await this.mailer.send({ to, subject, text });
     else await this.outbox.add({ channel: 'email', address: to, subject, text, created_at: Date.now() });
