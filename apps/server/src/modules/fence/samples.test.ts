@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calls, Code, type Fence } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
-import { DeviceRepository } from '../device/repository.js';
-import { ensureSampleDevices } from '../device/samples.js';
+import { addSampleDevices } from '../../test/samples.js';
 import { FenceRepository } from './repository.js';
 import { ensureSampleFences } from './samples.js';
 
@@ -10,7 +9,7 @@ describe.each(DIALECTS)('sample fences on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    await ensureSampleDevices(new DeviceRepository(t.database.db), t.services.devices, t.services.ingest, { days: 1 });
+    await addSampleDevices(t, { days: 1 });
   }, 120_000);
   afterAll(async () => t?.close());
 
