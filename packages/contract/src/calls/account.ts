@@ -62,6 +62,7 @@ export const Authenticate = defineCall({
   access: 'session',
   body: z.object({ type: CodeTypeSchema, code: VerificationCodeSchema }),
   data: z.null(),
+  sealed: ['code'],
   summary: 'Proves the owner with the code sent by GetSecurityAuthCode to the bound e-mail (type 1) or phone (type 2).',
 });
 
@@ -108,6 +109,7 @@ export const ModifySafeEmail = defineCall({
   access: 'session',
   body: z.object({ email: AddressEmailSchema, code: VerificationCodeSchema }),
   data: SafeSettingSchema,
+  sealed: ['code'],
   summary: "Binds the e-mail address the code was sent to; answers the account's safe setting.",
 });
 
@@ -117,6 +119,7 @@ export const ModifySafePhone = defineCall({
   access: 'session',
   body: z.object({ countryCode: CountryCodeSchema, phone: PhoneSchema, code: VerificationCodeSchema }),
   data: SafeSettingSchema,
+  sealed: ['code'],
   summary: "Binds the phone the code was sent to; answers the account's safe setting.",
 });
 
@@ -163,7 +166,7 @@ export const EmailRegister = defineCall({
   access: 'public',
   body: z.object({ email: AddressEmailSchema, ...RegisterFields }),
   data: z.object({ UserName: z.string() }),
-  sealed: ['pwd'],
+  sealed: ['pwd', 'code'],
   summary: 'Registers with the code sent to the e-mail: a new organisation with the registrant as its primary user.',
 });
 
@@ -173,7 +176,7 @@ export const PhoneRegister = defineCall({
   access: 'public',
   body: z.object({ countryCode: CountryCodeSchema, phone: PhoneSchema, ...RegisterFields }),
   data: z.object({ UserName: z.string() }),
-  sealed: ['pwd'],
+  sealed: ['pwd', 'code'],
   summary: 'Registers with the code sent to the phone: a new organisation with the registrant as its primary user.',
 });
 
@@ -212,7 +215,7 @@ export const ResetPassword = defineCall({
   access: 'public',
   body: z.object({ account: RecoveryAccountSchema, code: VerificationCodeSchema, newPwd: NewPasswordSchema }),
   data: z.null(),
-  sealed: ['newPwd'],
+  sealed: ['code', 'newPwd'],
   summary: "Sets a new password (sealed) with the reset code; every session of the account ends and its sign-in lock is lifted.",
 });
 
@@ -231,6 +234,7 @@ export const PhoneCodeLogin = defineCall({
   access: 'public',
   body: z.object({ countryCode: CountryCodeSchema, phone: PhoneSchema, code: VerificationCodeSchema, timeZone: TimeZoneSchema, clientKey: ClientKeySchema }),
   data: LoginResultSchema,
+  sealed: ['code'],
   summary: 'Signs in with the code sent to the phone, through the same lockout and session rules as the password.',
 });
 

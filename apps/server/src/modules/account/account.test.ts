@@ -58,18 +58,18 @@ describe.each(DIALECTS)('account security on %s', (dialect) => {
     const again = await call(calls.GetNewPhoneCode.path, { phone: '13812345678' });
     expect([again.body.Code, again.body.Msg]).toEqual([Code.Failed, expect.stringMatching(/^A code was just sent; ask again in \d+ seconds$/)]);
     const code = await outboxCode(t, '+86 13812345678');
-    const bad = await call(calls.ModifySafePhone.path, { phone: '13812345678', code: code === '0000' ? '0001' : '0000' });
+    const bad = await sealedCall(t, calls.ModifySafePhone.path, { phone: '13812345678', code: code === '0000' ? '0001' : '0000' }, ['code'], token);
     expect(bad.body.Msg).toBe('The verification code is wrong or no longer valid; ask for a new one');
-    const bound = await call(calls.ModifySafePhone.path, { phone: '13812345678', code });
+    const bound = await sealedCall(t, calls.ModifySafePhone.path, { phone: '13812345678', code }, ['code'], token);
     expect(bound.body.Data).toEqual({ CountryCode: '86', Phone: '13812345678', Email: '', PasswordOnly: false });
     // single use
-    expect((await call(calls.ModifySafePhone.path, { phone: '13812345678', code })).body.Code).toBe(Code.Failed);
+    expect((await sealedCall(t, calls.ModifySafePhone.path, { phone: '13812345678', code }, ['code'], token)).body.Code).toBe(Code.Failed);
     // now that a phone is bound, the password no longer proves the owner
     expect((await sealedCall(t, calls.AuthLoginPwd.path, { loginPwd: password }, ['loginPwd'], token)).body.Msg).toBe('The account has an e-mail or phone bound; verify with a code');
 
     await call(calls.GetNewEmailCode.path, { email: 'Ringer@Example.org' });
     const emailCode = await outboxCode(t, 'Ringer@Example.org');
-    expect((await call(calls.ModifySafeEmail.path, { email: 'Ringer@Example.org', code: emailCode })).body.Data).toMatchObject({ Email: 'Ringer@Example.org' });
+    expect((await sealedCall(t, calls.ModifySafeEmail.path, { email: 'Ringer@Example.org', code: emailCode }, ['code'], token)).body.Data).toMatchObject({ Email: 'Ringer@Example.org' });
 
     // change the password: wrong original refused, right one works, the old password then fails
     const other = (await t.login(userName, password)).credential!;
@@ -93,9 +93,9 @@ describe.each(DIALECTS)('account security on %s', (dialect) => {
     expect((await call(calls.GetSecurityAuthCode.path, { type: 1 })).body.Data).toEqual({ Target: `owl***@example.org`, ResendSeconds: 60 });
     const code = await outboxCode(t, email);
     const wrong = code === '1111' ? '2222' : '1111';
-    for (let i = 0; i < 5; i += 1) expect((await call(calls.Authenticate.path, { type: 1, code: wrong })).body.Code).toBe(Code.Failed);
+    for (let i = 0; i < 5; i += 1) expect((await sealedCall(t, calls.Authenticate.path, { type: 1, code: wrong }, ['code'], token)).body.Code).toBe(Code.Failed);
     // the fifth wrong try killed it: the right code no longer works
-    expect((await call(calls.Authenticate.path, { type: 1, code })).body.Code).toBe(Code.Failed);
+    expect((await sealedCall(t, calls.Authenticate.path, { type: 1, code }, ['code'], token)).body.Code).toBe(Code.Failed);
     expect((await call(calls.Authenticated.path)).body.Data).toEqual({ result: false });
     // expiry: a code sent "6 minutes ago"
     await t.database.db.updateTable('verification_codes').set({ sent_at: 0 }).execute();
@@ -103,7 +103,7 @@ describe.each(DIALECTS)('account security on %s', (dialect) => {
     await call(calls.GetSecurityAuthCode.path, { type: 1 });
     const fresh = await outboxCode(t, email);
     await t.database.db.updateTable('verification_codes').set({ expires_at: Date.now() - 1 }).execute();
-    expect((await call(calls.Authenticate.path, { type: 1, code: fresh })).body.Code).toBe(Code.Failed);
+    expect((await sealedCall(t, calls.Authenticate.path, { type: 1, code: fresh }, ['code'], token)).body.Code).toBe(Code.Failed);
     // codes are stored hashed
     const rows = await t.database.db.selectFrom('verification_codes').select('code_hash').execute();
     for (const r of rows) expect(r.code_hash).toMatch(/^[0-9a-f]{32}:[0-9a-f]{64}$/);
@@ -116,7 +116,7 @@ describe.each(DIALECTS)('account security on %s', (dialect) => {
     const { token } = await t.userWithToken();
     const r = await t.call(calls.GetNewPhoneCode.path, { phone: '12345' }, { token });
     expect([r.body.Code, r.body.Msg]).toEqual([Code.Invalid, 'Enter an 11-digit mobile number starting with 1.']);
-    const zh = await t.call(calls.Authenticate.path, { type: 3, code: '12' }, { token, lang: 'zh' });
+    const zh = await sealedCall(t, calls.Authenticate.path, { type: 3, code: '12' }, ['code'], token, 'zh');
     expect(zh.body.Code).toBe(Code.Invalid);
     expect(zh.body.Msg).toBe('验证方式只能是 1（邮箱）或 2（手机）。');
     expect((await t.call(calls.GetNewEmailCode.path, { email: 'nope' }, { token, lang: 'zh' })).body.Msg).toBe('邮箱格式不正确。');
@@ -135,7 +135,7 @@ describe.each(DIALECTS)('signed out: register, reset, phone codes on %s', (diale
     const email = 'Heron@Example.org';
     expect((await t.call(calls.GetRegisterEmailCode.path, { email })).body.Data).toEqual({ Target: 'Her***@Example.org', ResendSeconds: 60 });
     const code = await outboxCode(t, email);
-    const r = await sealedCall(t, calls.EmailRegister.path, { email, code, userName: 'heronLab1', pwd: 'Heron-Lab-2026' }, ['pwd']);
+    const r = await sealedCall(t, calls.EmailRegister.path, { email, code, userName: 'heronLab1', pwd: 'Heron-Lab-2026' }, ['pwd', 'code']);
     expect(r.body).toMatchObject({ Code: Code.Success, Data: { UserName: 'heronLab1' } });
     const login = await t.login('heron@example.org', 'Heron-Lab-2026');
     expect(login.body.Code).toBe(Code.Success);
@@ -185,10 +185,10 @@ describe.each(DIALECTS)('signed out: register, reset, phone codes on %s', (diale
     // reset with the code: the lock is lifted and the new password works
     const code = await outboxCode(t, 'kite@example.org');
     const session = (await t.login('kiteLab01', 'Kite-Lab-2026')).credential!;
-    const wrongUnknown = await sealedCall(t, calls.ResetPassword.path, { account: 'nobody3@example.org', code: '1234', newPwd: 'Kite-Lab-2027' }, ['newPwd']);
-    const wrongKnown = await sealedCall(t, calls.ResetPassword.path, { account: 'kite@example.org', code: code === '1234' ? '4321' : '1234', newPwd: 'Kite-Lab-2027' }, ['newPwd']);
+    const wrongUnknown = await sealedCall(t, calls.ResetPassword.path, { account: 'nobody3@example.org', code: '1234', newPwd: 'Kite-Lab-2027' }, ['code', 'newPwd']);
+    const wrongKnown = await sealedCall(t, calls.ResetPassword.path, { account: 'kite@example.org', code: code === '1234' ? '4321' : '1234', newPwd: 'Kite-Lab-2027' }, ['code', 'newPwd']);
     expect(wrongKnown.body).toEqual(wrongUnknown.body);
-    const reset = await sealedCall(t, calls.ResetPassword.path, { account: 'kite@example.org', code, newPwd: 'Kite-Lab-2027' }, ['newPwd']);
+    const reset = await sealedCall(t, calls.ResetPassword.path, { account: 'kite@example.org', code, newPwd: 'Kite-Lab-2027' }, ['code', 'newPwd']);
     expect(reset.body.Code).toBe(Code.Success);
     expect((await t.login('kiteLab01', 'Kite-Lab-2027')).body.Code).toBe(Code.Success);
     await vi.waitFor(async () => expect((await t.call(calls.Heartbeat.path, {}, { token: session })).body.Code).toBe(Code.SessionExpired));
@@ -198,10 +198,10 @@ describe.each(DIALECTS)('signed out: register, reset, phone codes on %s', (diale
     const email = 'grebe@example.org';
     await t.call(calls.GetRegisterPhoneCode.path, { phone: '13900001111' });
     const code = await outboxCode(t, '+86 13900001111');
-    const taken = await sealedCall(t, calls.PhoneRegister.path, { phone: '13900001111', code, userName: 'kiteLab01', pwd: 'Grebe-Lab-2026' }, ['pwd']);
+    const taken = await sealedCall(t, calls.PhoneRegister.path, { phone: '13900001111', code, userName: 'kiteLab01', pwd: 'Grebe-Lab-2026' }, ['pwd', 'code']);
     expect([taken.body.Code, taken.body.Msg]).toEqual([Code.Invalid, 'The account name is already in use.']);
     // the code was used by that try
-    expect((await sealedCall(t, calls.PhoneRegister.path, { phone: '13900001111', code, userName: 'grebeLab1', pwd: 'Grebe-Lab-2026' }, ['pwd'])).body.Code).toBe(Code.Failed);
+    expect((await sealedCall(t, calls.PhoneRegister.path, { phone: '13900001111', code, userName: 'grebeLab1', pwd: 'Grebe-Lab-2026' }, ['pwd', 'code'])).body.Code).toBe(Code.Failed);
     void email;
   });
 
@@ -260,7 +260,7 @@ describe('closed registration, SMTP and the SMS gateway', () => {
     expect((await t.call(calls.GetRegistration.path, {})).body.Data).toEqual({ Open: false });
     const r = await t.call(calls.GetRegisterEmailCode.path, { email: 'a@example.org' }, { lang: 'zh' });
     expect([r.body.Code, r.body.Msg]).toEqual([Code.Forbidden, '本系统未开放注册']);
-    expect((await sealedCall(t, calls.EmailRegister.path, { email: 'a@example.org', code: '1234', userName: 'abcdef1', pwd: 'Abcdef-123' }, ['pwd'])).body.Code).toBe(Code.Forbidden);
+    expect((await sealedCall(t, calls.EmailRegister.path, { email: 'a@example.org', code: '1234', userName: 'abcdef1', pwd: 'Abcdef-123' }, ['pwd', 'code'])).body.Code).toBe(Code.Forbidden);
   });
 
   it('mails codes through SMTP in the caller language, and texts through the gateway', async () => {
