@@ -254,7 +254,7 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   const delivery = new Delivery(createMailer(config), config.smsUrl ? new HttpSmsGateway(config.smsUrl) : undefined, new OutboxRepository(database.db));
   announceDelivery(delivery, app.log);
   const accounts = new AccountService(new AccountRepository(database.db), users, delivery, shared, config.registration, app.log);
-  accountRoutes(app, hooks, accounts);
+  accountRoutes(app, hooks, accounts, services.auth);
   ingestRoutes(app, services.ingest);
   deviceRoutes(app, hooks, deviceConsole, new MountService(deviceConsole, deviceRepo));
   fixRoutes(app, hooks, services.fixes);

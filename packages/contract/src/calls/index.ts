@@ -4,7 +4,7 @@ export { SubmitAdvice } from './advice.js';
 export {
   Authenticated, Authenticate, AuthLoginPwd, GetSecurityAuthCode, GetNewEmailCode, GetNewPhoneCode, ModifySafeEmail, ModifySafePhone, ModifyPassword,
   GetRegisterEmailCode, GetRegisterPhoneCode, EmailRegister, PhoneRegister, GetAccountSafeSettingByAccount, GetUnloginSecurityAuthCode, ResetPassword,
-  GetLoginPhoneCode, GetRegistration,
+  GetLoginPhoneCode, PhoneCodeLogin, GetRegistration,
 } from './account.js';
 export {
   GetTree, GetTreeState, GetFolderTree, CreateFolder, UpdateFolderName, DeleteFolder, MoveFolder, MoveDevice, UpdateRemarkName,

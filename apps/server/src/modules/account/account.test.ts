@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { calls, Code, CODE_RESEND_MS, newRequestCode, sealSecret } from '@wildtrack/contract';
+import { calls, Code, CODE_RESEND_MS, generateSealKeyPair, newRequestCode, openSecret, sealSecret, sessionCredential, toBase64 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { OutboxRepository } from '../../delivery/outbox-repository.js';
 
@@ -203,6 +203,74 @@ describe.each(DIALECTS)('signed out: register, reset, phone codes on %s', (diale
     // the code was used by that try
     expect((await sealedCall(t, calls.PhoneRegister.path, { phone: '13900001111', code, userName: 'grebeLab1', pwd: 'Grebe-Lab-2026' }, ['pwd', 'code'])).body.Code).toBe(Code.Failed);
     void email;
+  });
+
+  it('phone-code sign-in: the right code signs in once; 5 wrong codes kill it and lock; an unknown phone answers alike; bad input names the field', async () => {
+    const phone = '13600004444';
+    const userName = `heron${Date.now()}`;
+    await t.services.users.createUser({ orgName: `Org ${userName}`, userName, password: 'Heron-Lab-2026', phone });
+    const codeLogin = async (p: string, code: string) => {
+      const clientKey = generateSealKeyPair();
+      const publicKey = ((await t.call(calls.GetPublicKey.path, {})).body.Data as { PublicKey: string }).PublicKey;
+      const requestCode = newRequestCode();
+      const body = { phone: p, code: sealSecret(publicKey, code, requestCode), timeZone: '+08:00', clientKey: toBase64(clientKey.publicKey) };
+      const r = await t.call(calls.PhoneCodeLogin.path, body, { requestCode });
+      const data = r.body.Data as { Token?: string; SessionId?: string; UserName?: string } | null;
+      const token = data?.Token && data.SessionId ? sessionCredential(data.SessionId, openSecret(clientKey.secretKey, data.Token, requestCode, 'token')) : undefined;
+      return { body: r.body, token, userName: data?.UserName };
+    };
+    const refused = [Code.Failed, 'The verification code is wrong or no longer valid; ask for a new one'];
+
+    // a known and an unknown phone: the same answer to the code request and to a sign-in with a code
+    const known = await t.call(calls.GetLoginPhoneCode.path, { phone });
+    const unknown = await t.call(calls.GetLoginPhoneCode.path, { phone: '13600005555' });
+    expect(known.body.Data).toEqual({ Target: '+86 136*****444', ResendSeconds: 60 });
+    expect(unknown.body.Data).toEqual({ Target: '+86 136*****555', ResendSeconds: 60 });
+    const code = await outboxCode(t, `+86 ${phone}`);
+    const wrong = code === '1111' ? '2222' : '1111';
+    const stranger = await codeLogin('13600005555', wrong);
+    expect([stranger.body.Code, stranger.body.Msg]).toEqual(refused);
+    expect([(await codeLogin(phone, wrong)).body.Code, (await codeLogin(phone, wrong)).body.Msg]).toEqual(refused);
+
+    // the right code: a session of the phone's account, working; the code is then spent
+    const ok = await codeLogin(phone, code);
+    expect([ok.body.Code, ok.userName]).toEqual([Code.Success, userName]);
+    expect((await t.call(calls.Heartbeat.path, {}, { token: ok.token })).body.Code).toBe(Code.Success);
+    expect((await codeLogin(phone, code)).body.Code).toBe(Code.Failed);
+
+    // a new code, then 5 wrong tries: the fifth failed sign-in locks (as a password's would) and killed the code
+    // (the spent code's try above counted: start from none)
+    await t.database.db.deleteFrom('sign_in_failures').execute();
+    await t.database.db.updateTable('verification_codes').set({ sent_at: Date.now() - CODE_RESEND_MS - 1 }).execute();
+    await clearOutbox(t);
+    await t.call(calls.GetLoginPhoneCode.path, { phone });
+    const second = await outboxCode(t, `+86 ${phone}`);
+    const wrong2 = second === '1111' ? '2222' : '1111';
+    for (let i = 0; i < 4; i += 1) expect((await codeLogin(phone, wrong2)).body.Code).toBe(Code.Failed);
+    const fifth = await codeLogin(phone, wrong2);
+    expect([fifth.body.Code, fifth.body.Msg]).toEqual([Code.AccountLocked, 'Too many failed sign-ins; the account is locked, try again in 15 minutes']);
+    expect((await codeLogin(phone, second)).body.Code).toBe(Code.AccountLocked);
+    // the password is locked too: one lock per account, whichever way it was tried
+    expect((await t.login(userName, 'Heron-Lab-2026')).body.Code).toBe(Code.AccountLocked);
+    await t.database.db.deleteFrom('sign_in_failures').execute();
+    expect([(await codeLogin(phone, second)).body.Code]).toEqual([Code.Failed]);
+    // an unknown phone locks after 5 failures alike
+    for (let i = 0; i < 4; i += 1) expect((await codeLogin('13600005555', wrong)).body.Code).toBe(Code.Failed);
+    expect((await codeLogin('13600005555', wrong)).body.Code).toBe(Code.AccountLocked);
+    await t.database.db.deleteFrom('sign_in_failures').execute();
+
+    // bad input names the field and changes nothing
+    const clientKey = toBase64(generateSealKeyPair().publicKey);
+    for (const [body, field] of [
+      [{ phone: '12345', code: '1234', timeZone: '+08:00', clientKey }, 'phone'],
+      [{ countryCode: '1', phone, code: '1234', timeZone: '+08:00', clientKey }, 'countryCode'],
+      [{ phone, code: '12a4', timeZone: '+08:00', clientKey }, 'code'],
+      [{ phone, code: '1234', timeZone: '+08:00', clientKey: 'x' }, 'clientKey'],
+    ] as const) {
+      const r = await sealedCall(t, calls.PhoneCodeLogin.path, body, ['code']);
+      expect([r.body.Code, (r.body.Data as { Field?: string } | null)?.Field]).toEqual([Code.Invalid, field]);
+    }
+    expect((await t.call(calls.GetLoginPhoneCode.path, { phone: 'abc' })).body.Data).toMatchObject({ Field: 'phone' });
   });
 
   it('limits codes per address per hour', async () => {

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { calls } from '@wildtrack/contract';
 import { type CallHooks, registerCall } from '../../http/calls.js';
+import { signInMeta } from '../auth/routes.js';
+import type { AuthService } from '../auth/service.js';
 import type { AccountService } from './service.js';
 
 /** The account-security flow (§4) and the signed-out account paths: issue 17 items 2 and 4. */
-export function accountRoutes(app: FastifyInstance, hooks: CallHooks, accounts: AccountService): void {
+export function accountRoutes(app: FastifyInstance, hooks: CallHooks, accounts: AccountService, auth: AuthService): void {
   registerCall(app, hooks, calls.Authenticated, async ({ caller }) => accounts.authenticated(caller));
   registerCall(app, hooks, calls.Authenticate, async ({ caller, body }) => {
     await accounts.authenticate(caller, body.type, body.code);
@@ -52,4 +54,13 @@ export function accountRoutes(app: FastifyInstance, hooks: CallHooks, accounts: 
   registerCall(app, hooks, calls.GetLoginPhoneCode, async ({ caller, body, request }) =>
     accounts.sendLoginCode({ kind: 'phone', countryCode: body.countryCode, phone: body.phone }, caller.lang, request.ip),
   );
+  // Signs in through the password's lock and session (AuthService.loginWithCode); an unknown phone answers alike.
+  registerCall(app, hooks, calls.PhoneCodeLogin, async ({ body, request }) => {
+    const address = { kind: 'phone', countryCode: body.countryCode, phone: body.phone } as const;
+    return auth.loginWithCode(
+      { userId: await accounts.loginHolder(address), lockName: `phone:${body.countryCode}${body.phone}`, timeZone: body.timeZone, clientKey: body.clientKey },
+      () => accounts.useLoginCode(address, body.code),
+      signInMeta(request),
+    );
+  });
 }

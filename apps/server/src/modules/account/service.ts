@@ -321,11 +321,14 @@ export class AccountService {
     return this.sendLater(address, subject, text);
   }
 
-  /** The account a phone-code sign-in names, once its code is used (the caller then starts the session). */
-  async useLoginCode(address: Address, code: string): Promise<number | undefined> {
-    const holder = await this.holder(address);
+  /** The account a phone-code sign-in names (undefined: none; the sign-in answers alike). */
+  async loginHolder(address: Address): Promise<number | undefined> {
+    return (await this.holder(address))?.id;
+  }
+
+  /** Uses a sign-in code sent by sendLoginCode (a wrong one counts; the fifth kills it). */
+  async useLoginCode(address: Address, code: string): Promise<void> {
     await this.use('login', addressKey(address), code);
-    return holder?.id;
   }
 
   async sweep(now = Date.now()): Promise<number> {

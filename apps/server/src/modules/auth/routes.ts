@@ -1,7 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { calls, Header } from '@wildtrack/contract';
 import { type CallHooks, registerCall } from '../../http/calls.js';
-import type { AuthService } from './service.js';
+import type { AuthService, SignInMeta } from './service.js';
+
+/** Who signs in from where; the request code is the sealed token's associated data (the answer opens for this request only). */
+export function signInMeta(request: FastifyRequest): SignInMeta {
+  return { ip: request.ip, userAgent: String(request.headers['user-agent'] ?? ''), requestCode: String(request.headers[Header.requestCode]) };
+}
 
 /** Signing in and out, and keeping a session alive. */
 export function authRoutes(app: FastifyInstance, hooks: CallHooks, auth: AuthService): void {
@@ -10,11 +15,7 @@ export function authRoutes(app: FastifyInstance, hooks: CallHooks, auth: AuthSer
     PublicKey: (await auth.publicKey()).publicKey,
   }));
   registerCall(app, hooks, calls.PasswordLogin, async ({ body, request }) =>
-    auth.login(
-      { account: body.account, password: body.pwd, timeZone: body.timeZone, clientKey: body.clientKey },
-      // The request code is the sealed token's associated data: the answer opens for this request only.
-      { ip: request.ip, userAgent: String(request.headers['user-agent'] ?? ''), requestCode: String(request.headers[Header.requestCode]) },
-    ),
+    auth.login({ account: body.account, password: body.pwd, timeZone: body.timeZone, clientKey: body.clientKey }, signInMeta(request)),
   );
   registerCall(app, hooks, calls.Heartbeat, async () => ({ ServerTime: Date.now() }));
   registerCall(app, hooks, calls.Exit, async ({ caller }) => {

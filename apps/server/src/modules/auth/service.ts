@@ -37,6 +37,13 @@ function newSessionId(): string {
   return randomBytes(16).toString('base64url');
 }
 
+/** Who signs in from where; the request code is the sealed token's associated data. */
+export interface SignInMeta {
+  ip: string;
+  userAgent: string;
+  requestCode: string;
+}
+
 export class AuthService {
   private sealKey: Promise<{ publicKey: string; secretKey: Uint8Array }> | undefined;
   /** Verified against when the account doesn't exist, so both paths take the same time. */
@@ -80,13 +87,10 @@ export class AuthService {
     }
   }
 
-  /**
-   * Signs in. The token is made here, sealed to the client's key for this request code and forgotten:
-   * the session keeps only its signing key (docs/api.md, "Sessions and signing").
-   */
+  /** Signs in with the account's name or e-mail and its password (the session: startSession). */
   async login(
     input: { account: string; password: string; timeZone: string; clientKey: string },
-    meta: { ip: string; userAgent: string; requestCode: string },
+    meta: SignInMeta,
   ): Promise<LoginResult> {
     const now = Date.now();
     const accountKey = input.account.trim().toLowerCase();
@@ -95,19 +99,66 @@ export class AuthService {
     // all, not 5 per name); a name that is no account counts on its own, so it locks the same way and
     // a lock reveals nothing about which accounts exist.
     const lockKey = user ? `user:${user.userId}` : `name:${accountKey}`;
+    await this.refuseLocked(lockKey, now);
+    this.dummyHash ??= hashPassword('Dummy-password-1');
+    const valid = await argon2.verify(user?.passwordHash ?? (await this.dummyHash), input.password).catch(() => false);
+    if (!user || !valid) return this.failed(lockKey, now, new AppError(Code.SignInFailed, 'auth.failed'));
+    return this.startSession(user, lockKey, { timeZone: input.timeZone, clientKey: input.clientKey, weakPassword: isSimplePassword(input.password) }, meta);
+  }
+
+  /**
+   * Signs in with a one-time code (the phone-code sign-in): the same lock as the password (`user:<id>`
+   * for an account, `lockName` when the address has none, so both lock alike), `useCode` throws the
+   * refusal for a wrong code, which counts as a failed sign-in; then the same session as the password's.
+   */
+  async loginWithCode(
+    input: { userId: number | undefined; lockName: string; timeZone: string; clientKey: string },
+    useCode: () => Promise<void>,
+    meta: SignInMeta,
+  ): Promise<LoginResult> {
+    const now = Date.now();
+    const lockKey = input.userId === undefined ? input.lockName : `user:${input.userId}`;
+    await this.refuseLocked(lockKey, now);
+    try {
+      await useCode();
+    } catch (err) {
+      if (err instanceof AppError) await this.failed(lockKey, now, err);
+      throw err;
+    }
+    // A right code for an address no account has can't be known (nothing was sent), but answers alike.
+    const user = input.userId === undefined ? undefined : await this.users.credentialsById(input.userId);
+    if (!user) throw new AppError(Code.Failed, 'security.codeWrong');
+    return this.startSession(user, lockKey, { timeZone: input.timeZone, clientKey: input.clientKey, weakPassword: false }, meta);
+  }
+
+  private async refuseLocked(lockKey: string, now: number): Promise<void> {
     const lock = await this.auth.lockedUntil(lockKey);
     if (lock && lock.locked_until > now) {
       throw new AppError(Code.AccountLocked, 'auth.locked', { minutes: Math.ceil((lock.locked_until - now) / 60_000) });
     }
-    this.dummyHash ??= hashPassword('Dummy-password-1');
-    const valid = await argon2.verify(user?.passwordHash ?? (await this.dummyHash), input.password).catch(() => false);
-    if (!user || !valid) {
-      const until = await this.auth.recordFailure(lockKey, now, SIGN_IN_WINDOW_MS, SIGN_IN_FAILURE_LIMIT, SIGN_IN_LOCK_MS);
-      if (until > 0) throw new AppError(Code.AccountLocked, 'auth.locked', { minutes: Math.ceil(SIGN_IN_LOCK_MS / 60_000) });
-      throw new AppError(Code.SignInFailed, 'auth.failed');
-    }
+  }
+
+  /** Counts a failed sign-in and throws: the lock when this one locked the account, else the refusal. */
+  private async failed(lockKey: string, now: number, refusal: AppError): Promise<never> {
+    const until = await this.auth.recordFailure(lockKey, now, SIGN_IN_WINDOW_MS, SIGN_IN_FAILURE_LIMIT, SIGN_IN_LOCK_MS);
+    if (until > 0) throw new AppError(Code.AccountLocked, 'auth.locked', { minutes: Math.ceil(SIGN_IN_LOCK_MS / 60_000) });
+    throw refusal;
+  }
+
+  /**
+   * Starts the session of a user who proved who they are (every sign-in path ends here). The token is
+   * made here, sealed to the client's key for this request code and forgotten: the session keeps only
+   * its signing key (docs/api.md, "Sessions and signing").
+   */
+  private async startSession(
+    user: { userId: number; enabled: boolean; mustChangePassword: boolean },
+    lockKey: string,
+    input: { timeZone: string; clientKey: string; weakPassword: boolean },
+    meta: SignInMeta,
+  ): Promise<LoginResult> {
+    const now = Date.now();
     await this.auth.clearFailures(lockKey);
-    // Told only to who knows the password: a disabled account is not revealed to a guesser.
+    // Told only to who proved the account: a disabled account is not revealed to a guesser.
     if (!user.enabled) throw new AppError(Code.SignInFailed, 'auth.disabled');
     const token = randomBytes(32).toString('base64url');
     const sessionId = newSessionId();
@@ -123,7 +174,7 @@ export class AuthService {
       UserName: profile.UserName,
       ExperienceFunc: profile.ExperienceFunc,
       Permissions: { IsPrimary: profile.IsPrimary, OwnDevices: allRights },
-      WeakPassword: isSimplePassword(input.password),
+      WeakPassword: input.weakPassword,
       MustChangePassword: user.mustChangePassword,
       User: profile,
     };

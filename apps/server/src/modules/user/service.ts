@@ -60,6 +60,18 @@ export interface NewUserInput {
 
 export class UserInputError extends Error {}
 
+/** What a sign-in checks of an account. */
+export interface Credentials {
+  userId: number;
+  passwordHash: string;
+  enabled: boolean;
+  mustChangePassword: boolean;
+}
+
+function credentialsOf(row: UserWithOrg | undefined): Credentials | undefined {
+  return row && { userId: Number(row.id), passwordHash: row.password_hash, enabled: Number(row.enabled) === 1, mustChangePassword: Number(row.must_change_password) === 1 };
+}
+
 export class UserService {
   constructor(private readonly users: UserRepository) {}
 
@@ -69,9 +81,13 @@ export class UserService {
   }
 
   /** The user signing in by name or e-mail (`accountKey` lower-cased), with the hash their password is checked against. */
-  async credentials(accountKey: string): Promise<{ userId: number; passwordHash: string; enabled: boolean; mustChangePassword: boolean } | undefined> {
-    const row = await this.users.findByAccount(accountKey);
-    return row && { userId: Number(row.id), passwordHash: row.password_hash, enabled: Number(row.enabled) === 1, mustChangePassword: Number(row.must_change_password) === 1 };
+  async credentials(accountKey: string): Promise<Credentials | undefined> {
+    return credentialsOf(await this.users.findByAccount(accountKey));
+  }
+
+  /** The same for an account already named by its id (a phone-code sign-in). */
+  async credentialsById(userId: number): Promise<Credentials | undefined> {
+    return credentialsOf(await this.users.findById(userId));
   }
 
   async recordSignIn(userId: number, now: number): Promise<void> {
