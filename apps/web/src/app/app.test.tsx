@@ -135,6 +135,33 @@ describe('sign-in page', () => {
     expect(screen.queryByText('Secure your account')).toBeNull();
   });
 
+  it('signs in with a phone code: checks the phone, sends the code with the 60 s countdown, seals the code', async () => {
+    const server = fakeServer({
+      '/api/Auth/GetLoginPhoneCode': () => envelope(Code.Success, '', { Target: '+86 138*****678', ResendSeconds: 60 }),
+      '/api/Auth/PhoneCodeLogin': () => envelope(Code.Success, '', loginResult({}, { Lcid: 1033 })),
+    });
+    const { here } = renderApp('/login?redirect=%2Fdevice%3Fx%3D1');
+    fireEvent.click(await screen.findByText('Phone-code sign-in'));
+    const phone = await screen.findByLabelText('Phone number');
+    fireEvent.change(phone, { target: { value: '1381234' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    expect(await screen.findByText('Enter an 11-digit mobile number starting with 1.')).toBeTruthy();
+    expect(callsTo(server, '/api/Auth/GetLoginPhoneCode')).toHaveLength(0);
+    fireEvent.change(phone, { target: { value: '13812345678' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    expect(await screen.findByText('A code was sent to +86 138*****678')).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /Resend in (60|59) s/ })).toBeTruthy();
+    expect(JSON.parse(callsTo(server, '/api/Auth/GetLoginPhoneCode')[0]!.body as string)).toEqual({ countryCode: '86', phone: '13812345678' });
+    fireEvent.change(screen.getByLabelText('Verification code'), { target: { value: '4321' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(here()).toBe('/device?x=1'));
+    expect(getToken()).toBe('session-1.token-abc');
+    const sent = JSON.parse(callsTo(server, '/api/Auth/PhoneCodeLogin')[0]!.body as string) as Record<string, string>;
+    expect([sent.phone, sent.countryCode]).toEqual(['13812345678', '86']);
+    expect(sent.code).toMatch(/^wt1\./);
+    expect(sent.clientKey).toBeTruthy();
+  });
+
   it('shows the server message when the sign-in is refused', async () => {
     fakeServer({ '/api/Auth/PasswordLogin': () => envelope(Code.SignInFailed, 'Incorrect account or password') });
     const { here } = renderApp('/login');

@@ -9,11 +9,11 @@ import { safeRedirectTarget } from '../../lib/navigation';
 import { signInTimeZone, useSignIn } from './api/useSignIn';
 import { GetRegistration } from '@wildtrack/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button } from 'antd';
+import { Button, Segmented } from 'antd';
 import { useState } from 'react';
 import { call } from '../../lib/api';
 import { RegisterForm, ResetForm } from './components/AccountForms';
-import { SignInForm } from './components/SignInForm';
+import { PhoneSignInForm, SignInForm } from './components/SignInForm';
 import './login.css';
 
 /** /login and /login2 (§2.1): the sign-in page, outside the common layout. */
@@ -25,6 +25,8 @@ export function LoginPage() {
   // Sign in, register or reset a forgotten password, in the same card (issue 17 item 4).
   const [mode, setMode] = useState<'signIn' | 'register' | 'reset'>('signIn');
   const [account, setAccount] = useState('');
+  // §7.2: by password (the default) or with a code sent to the account's phone
+  const [method, setMethod] = useState<'password' | 'phone'>('password');
   const registration = useQuery({
     queryKey: ['auth', 'registration'],
     queryFn: () => call(GetRegistration, undefined, { loading: false, repeatCheck: false, notify: false }),
@@ -79,7 +81,22 @@ export function LoginPage() {
               <Typography.Paragraph type="secondary" style={{ marginBottom: 28 }}>
                 {t('login.subtitle')}
               </Typography.Paragraph>
-              <SignInForm key={account} initialAccount={account} onSubmit={(values) => signIn.mutate(values)} submitting={signIn.isPending} />
+              <Segmented
+                block
+                value={method}
+                onChange={(v) => setMethod(v as 'password' | 'phone')}
+                options={[
+                  { label: t('login.byPassword'), value: 'password' },
+                  { label: t('login.byPhoneCode'), value: 'phone' },
+                ]}
+                style={{ marginBottom: 20 }}
+                data-testid="login-method"
+              />
+              {method === 'password' ? (
+                <SignInForm key={account} initialAccount={account} onSubmit={(values) => signIn.mutate(values)} submitting={signIn.isPending} />
+              ) : (
+                <PhoneSignInForm onSubmit={(values) => signIn.mutate(values)} submitting={signIn.isPending} />
+              )}
               <div className="wt-login-links">
                 <Button type="link" size="small" onClick={() => setMode('reset')} data-testid="login-forgot">
                   {t('account.forgot')}

@@ -8,7 +8,6 @@ import {
   LanguageId,
   LONG_REQUEST_TIMEOUT_MS,
   newRequestCode,
-  PasswordLogin,
   REQUEST_TIMEOUT_MS,
   sessionCredential,
   signedHeaders,
@@ -370,7 +369,7 @@ async function send<C extends CallDef>(def: C, body: unknown, opts: CallOptions,
     navigateTo('/');
     throw cancelled(`${def.path} needs a session`);
   }
-  if (def.path === PasswordLogin.path && token) {
+  if (token && takesClientKey(def)) {
     navigateTo('/');
     throw cancelled('already signed in');
   }

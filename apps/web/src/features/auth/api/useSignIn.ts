@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { LanguageId, ModifyLcid, PasswordLogin, type LoginResult } from '@wildtrack/contract';
+import { LanguageId, ModifyLcid, PasswordLogin, PhoneCodeLogin, type LoginResult } from '@wildtrack/contract';
 import { getLang } from '../../../i18n';
 import { call } from '../../../lib/api';
 import { queryClient } from '../../../lib/queryClient';
@@ -8,6 +8,12 @@ import { markMustChangePassword, markSafetyPrompt, signInTimeZone, storeLoginRes
 export interface SignInValues {
   account: string;
   pwd: string;
+}
+
+/** The phone-code sign-in: a phone (+86) and the code GetLoginPhoneCode sent to it. */
+export interface PhoneSignInValues {
+  phone: string;
+  code: string;
 }
 
 /** §7.2 PasswordLogin sends the time zone the user chose earlier (30 days), else the browser's. */
@@ -20,14 +26,17 @@ export function needsSafetyPrompt(result: LoginResult): boolean {
 }
 
 /**
- * Signs in: the password is sealed by the client (PasswordLogin.sealed), the token and the user's values
+ * Signs in with a password or a phone code: the password or code is sealed by the client (the call's
+ * `sealed`), the token and the user's values
  * are kept, and the server learns the language chosen on the sign-in page. Failures (wrong password,
  * locked account) are shown by the client with the server's message.
  */
 export function useSignIn(onSignedIn: (result: LoginResult) => void) {
   return useMutation({
-    mutationFn: (values: SignInValues) =>
-      call(PasswordLogin, { account: values.account.trim(), pwd: values.pwd, timeZone: signInTimeZone() }),
+    mutationFn: (values: SignInValues | PhoneSignInValues) =>
+      'pwd' in values
+        ? call(PasswordLogin, { account: values.account.trim(), pwd: values.pwd, timeZone: signInTimeZone() })
+        : call(PhoneCodeLogin, { countryCode: '86', phone: values.phone.trim(), code: values.code.trim(), timeZone: signInTimeZone() }),
     onSuccess: (result) => {
       queryClient.clear();
       storeLoginResult(result);
