@@ -200,6 +200,23 @@ export const GetAccountSafeSettingByAccount = defineCall({
   summary: 'Where a reset code would go for the e-mail or phone typed, masked; the same answer whether or not an account has it.',
 });
 
+/**
+ * The account a password reset is for, as far as may be said signed out: which kind of address was typed
+ * and that address masked (§9). Never the user name, nickname or whether an account has it: the same
+ * answer for any address, so the reset page can say whose password it resets without enumeration.
+ */
+export const SimpleUserSchema = z.object({ Account: z.string(), Kind: z.enum(['email', 'phone']) });
+export type SimpleUser = z.infer<typeof SimpleUserSchema>;
+
+export const GetSimpleUserByAccount = defineCall({
+  path: '/api/User/GetSimpleUserByAccount',
+  auth: 'public',
+  access: 'public',
+  body: z.object({ account: RecoveryAccountSchema }),
+  data: SimpleUserSchema,
+  summary: 'The e-mail or phone typed on the reset page, masked, and which kind it is; the same answer whether or not an account has it.',
+});
+
 export const GetUnloginSecurityAuthCode = defineCall({
   path: '/api/Auth/GetUnloginSecurityAuthCode',
   auth: 'public',

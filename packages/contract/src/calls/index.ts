@@ -3,7 +3,7 @@ export { Exit, ModifyLcid, GetAccountSetting, SetAccountSetting, GetUserInfo, Mo
 export { SubmitAdvice } from './advice.js';
 export {
   Authenticated, Authenticate, AuthLoginPwd, GetSecurityAuthCode, GetNewEmailCode, GetNewPhoneCode, ModifySafeEmail, ModifySafePhone, ModifyPassword,
-  GetRegisterEmailCode, GetRegisterPhoneCode, EmailRegister, PhoneRegister, GetAccountSafeSettingByAccount, GetUnloginSecurityAuthCode, ResetPassword,
+  GetRegisterEmailCode, GetRegisterPhoneCode, EmailRegister, PhoneRegister, GetAccountSafeSettingByAccount, GetSimpleUserByAccount, GetUnloginSecurityAuthCode, ResetPassword,
   GetLoginPhoneCode, PhoneCodeLogin, GetRegistration,
 } from './account.js';
 export {

@@ -157,6 +157,14 @@ describe.each(DIALECTS)('signed out: register, reset, phone codes on %s', (diale
     expect([a.body.Code, b.body.Code]).toEqual([Code.Success, Code.Success]);
     expect(a.body.Data).toEqual({ CountryCode: '', Phone: '', Email: 'kit***@example.org', PasswordOnly: false });
     expect((await t.call(calls.GetAccountSafeSettingByAccount.path, { account: 'kiteLab01' })).body.Msg).toBe('Enter the e-mail address or phone bound to the account.');
+    // the reset page's account: the address typed, masked; alike for an account and for none, never its names
+    const simple = async (account: string) => (await t.call(calls.GetSimpleUserByAccount.path, { account })).body;
+    expect((await simple('kite@example.org')).Data).toEqual({ Account: 'kit***@example.org', Kind: 'email' });
+    expect((await simple('kitf@example.org')).Data).toEqual({ Account: 'kit***@example.org', Kind: 'email' });
+    expect((await simple('13800009999')).Data).toEqual({ Account: '+86 138*****999', Kind: 'phone' });
+    expect(JSON.stringify(await simple('kite@example.org'))).not.toContain('kiteLab01');
+    const badAccount = await simple('kiteLab01');
+    expect([badAccount.Code, badAccount.Msg, (badAccount.Data as { Field?: string }).Field]).toEqual([Code.Invalid, 'Enter the e-mail address or phone bound to the account.', 'account']);
 
     // timing: asking a reset code for a known and an unknown address take about as long
     const time = async (account: string) => {

@@ -46,6 +46,7 @@ export function accountRoutes(app: FastifyInstance, hooks: CallHooks, accounts: 
     accounts.register({ kind: 'phone', countryCode: body.countryCode, phone: body.phone }, body.code, body.userName, body.pwd, caller.lang, body.timeZone),
   );
   registerCall(app, hooks, calls.GetAccountSafeSettingByAccount, async ({ body }) => accounts.safeSettingByAccount(body.account));
+  registerCall(app, hooks, calls.GetSimpleUserByAccount, async ({ body }) => accounts.simpleUserByAccount(body.account));
   registerCall(app, hooks, calls.GetUnloginSecurityAuthCode, async ({ caller, body, request }) => accounts.sendResetCode(body.account, caller.lang, request.ip));
   registerCall(app, hooks, calls.ResetPassword, async ({ body }) => {
     await accounts.resetPassword(body.account, body.code, body.newPwd);

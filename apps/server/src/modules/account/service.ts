@@ -16,6 +16,7 @@ import {
   message,
   PHONE_COUNTRY_CODE,
   type SafeSetting,
+  type SimpleUser,
   VERIFIED_MS,
 } from '@wildtrack/contract';
 import argon2 from 'argon2';
@@ -292,6 +293,12 @@ export class AccountService {
     return a.kind === 'email'
       ? { CountryCode: '', Phone: '', Email: maskEmail(a.email), PasswordOnly: false }
       : { CountryCode: a.countryCode, Phone: maskPhone(a.phone), Email: '', PasswordOnly: false };
+  }
+
+  /** The reset page's account (User/GetSimpleUserByAccount): the address typed, masked, and its kind; nothing read. */
+  simpleUserByAccount(account: string): SimpleUser {
+    const a = recoveryAddress(account);
+    return { Account: masked(a), Kind: a.kind };
   }
 
   async sendResetCode(account: string, lang: Lang, ip: string): Promise<CodeSent> {
