@@ -9,7 +9,7 @@ import { animationsSettled, chooseUserMenuItem, newContext, onScreen, pollUntil,
  * Issue 17 items 2-4 in the browser: register by e-mail (the code read from a local SMTP sink), sign
  * out, reset the password, sign in (en-US); a password-only account's safety prompt, auth by password,
  * a phone bound with the code from the operator's outbox, the prompt gone, and a password change with a
- * wrong original refused (zh-CN). One server for the file.
+ * wrong original refused, then a sign-in with a code sent to that phone (zh-CN). One server for the file.
  */
 const mails: { to: string; text: string }[] = [];
 const sink = new SMTPServer({
@@ -46,14 +46,20 @@ async function mailedCode(to: string, after: number): Promise<string> {
   return /\b(\d{4})\b/.exec(mail!.text)![1]!;
 }
 
-async function outboxCode(address: string): Promise<string> {
-  const line = await pollUntil(
-    async () => (await setup.server.cli('outbox', '--json')).split('\n').find((l) => l.includes(address)),
-    (l) => l !== undefined,
+/** The outbox's messages to an address, newest first. */
+async function outboxTo(address: string): Promise<string[]> {
+  return (await setup.server.cli('outbox', '--json')).split('\n').filter((l) => l.includes(address));
+}
+
+/** The code of the newest outbox message to `address` once more than `after` messages went there (polls). */
+async function outboxCode(address: string, after = 0): Promise<string> {
+  const lines = await pollUntil(
+    () => outboxTo(address),
+    (l) => l.length > after,
     30_000,
-    () => `no outbox message to ${address}`,
+    () => `no new outbox message to ${address}`,
   );
-  return /\b(\d{4})\b/.exec((JSON.parse(line!) as { text: string }).text)![1]!;
+  return /\b(\d{4})\b/.exec((JSON.parse(lines[0]!) as { text: string }).text)![1]!;
 }
 
 async function signOut(page: Page, item: string, confirm: string): Promise<void> {
@@ -152,6 +158,18 @@ describe('account flow', () => {
       await animationsSettled(page);
       expect(await page.locator('.ant-modal:visible').filter({ hasText: '请完善账号安全设置' }).count()).toBe(0);
       await screenshot(page, 'account-no-prompt-zh-CN');
+
+      // signed in again with a code sent to the bound phone (the "验证码登录" tab)
+      await signOut(page, '退出登录', '确定要退出登录吗？');
+      await page.getByTestId('login-method').getByText('验证码登录').click();
+      await page.getByTestId('phone-login-phone').fill('13812345678');
+      const sent = (await outboxTo('13812345678')).length;
+      await page.getByTestId('phone-login-send').click();
+      await page.getByTestId('phone-login-send').filter({ hasText: /\d+/ }).waitFor();
+      await page.getByTestId('phone-login-code').fill(await outboxCode('13812345678', sent));
+      await screenshot(page, 'account-phone-login-zh-CN');
+      await page.getByTestId('phone-login-submit').click();
+      await onScreen(page, '/device');
     } finally {
       await context.close();
     }

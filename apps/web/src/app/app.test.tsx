@@ -152,7 +152,7 @@ describe('sign-in page', () => {
     expect(await screen.findByText('A code was sent to +86 138*****678')).toBeTruthy();
     expect(await screen.findByRole('button', { name: /Resend in (60|59) s/ })).toBeTruthy();
     expect(JSON.parse(callsTo(server, '/api/Auth/GetLoginPhoneCode')[0]!.body as string)).toEqual({ countryCode: '86', phone: '13812345678' });
-    fireEvent.change(screen.getByLabelText('Verification code'), { target: { value: '4321' } });
+    fireEvent.change(screen.getByTestId('phone-login-code'), { target: { value: '4321' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(here()).toBe('/device?x=1'));
     expect(getToken()).toBe('session-1.token-abc');

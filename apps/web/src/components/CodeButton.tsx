@@ -48,10 +48,10 @@ export function CodeButton({ send, beforeSend, testId }: { send: () => Promise<C
 export function CodeField({ label, send, beforeSend, testPrefix }: { label: string; send: () => Promise<CodeSent>; beforeSend?: () => Promise<boolean>; testPrefix: string }) {
   const { t } = useTranslation();
   return (
-    <Form.Item label={label} required htmlFor={`${testPrefix}-code`}>
+    <Form.Item label={label} required>
       <Space.Compact style={{ width: '100%' }}>
         <Form.Item name="code" noStyle rules={[zodRule(VerificationCodeSchema, t, 'field.code')]}>
-          <Input id={`${testPrefix}-code`} maxLength={4} inputMode="numeric" autoComplete="one-time-code" data-testid={`${testPrefix}-code`} />
+          <Input maxLength={4} inputMode="numeric" autoComplete="one-time-code" data-testid={`${testPrefix}-code`} />
         </Form.Item>
         <CodeButton send={send} {...(beforeSend ? { beforeSend } : {})} testId={`${testPrefix}-send`} />
       </Space.Compact>
