@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type AccessRule, accessRules, API_BASE, type CallDef, calls, Code, isAccessRule, type Lang, message, type MessageKey } from '@wildtrack/contract';
+import { type AccessRule, accessRules, API_BASE, type CallDef, calls, Code, isAccessRule, type Lang, LIVE_STREAM_PATH, message, type MessageKey } from '@wildtrack/contract';
 import { DIALECTS } from '../helper.js';
 import { bodyFor, ruleKinds, subjectFields } from './bodies.js';
 import { buildWorld, send, type Subject, type World } from './world.js';
@@ -105,7 +105,12 @@ describe.each(DIALECTS)('the access walk on %s', (dialect) => {
       routes.push(stack[depth]!);
     }
     expect(routes.length).toBeGreaterThan(ALL_CALLS.length);
-    const strays = routes.filter((r) => r.startsWith(`${API_BASE}/api/`) && !paths.has(r));
+    // The one route the contract declares that is not a call: the live stream (contract live.ts), a signed GET
+    // answered with server-sent events for as long as the console stays; its callers (no session, a forged
+    // signature, a stranger, a share that ends while connected) are walked by live/live.test.ts, not here,
+    // since an allowed caller's answer never ends.
+    const streams = new Set([API_BASE + LIVE_STREAM_PATH]);
+    const strays = routes.filter((r) => r.startsWith(`${API_BASE}/api/`) && !paths.has(r) && !streams.has(r));
     expect(strays, 'routes under /prod-api/api without a CallDef in the contract').toEqual([]);
   });
 
