@@ -86,8 +86,13 @@ describe.each(cases)('weather on the 2D map ($locale)', ({ locale, t }) => {
       await map.and(page.locator('[data-state="ready"]')).waitFor({ timeout: 30_000 });
       // Nearer: a continent across the view, so that a pan brings new grid points.
       const zoomIn = page.getByRole('button', { name: t.zoomIn });
-      for (let i = 0; i < 3; i++) await zoomIn.click();
-      // (a click during the previous one's easing may add less than a whole level)
+      // One click at a time, each waited for to the end of its easing (a click during the previous one's
+      // easing adds less than a whole level: three quick clicks once reached only 3.96).
+      for (let i = 0; i < 8 && Number(await map.getAttribute('data-zoom')) < 4.5; i++) {
+        const before = Number(await map.getAttribute('data-zoom'));
+        await zoomIn.click();
+        await pollUntil(() => map.getAttribute('data-zoom'), (z) => Number(z) >= before + 0.99, 15_000, (z) => `zoom ${z} after a click from ${before}`);
+      }
       await pollUntil(() => map.getAttribute('data-zoom'), (z) => Number(z) >= 4.5, 15_000, (z) => `zoom ${z}`);
 
       // ---- the layer on: cells with the source's values, and the legend ----
@@ -103,7 +108,8 @@ describe.each(cases)('weather on the 2D map ($locale)', ({ locale, t }) => {
       expect(drawn.length).toBeLessThanOrEqual(100);
       // Each cell is its own place's weather: the stub's temperature is half the latitude, and the cells
       // come row by row from north to south.
-      expect(new Set(drawn.map((c) => c.temperature)).size).toBeGreaterThanOrEqual(3);
+      // (how many rows of cells the view holds depends on the zoom the clicks reached: two at the least)
+      expect(new Set(drawn.map((c) => c.temperature)).size).toBeGreaterThanOrEqual(2);
       expect(drawn[0]!.temperature).toBeGreaterThan(drawn.at(-1)!.temperature);
       for (const c of drawn) {
         expect(c.windDirection).toBe(270);
