@@ -49,7 +49,7 @@ describe.each(cases)('field records ($tag)', ({ locale, tag, texts, foraging }) 
       const markers = page.locator('.wt-poi-marker');
       const drawn = Number(await map.getAttribute('data-pois'));
       await expect.poll(() => markers.count(), { timeout: 10_000 }).toBe(drawn);
-      expect(await page.locator('.wt-poi-toggle').textContent()).toContain(t('map2d.pois'));
+      expect(await page.locator('.wt-poi-toggle').first().textContent()).toContain(t('map2d.pois'));
 
       // ---- a POI's popup: its name, who recorded it, its photo loaded ----
       // The last marker is drawn over the others: two POIs a few metres apart overlap at this zoom, and the
