@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type CallDef, calls, Code, DeviceStatus, DeviceType, type Event, type EventSubscribe, EventType, SpeciesType } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { contractCalls } from '../../test/contract-calls.js';
 import { DAY, HOUR, MIN, ZONE } from '../../test/fixed-time.js';
 
 /** 2026-11-20 10:00 in +08:00 (02:00 UTC). */
@@ -13,13 +14,7 @@ describe.each(DIALECTS)('events on %s', (dialect) => {
   const ids = new Map<string, number>();
   const ev = new Map<string, number>();
 
-  const call = async (def: CallDef, body: Record<string, unknown>, opts: { token?: string | null; lang?: 'en' | 'zh' } = {}) =>
-    (await t.call(def.path, { ...body }, { ...(opts.token === null ? {} : { token: opts.token ?? alice }), lang: opts.lang ?? 'en' })).body;
-  const data = async <T,>(def: CallDef, body: Record<string, unknown>, opts: { token?: string; lang?: 'en' | 'zh' } = {}): Promise<T> => {
-    const r = await call(def, body, opts);
-    expect(r.Code, r.Msg).toBe(Code.Success);
-    return def.data.parse(r.Data) as T;
-  };
+  const { call, data } = contractCalls(() => t, () => alice);
   const list = (body: Record<string, unknown> = {}, opts: { token?: string; lang?: 'en' | 'zh' } = {}) =>
     data<{ List: Event[]; Total: number }>(calls.GetEventListByPage, { timeZone: ZONE, ...body }, opts);
   const views = async () => Number((await t.database.db.selectFrom('event_views').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);

@@ -17,6 +17,7 @@ import {
   SpeciesType,
 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { contractCalls } from '../../test/contract-calls.js';
 import { DAY, HOUR, MIN, ZONE } from '../../test/fixed-time.js';
 import { polygonShp } from './shp-writer.test-util.js';
 
@@ -39,13 +40,7 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
   const secrets = new Map<string, string>();
   const ids = new Map<string, number>();
 
-  const call = async (def: CallDef, body: Record<string, unknown>, opts: { token?: string | null; lang?: 'en' | 'zh' } = {}) =>
-    (await t.call(def.path, { ...body }, { ...(opts.token === null ? {} : { token: opts.token ?? alice }), lang: opts.lang ?? 'en' })).body;
-  const data = async <T,>(def: CallDef, body: Record<string, unknown>, opts: { token?: string; lang?: 'en' | 'zh' } = {}): Promise<T> => {
-    const r = await call(def, body, opts);
-    expect(r.Code, r.Msg).toBe(Code.Success);
-    return def.data.parse(r.Data) as T;
-  };
+  const { call, data } = contractCalls(() => t, () => alice);
   const create = (label: string, shape: unknown, s: Record<string, unknown>, opts: { token?: string | null; lang?: 'en' | 'zh' } = {}) =>
     call(calls.CreateFence, { label, shape, ...s, timeZone: ZONE }, opts);
   const count = async (table: 'fences' | 'fence_rules' | 'events' | 'instructions' | 'fence_states') =>

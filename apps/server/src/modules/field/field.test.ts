@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Behavior,
-  type CallDef,
   calls,
   Code,
   DeviceType,
@@ -16,6 +15,7 @@ import {
 } from '@wildtrack/contract';
 import { fieldPhoto, Rng } from '@wildtrack/sample-fleet';
 import { createTestApp, DIALECTS, imageCookie, type TestApp } from '../../test/helper.js';
+import { contractCalls } from '../../test/contract-calls.js';
 import { ZONE, MIN, HOUR, DAY, BASE, local, type Page } from '../../test/fixed-time.js';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
@@ -29,13 +29,7 @@ describe.each(DIALECTS)('field records on %s', (dialect) => {
   const range = { startTime: local(BASE), endTime: local(BASE + DAY), timeZone: ZONE };
   const photo = fieldPhoto(new Rng(7, 5), 30, 'stork');
 
-  const call = async (def: CallDef, body: Record<string, unknown>, opts: { token?: string; lang?: 'en' | 'zh' } = {}) =>
-    (await t.call(def.path, body, { token: opts.token ?? alice, lang: opts.lang ?? 'en' })).body;
-  const data = async <T,>(def: CallDef, body: Record<string, unknown>, opts: { token?: string; lang?: 'en' | 'zh' } = {}): Promise<T> => {
-    const r = await call(def, body, opts);
-    expect(r.Code, r.Msg).toBe(Code.Success);
-    return def.data.parse(r.Data) as T;
-  };
+  const { call, data } = contractCalls(() => t, () => alice);
   /** A batch as a phone sends it: signed with the device secret, through the ingest route. */
   const send = async (batch: IngestBatch) => {
     const body = JSON.stringify(batch);

@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   API_BASE,
-  type CallDef,
   DeviceDetailSchema,
   LanguageId,
   signedHeaders,
@@ -19,6 +18,7 @@ import {
   type WorkStatus,
 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { contractCalls } from '../../test/contract-calls.js';
 import { ZONE, MIN, HOUR, DAY } from '../../test/fixed-time.js';
 import { workSettings } from '../../test/work-settings.js';
 import { InstructionRepository } from './repository.js';
@@ -40,13 +40,7 @@ describe.each(DIALECTS)('remote instructions on %s', (dialect) => {
   const secrets = new Map<string, string>();
   const ids = new Map<string, number>();
 
-  const call = async (def: CallDef, body: Record<string, unknown>, opts: { token?: string | null; lang?: 'en' | 'zh' } = {}) =>
-    (await t.call(def.path, { timeZone: ZONE, ...body }, { ...(opts.token === null ? {} : { token: opts.token ?? alice }), lang: opts.lang ?? 'en' })).body;
-  const data = async <T,>(def: CallDef, body: Record<string, unknown>, opts: { token?: string; lang?: 'en' | 'zh' } = {}): Promise<T> => {
-    const r = await call(def, body, opts);
-    expect(r.Code, r.Msg).toBe(Code.Success);
-    return def.data.parse(r.Data) as T;
-  };
+  const { call, data } = contractCalls(() => t, () => alice, { timeZone: ZONE });
   const send = (imeis: string[], params: InstructionParamsInput, opts: { token?: string | null; lang?: 'en' | 'zh' } = {}) => call(calls.SendInstruction, { imeis, params }, opts);
   /** A device request, signed with its secret, through the ingest routes. */
   const device = async (imei: string, route: '/batch' | '/ack', payload: unknown) => {
