@@ -3,7 +3,8 @@ import { build } from 'esbuild';
 
 await build({
   entryPoints: { main: 'src/main.ts', cli: 'src/cli.ts' },
-  outdir: 'dist',
+  // SERVER_OUTDIR: a private build (e.g. dist-mine) beside dist, so that its external packages still resolve.
+  outdir: process.env.SERVER_OUTDIR ?? 'dist',
   bundle: true,
   platform: 'node',
   target: 'node20',
