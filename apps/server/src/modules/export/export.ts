@@ -1,0 +1,85 @@
+import type { Writable } from 'node:stream';
+import { EXPORT_EXTENSION, type ExportFileType, type ExportKind, type Lang, MOVEBANK_EXPORT_KINDS } from '@wildtrack/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { deviceNotFound } from '../device/access.js';
+import { movebankAccelerationTable, movebankFixTable } from './movebank.js';
+import { type ExportDevice, type ExportQuery, ExportRepository } from './repository.js';
+import { type Cell, headersOf, KIND_LABELS, tableRows } from './tables.js';
+import { csvSink, type Sink, xlsxSink } from './writers.js';
+
+/** What one export file holds. Times are epoch ms, both ends included, already clamped to what the asker may see. */
+export interface ExportParams {
+  imei: string;
+  kind: ExportKind;
+  startTime: number;
+  endTime: number;
+  /** The zone the file's times are written in, '+08:00'. */
+  timeZone: string;
+  /** The headers' language. */
+  language: Lang;
+  fileType: ExportFileType;
+  /** Only rows [skip, skip + limit) of the range (acceleration: bursts); absent: the whole range. */
+  skip?: number;
+  limit?: number;
+}
+
+export interface ExportOptions {
+  /** Stops the export: writeExport rejects with the signal's reason and destroys `out`. */
+  signal?: AbortSignal;
+  /** Rows written so far, after each batch. */
+  onRows?: (rows: number) => void;
+}
+
+/** The file's name, `device-sensor-type(IMEI).ext` (§7.1): the device's caption, the kind and the type in `language`. */
+export function exportFileName(p: { caption: string; imei: string; kind: ExportKind; fileType: ExportFileType; language: Lang }): string {
+  const type = p.fileType === 'movebank' ? 'Movebank' : p.fileType.toUpperCase();
+  const caption = (p.caption || p.imei).replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_');
+  return `${caption}-${KIND_LABELS[p.kind][p.language]}-${type}(${p.imei}).${EXPORT_EXTENSION[p.fileType]}`;
+}
+
+/** Whether a Movebank CSV can carry the kind. */
+export const movebankCarries = (kind: ExportKind) => MOVEBANK_EXPORT_KINDS.includes(kind);
+
+async function tableOf(repo: ExportRepository, device: ExportDevice, p: ExportParams, q: ExportQuery): Promise<{ headers: string[]; rows: () => AsyncGenerator<Cell[][]> }> {
+  if (p.fileType === 'movebank') {
+    if (p.kind === 'fix') return movebankFixTable(repo, device, q);
+    if (p.kind === 'acceleration') return movebankAccelerationTable(repo, device, q);
+    throw new Error(`a Movebank CSV does not carry ${p.kind}`);
+  }
+  return { headers: headersOf(p.kind, p.language), rows: () => tableRows(p.kind, { repo, device, q, lang: p.language, zone: p.timeZone }) };
+}
+
+/**
+ * Writes one device's records of one kind in the range to `out` as the file type asks (XLSX, CSV, Movebank
+ * CSV), a batch of rows at a time with the stream's backpressure honoured, and ends `out`. No access check:
+ * the caller has checked DownloadData (the export call, a download task at its creation). Called by the
+ * export call and by download tasks, without HTTP.
+ */
+export async function writeExport(db: Kysely<Database>, p: ExportParams, out: Writable, options: ExportOptions = {}): Promise<{ rows: number }> {
+  const repo = new ExportRepository(db);
+  const device = await repo.device(p.imei);
+  if (!device) throw deviceNotFound();
+  const q: ExportQuery = { deviceId: device.id, from: p.startTime, to: p.endTime, ...(p.skip !== undefined ? { skip: p.skip } : {}), ...(p.limit !== undefined ? { limit: p.limit } : {}) };
+  const { signal, onRows } = options;
+  let rows = 0;
+  try {
+    signal?.throwIfAborted();
+    const table = await tableOf(repo, device, p, q);
+    const sink: Sink =
+      p.fileType === 'xls' ? xlsxSink(out, table.headers, KIND_LABELS[p.kind][p.language]) : csvSink(out, table.headers, p.fileType !== 'movebank');
+    const batches = table.rows();
+    for await (const batch of batches) {
+      signal?.throwIfAborted();
+      await sink.rows(batch);
+      rows += batch.length;
+      onRows?.(rows);
+    }
+    signal?.throwIfAborted();
+    await sink.end();
+    return { rows };
+  } catch (err) {
+    out.destroy(err as Error);
+    throw err;
+  }
+}

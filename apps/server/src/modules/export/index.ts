@@ -1,0 +1,1 @@
+export { type ExportOptions, type ExportParams, exportFileName, movebankCarries, writeExport } from './export.js';

@@ -1,0 +1,131 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { AccBurstTable, Database, EventTable, FixTable, SensorRecordTable } from '../../db/schema.js';
+
+export type ExportFixRow = Selectable<FixTable>;
+export type ExportSensorRow = Pick<Selectable<SensorRecordTable>, 'time' | 'v1' | 'v2' | 'v3' | 'v4'>;
+export type ExportBurstRow = Pick<Selectable<AccBurstTable>, 'start_time' | 'hz' | 'axes' | 'sample_count' | 'samples' | 'odba' | 'mean_odba' | 'calibration' | 'extra'> & { encoding: number };
+export type ExportEventRow = Pick<Selectable<EventTable>, 'id' | 'type' | 'happen_time' | 'content'>;
+
+/** One device's records in [from, to] (epoch ms, both ends included), and optionally only rows [skip, skip + limit). */
+export interface ExportQuery {
+  deviceId: number;
+  from: number;
+  to: number;
+  skip?: number;
+  limit?: number;
+}
+
+export interface ExportDevice {
+  id: number;
+  imei: string;
+  caption: string;
+  attributes: string;
+}
+
+/**
+ * The export's reads (modules/export is their only user): a device's rows of one table in time order, in
+ * batches by keyset (the last key read is the next batch's lower bound), so a file of millions of rows
+ * holds one batch in memory at a time on either dialect. Read-only: the tables are the fix, sensor and
+ * event modules'.
+ */
+export class ExportRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async device(imei: string): Promise<ExportDevice | undefined> {
+    const row = await this.db.selectFrom('devices').select(['id', 'imei', 'caption', 'attributes']).where('imei', '=', imei).executeTakeFirst();
+    return row ? { ...row, id: Number(row.id) } : undefined;
+  }
+
+  /** Keyset batches over `read(after, n)`: each call reads the rows after the previous batch's last key. */
+  private async *walk<R>(q: ExportQuery, batch: number, read: (after: R | undefined, skip: number, n: number) => Promise<R[]>): AsyncGenerator<R[]> {
+    let remaining = q.limit ?? Infinity;
+    let skip = q.skip ?? 0;
+    let last: R | undefined;
+    while (remaining > 0) {
+      const n = Math.min(batch, remaining);
+      const rows = await read(last, skip, n);
+      skip = 0;
+      if (rows.length === 0) return;
+      remaining -= rows.length;
+      last = rows[rows.length - 1];
+      yield rows;
+      if (rows.length < n) return;
+    }
+  }
+
+  fixes(q: ExportQuery, batch = 4096): AsyncGenerator<ExportFixRow[]> {
+    return this.walk<ExportFixRow>(q, batch, (after, skip, n) =>
+      this.db
+        .selectFrom('fixes')
+        .selectAll()
+        .where('device_id', '=', q.deviceId)
+        .where('pick_time', after ? '>' : '>=', after ? after.pick_time : q.from)
+        .where('pick_time', '<=', q.to)
+        .orderBy('pick_time')
+        .limit(n)
+        .offset(skip)
+        .execute(),
+    );
+  }
+
+  /** The extras and source marks of the fixes that have any (a Movebank file's extra columns are known before its first row). */
+  fixExtras(q: ExportQuery, batch = 8192): AsyncGenerator<Pick<ExportFixRow, 'pick_time' | 'extra' | 'invalid_reason'>[]> {
+    return this.walk<Pick<ExportFixRow, 'pick_time' | 'extra' | 'invalid_reason'>>({ deviceId: q.deviceId, from: q.from, to: q.to }, batch, (after, _skip, n) =>
+      this.db
+        .selectFrom('fixes')
+        .select(['pick_time', 'extra', 'invalid_reason'])
+        .where('device_id', '=', q.deviceId)
+        .where('pick_time', after ? '>' : '>=', after ? after.pick_time : q.from)
+        .where('pick_time', '<=', q.to)
+        .where((eb) => eb.or([eb('extra', 'is not', null), eb('invalid_reason', 'is not', null)]))
+        .orderBy('pick_time')
+        .limit(n)
+        .execute(),
+    );
+  }
+
+  sensor(kind: number, q: ExportQuery, batch = 8192): AsyncGenerator<ExportSensorRow[]> {
+    return this.walk<ExportSensorRow>(q, batch, (after, skip, n) =>
+      this.db
+        .selectFrom('sensor_records')
+        .select(['time', 'v1', 'v2', 'v3', 'v4'])
+        .where('device_id', '=', q.deviceId)
+        .where('kind', '=', kind)
+        .where('time', after ? '>' : '>=', after ? after.time : q.from)
+        .where('time', '<=', q.to)
+        .orderBy('time')
+        .limit(n)
+        .offset(skip)
+        .execute(),
+    );
+  }
+
+  bursts(q: ExportQuery, batch = 64): AsyncGenerator<ExportBurstRow[]> {
+    return this.walk<ExportBurstRow>(q, batch, (after, skip, n) =>
+      this.db
+        .selectFrom('acc_bursts')
+        .select(['start_time', 'hz', 'axes', 'sample_count', 'samples', 'odba', 'mean_odba', 'calibration', 'encoding', 'extra'])
+        .where('device_id', '=', q.deviceId)
+        .where('start_time', after ? '>' : '>=', after ? after.start_time : q.from)
+        .where('start_time', '<=', q.to)
+        .orderBy('start_time')
+        .limit(n)
+        .offset(skip)
+        .execute(),
+    );
+  }
+
+  events(q: ExportQuery, batch = 4096): AsyncGenerator<ExportEventRow[]> {
+    return this.walk<ExportEventRow>(q, batch, (after, skip, n) => {
+      let query = this.db
+        .selectFrom('events')
+        .select(['id', 'type', 'happen_time', 'content'])
+        .where('device_id', '=', q.deviceId)
+        .where('happen_time', '<=', q.to);
+      query = after
+        ? query.where((eb) => eb.or([eb('happen_time', '>', after.happen_time), eb.and([eb('happen_time', '=', after.happen_time), eb('id', '>', after.id)])]))
+        : query.where('happen_time', '>=', q.from);
+      return query.orderBy('happen_time').orderBy('id').limit(n).offset(skip).execute();
+    });
+  }
+}

@@ -1,0 +1,175 @@
+import { type ExportKind, formatTime, gradeLetter, type Lang, SensorKind, type SensorKindName } from '@wildtrack/contract';
+import { describeEvent } from '../event/service.js';
+import { burstSamples } from '../sensor/burst-samples.js';
+import { formatTimeMs } from '../sensor/service.js';
+import type { ExportDevice, ExportQuery, ExportRepository } from './repository.js';
+
+/** A cell: text, a number, or nothing (an empty cell). */
+export type Cell = string | number | null;
+
+/** A header in both languages. */
+type Label = { zh: string; en: string };
+
+const L = (zh: string, en: string): Label => ({ zh, en });
+
+const IMEI = L('IMEI', 'IMEI');
+const TIME = L('时间', 'Time');
+
+const FIX_COLUMNS: Label[] = [
+  IMEI,
+  L('定位时间', 'PickTime'),
+  L('经度', 'Longitude'),
+  L('纬度', 'Latitude'),
+  L('海拔(m)', 'Altitude (m)'),
+  L('速度(km/h)', 'Speed (km/h)'),
+  L('航向(°)', 'Course (°)'),
+  L('温度(℃)', 'Temperature (°C)'),
+  L('活动量', 'Exercise'),
+  L('电压(V)', 'Voltage (V)'),
+  L('信道', 'Channel'),
+  L('卫星数', 'Satellites'),
+  L('HDOP', 'HDOP'),
+  L('VDOP', 'VDOP'),
+  L('精度等级', 'PrecisionGrade'),
+  L('有效性', 'Validity'),
+  L('传输时间', 'TransmissionTime'),
+  L('标记无效时间', 'Marked invalid at'),
+];
+
+const SENSOR_VALUE_LABELS: Record<string, Label> = {
+  Temperature: L('温度(℃)', 'Temperature (°C)'),
+  Pressure: L('气压(hPa)', 'Pressure (hPa)'),
+  WaterDepth: L('水深(m)', 'Water depth (m)'),
+  RedLight: L('红光', 'Red light'),
+  InfraredLight: L('红外光', 'Infrared light'),
+  LightIntensity: L('光照强度(lux)', 'Light intensity (lux)'),
+  Humidity: L('湿度(%)', 'Humidity (%)'),
+  X: L('X', 'X'),
+  Y: L('Y', 'Y'),
+  Z: L('Z', 'Z'),
+  Angle: L('角度(°)', 'Angle (°)'),
+};
+
+const ACCELERATION_COLUMNS: Label[] = [
+  IMEI,
+  L('片段开始时间', 'BurstTime'),
+  TIME,
+  L('频率(Hz)', 'Frequency (Hz)'),
+  L('轴', 'Axes'),
+  L('原始X', 'OriginX'),
+  L('原始Y', 'OriginY'),
+  L('原始Z', 'OriginZ'),
+  L('X(g)', 'X (g)'),
+  L('Y(g)', 'Y (g)'),
+  L('Z(g)', 'Z (g)'),
+  L('ODBA(g)', 'ODBA (g)'),
+];
+
+const EVENT_COLUMNS: Label[] = [IMEI, L('发生时间', 'Time'), L('事件', 'Event'), L('内容', 'Content')];
+
+/** Each kind's name in a file's name and a sheet's name. */
+export const KIND_LABELS: Record<ExportKind, Label> = {
+  fix: L('定位', 'positions'),
+  temperature: L('温度', 'temperature'),
+  pressure: L('气压', 'pressure'),
+  waterDepth: L('水深', 'water depth'),
+  redInfrared: L('红光红外', 'red-infrared light'),
+  light: L('光照强度', 'light intensity'),
+  humidity: L('湿度', 'humidity'),
+  magnetism: L('地磁', 'magnetism'),
+  acceleration: L('加速度', 'acceleration'),
+  event: L('事件', 'events'),
+};
+
+const VALIDITY: Record<Lang, [string, string]> = { zh: ['无效', '有效'], en: ['invalid', 'valid'] };
+
+const round = (v: number, digits: number) => {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+};
+
+/** A kind's headers in `lang`. */
+export function headersOf(kind: ExportKind, lang: Lang): string[] {
+  const labels =
+    kind === 'fix' ? FIX_COLUMNS : kind === 'acceleration' ? ACCELERATION_COLUMNS : kind === 'event' ? EVENT_COLUMNS : [IMEI, TIME, ...SensorKind[kind].values.map((v) => SENSOR_VALUE_LABELS[v]!)];
+  return labels.map((l) => l[lang]);
+}
+
+/** What a table's rows are made from. */
+export interface TableSource {
+  repo: ExportRepository;
+  device: ExportDevice;
+  q: ExportQuery;
+  lang: Lang;
+  zone: string;
+}
+
+/**
+ * A kind's rows in time order, a batch at a time, as the CSV and XLSX files write them: the console's
+ * values (signed degrees, km/h, V, calibrated g), times in `zone`.
+ */
+export async function* tableRows(kind: ExportKind, s: TableSource): AsyncGenerator<Cell[][]> {
+  const { repo, device, q, lang, zone } = s;
+  const imei = device.imei;
+  if (kind === 'fix') {
+    const validity = VALIDITY[lang];
+    for await (const batch of repo.fixes(q)) {
+      yield batch.map((f) => [
+        imei,
+        formatTime(f.pick_time, zone),
+        f.lon,
+        f.lat,
+        f.alt,
+        f.speed === null || f.speed < 0 ? null : round(f.speed, 3),
+        f.course,
+        f.temperature,
+        f.activity,
+        f.voltage,
+        f.channel,
+        f.satellites,
+        f.hdop,
+        f.vdop,
+        f.grade === null ? null : gradeLetter(f.grade),
+        validity[f.valid === 1 && f.invalid_at === null ? 1 : 0]!,
+        f.tx_time === null ? null : formatTime(f.tx_time, zone),
+        f.invalid_at === null ? null : formatTime(f.invalid_at, zone),
+      ]);
+    }
+  } else if (kind === 'acceleration') {
+    for await (const batch of repo.bursts(q)) {
+      const rows: Cell[][] = [];
+      for (const b of batch) {
+        const { raw, odba, scale, offset } = burstSamples(b);
+        const axes = b.axes.length;
+        const column = (['X', 'Y', 'Z'] as const).map((a) => b.axes.indexOf(a));
+        const burstTime = formatTime(b.start_time, zone);
+        for (let i = 0; i < b.sample_count; i++) {
+          const origin = column.map((c) => (c < 0 ? null : raw[i * axes + c]!));
+          const cal = origin.map((v, k) => (v === null ? null : round((v - offset[column[k]!]!) * scale[column[k]!]!, 5)));
+          rows.push([imei, burstTime, formatTimeMs(b.start_time + Math.round((i * 1000) / b.hz), zone), b.hz, b.axes, ...origin, ...cal, odba[i]! / 1000]);
+        }
+      }
+      yield rows;
+    }
+  } else if (kind === 'event') {
+    const name = device.caption || imei;
+    for await (const batch of repo.events(q)) {
+      yield batch.map((e) => {
+        const { Title, Content } = describeEvent(e.type, e.content, name, lang, zone);
+        return [imei, formatTime(e.happen_time, zone), Title, Content];
+      });
+    }
+  } else {
+    const k = SensorKind[kind as SensorKindName];
+    const n = k.values.length;
+    for await (const batch of repo.sensor(k.id, q)) {
+      yield batch.map((r) => {
+        const row: Cell[] = [imei, formatTime(r.time, zone), r.v1];
+        if (n > 1) row.push(r.v2);
+        if (n > 2) row.push(r.v3);
+        if (n > 3) row.push(r.v4);
+        return row;
+      });
+    }
+  }
+}
