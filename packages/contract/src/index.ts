@@ -12,6 +12,7 @@ export * from './paging.js';
 export * from './calls/auth.js';
 export * from './calls/user.js';
 export * from './calls/account.js';
+export * from './calls/qrlogin.js';
 export * from './time.js';
 export * from './calls/device.js';
 export * from './calls/mount.js';

@@ -473,6 +473,12 @@ export function message(lang: Lang, key: string, params: Record<string, string |
   const template: string = isMessageKey(key) ? MESSAGES[key][lang] : key;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     params[name] === undefined ? whole : String(params[name]),
+  'field.ticket': { zh: '扫码登录凭据', en: 'QR sign-in ticket' },
+  'field.accept': { zh: '是否允许', en: 'accept' },
+  'validation.qrCode': { zh: '{field}格式不正确。', en: 'The {field} is not well formed.' },
+  'qr.expired': { zh: '二维码已失效，请刷新二维码', en: 'The QR code has expired; refresh it' },
+  'qr.used': { zh: '二维码已使用，请刷新二维码', en: 'The QR code was already used; refresh it' },
+  'qr.declined': { zh: '登录请求已被拒绝', en: 'The sign-in was declined' },
   );
 }
 

@@ -88,6 +88,22 @@ export interface SecurityVerificationTable {
   verified_until: number;
 }
 
+/** A QR sign-in code (db/migrations/…_qr_logins.ts; contract calls/qrlogin.ts). */
+export interface QrLoginTable {
+  id: Generated<number>;
+  /** SHA-256 hex of the code the QR shows, and of the ticket the waiting page keeps. */
+  code_hash: string;
+  ticket_hash: string;
+  /** waiting | scanned | confirmed | declined | used */
+  status: string;
+  /** The confirming user, once confirmed. */
+  user_id: number | null;
+  ip: string;
+  user_agent: string;
+  created_at: number;
+  expires_at: number;
+}
+
 /** A message no gateway took (no SMS_URL, no SMTP_URL): read by the operator with `wildtrack outbox`. */
 export interface MessageOutboxTable {
   id: Generated<number>;
@@ -529,6 +545,7 @@ export interface Database {
   verification_codes: VerificationCodeTable;
   security_verifications: SecurityVerificationTable;
   message_outbox: MessageOutboxTable;
+  qr_logins: QrLoginTable;
   server_keys: ServerKeyTable;
   request_codes: RequestCodeTable;
   rate_counters: RateCounterTable;

@@ -26,6 +26,7 @@ function sweep(auth: AuthService, ingest: IngestService): Job[] {
     { name: 'session sweep', everyMs: every, run: () => auth.sweepIdleSessions() },
     { name: 'sign-in failure sweep', everyMs: every, run: () => auth.sweepSignInFailures() },
     { name: 'nonce sweep', everyMs: every, run: () => ingest.sweepNonces(Date.now() - 2 * INGEST_WINDOW_MS) },
+    { name: 'QR sign-in sweep', everyMs: every, run: () => auth.sweepQrLogins() },
   ];
 }
 

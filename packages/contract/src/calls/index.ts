@@ -6,6 +6,7 @@ export {
   GetRegisterEmailCode, GetRegisterPhoneCode, EmailRegister, PhoneRegister, GetAccountSafeSettingByAccount, GetSimpleUserByAccount, GetUnloginSecurityAuthCode, ResetPassword,
   GetLoginPhoneCode, PhoneCodeLogin, GetRegistration,
 } from './account.js';
+export { GetLoginQRCode, QRCodeLogin, GetQRCodeLoginRequest, ConfirmQRCodeLogin } from './qrlogin.js';
 export {
   GetTree, GetTreeState, GetFolderTree, CreateFolder, UpdateFolderName, DeleteFolder, MoveFolder, MoveDevice, UpdateRemarkName,
   SetSecondLevelFixEnable, UpdateProperty, GetDetailByIMEI, GetDetailByFolder, GetCountByFolder, GetHandheldList,

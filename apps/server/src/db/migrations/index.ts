@@ -22,6 +22,7 @@ import * as members from './2026-11-25T04-00-00_members.js';
 import * as verificationCodes from './2026-11-25T03-30-00_verification_codes.js';
 import * as eventDedupJobLeases from './2026-11-25T02-00-00_event_dedup_job_leases.js';
 import * as eventMailCursor from './2026-11-25T04-30-00_event_mail_cursor.js';
+import * as qrLogins from './2026-11-25T06-30-00_qr_logins.js';
 
 /**
  * Every migration, by its frozen name. Listed here rather than read from disk so that the bundled
@@ -52,3 +53,4 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T02-00-00_event_dedup_job_leases': eventDedupJobLeases,
   '2026-11-25T04-30-00_event_mail_cursor': eventMailCursor,
 };
+  '2026-11-25T06-30-00_qr_logins': qrLogins,

@@ -1,6 +1,8 @@
 import type SQLite from 'better-sqlite3';
-import { type Kysely, sql } from 'kysely';
-import type { Database, SessionRow } from '../../db/schema.js';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Database, QrLoginTable, SessionRow } from '../../db/schema.js';
+
+export type QrLoginRow = Selectable<QrLoginTable>;
 
 /** A session as a signed request finds it: its signing key, and what every call needs of its user. */
 export type SessionLookup = Pick<SessionRow, 'id' | 'user_id' | 'last_seen_at' | 'signing_key'> & { org_id: number; time_zone: string; org_name: string; must_change_password: number };
@@ -128,5 +130,35 @@ export class AuthRepository {
       .values({ purpose, public_key: publicKey, secret_key: secretKey, created_at: now })
       .onConflict((oc) => oc.column('purpose').doNothing())
       .execute();
+  }
+
+  /* ---- QR sign-in (qr_logins) ---- */
+
+  async insertQrLogin(row: { code_hash: string; ticket_hash: string; ip: string; user_agent: string; created_at: number; expires_at: number }): Promise<void> {
+    await this.db.insertInto('qr_logins').values({ ...row, status: 'waiting', user_id: null }).execute();
+  }
+
+  findQrLogin(codeHash: string): Promise<QrLoginRow | undefined> {
+    return this.db.selectFrom('qr_logins').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+  }
+
+  /**
+   * Moves a live code from one of `from` to `to` (with the confirming user) in one statement: of two
+   * processes doing it at once only one changes the row. Returns whether this one did.
+   */
+  async moveQrLogin(id: number, from: readonly string[], to: string, now: number, userId?: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('qr_logins')
+      .set({ status: to, ...(userId === undefined ? {} : { user_id: userId }) })
+      .where('id', '=', id)
+      .where('status', 'in', [...from])
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async deleteQrLoginsBefore(expiredBefore: number): Promise<number> {
+    const r = await this.db.deleteFrom('qr_logins').where('expires_at', '<', expiredBefore).executeTakeFirst();
+    return Number(r.numDeletedRows);
   }
 }

@@ -17,6 +17,14 @@ export function authRoutes(app: FastifyInstance, hooks: CallHooks, auth: AuthSer
   registerCall(app, hooks, calls.PasswordLogin, async ({ body, request }) =>
     auth.login({ account: body.account, password: body.pwd, timeZone: body.timeZone, clientKey: body.clientKey }, signInMeta(request)),
   );
+  // QR sign-in: the waiting page asks for a code and polls; a console signed in elsewhere confirms it.
+  registerCall(app, hooks, calls.GetLoginQRCode, async ({ request }) => auth.createQrLogin(signInMeta(request)));
+  registerCall(app, hooks, calls.QRCodeLogin, async ({ body, request }) => auth.loginByQr(body, signInMeta(request)));
+  registerCall(app, hooks, calls.GetQRCodeLoginRequest, async ({ body, caller }) => auth.qrLoginRequest(body.code, caller.session.userId));
+  registerCall(app, hooks, calls.ConfirmQRCodeLogin, async ({ body, caller }) => {
+    await auth.confirmQrLogin(body.code, body.accept, caller.session.userId);
+    return null;
+  });
   registerCall(app, hooks, calls.Heartbeat, async () => ({ ServerTime: Date.now() }));
   registerCall(app, hooks, calls.Exit, async ({ caller }) => {
     await auth.exit(caller.session.sessionId);

@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   Code,
   fromBase64,
@@ -7,6 +7,8 @@ import {
   isSimplePassword,
   type LoginResult,
   openSecret,
+  QR_LOGIN_VALID_MS,
+  type QrLoginStatus,
   sealSecret,
   signingKey,
   toBase64,
@@ -15,7 +17,7 @@ import argon2 from 'argon2';
 import type { SignedIn, Signer } from '../../http/caller.js';
 import { AppError, sessionExpired } from '../../http/errors.js';
 import { hashPassword, type UserService } from '../user/service.js';
-import type { AuthRepository } from './repository.js';
+import type { AuthRepository, QrLoginRow } from './repository.js';
 
 /**
  * How long a session found by its id is used without reading it again, in one process. A sign-out or
@@ -35,6 +37,14 @@ export const SIGN_IN_LOCK_MS = 15 * 60_000;
 /** A new session's id: 16 random bytes, base64url (22 characters). Not secret: it names the session on the wire. */
 function newSessionId(): string {
   return randomBytes(16).toString('base64url');
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function sameHash(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
 /** Who signs in from where; the request code is the sealed token's associated data. */
@@ -129,6 +139,92 @@ export class AuthService {
     const user = input.userId === undefined ? undefined : await this.users.credentialsById(input.userId);
     if (!user) throw new AppError(Code.Failed, 'security.codeWrong');
     return this.startSession(user, lockKey, { timeZone: input.timeZone, clientKey: input.clientKey, weakPassword: false }, meta);
+  }
+
+  /* ---- QR sign-in (contract calls/qrlogin.ts) ---- */
+
+  /** A new QR sign-in code for the page that asks (its address and browser are shown to the confirming console). */
+  async createQrLogin(meta: { ip: string; userAgent: string }): Promise<{ Code: string; Ticket: string; ExpiresIn: number }> {
+    const now = Date.now();
+    const code = randomBytes(32).toString('base64url');
+    const ticket = randomBytes(32).toString('base64url');
+    await this.auth.insertQrLogin({
+      code_hash: sha256(code),
+      ticket_hash: sha256(ticket),
+      ip: meta.ip,
+      user_agent: meta.userAgent.slice(0, 300),
+      created_at: now,
+      expires_at: now + QR_LOGIN_VALID_MS,
+    });
+    return { Code: code, Ticket: ticket, ExpiresIn: QR_LOGIN_VALID_MS / 1000 };
+  }
+
+  /**
+   * The code's row while it may still be confirmed (waiting or scanned, not expired); otherwise the
+   * refusal: expired (an unknown code too: the page refreshes either way) or used.
+   */
+  private async openQrLogin(code: string, now: number): Promise<QrLoginRow> {
+    const row = await this.auth.findQrLogin(sha256(code));
+    if (!row || Number(row.expires_at) <= now) throw new AppError(Code.Failed, 'qr.expired');
+    if (row.status !== 'waiting' && row.status !== 'scanned') throw new AppError(Code.Failed, 'qr.used');
+    return row;
+  }
+
+  /** What the confirming console shows: which browser asks, from where, for which account (the caller's). */
+  async qrLoginRequest(code: string, userId: number): Promise<{ UserAgent: string; Ip: string; CreatedAt: number; ExpiresIn: number; UserName: string }> {
+    const now = Date.now();
+    const row = await this.openQrLogin(code, now);
+    // the waiting page then says the code was scanned
+    await this.auth.moveQrLogin(Number(row.id), ['waiting'], 'scanned', now);
+    const profile = await this.users.getUser(userId);
+    return {
+      UserAgent: row.user_agent,
+      Ip: row.ip,
+      CreatedAt: Number(row.created_at),
+      ExpiresIn: Math.max(0, Math.ceil((Number(row.expires_at) - now) / 1000)),
+      UserName: profile.UserName,
+    };
+  }
+
+  /** The signed-in caller allows the code's sign-in as their own account, or declines it: once. */
+  async confirmQrLogin(code: string, accept: boolean, userId: number): Promise<void> {
+    const now = Date.now();
+    const row = await this.openQrLogin(code, now);
+    const moved = await this.auth.moveQrLogin(Number(row.id), ['waiting', 'scanned'], accept ? 'confirmed' : 'declined', now, accept ? userId : undefined);
+    if (!moved) throw new AppError(Code.Failed, 'qr.used');
+  }
+
+  /**
+   * The waiting page's poll (needs the code and the ticket only that page has): its status until
+   * confirmed, then, once, a session of the confirming user through the lock and session rules of
+   * every sign-in (a locked or disabled account is refused; the code is spent either way).
+   */
+  async loginByQr(
+    input: { code: string; ticket: string; timeZone: string; clientKey: string },
+    meta: SignInMeta,
+  ): Promise<{ Status: 'Waiting' | 'Scanned' } | (LoginResult & { Status: 'Confirmed' })> {
+    const now = Date.now();
+    const row = await this.auth.findQrLogin(sha256(input.code));
+    // a wrong ticket is answered as an unknown code: the code alone (seen on the screen) tells nothing
+    if (!row || !sameHash(row.ticket_hash, sha256(input.ticket)) || Number(row.expires_at) <= now) throw new AppError(Code.Failed, 'qr.expired');
+    const status = row.status as Lowercase<QrLoginStatus> | 'used';
+    if (status === 'waiting') return { Status: 'Waiting' };
+    if (status === 'scanned') return { Status: 'Scanned' };
+    if (status === 'declined') throw new AppError(Code.Failed, 'qr.declined');
+    if (status !== 'confirmed' || row.user_id === null || !(await this.auth.moveQrLogin(Number(row.id), ['confirmed'], 'used', now))) {
+      throw new AppError(Code.Failed, 'qr.used');
+    }
+    const lockKey = `user:${Number(row.user_id)}`;
+    await this.refuseLocked(lockKey, now);
+    const user = await this.users.credentialsById(Number(row.user_id));
+    if (!user) throw new AppError(Code.Failed, 'qr.expired');
+    const result = await this.startSession(user, lockKey, { timeZone: input.timeZone, clientKey: input.clientKey, weakPassword: false }, meta);
+    return { ...result, Status: 'Confirmed' };
+  }
+
+  /** Forgets QR codes expired more than an hour ago. */
+  async sweepQrLogins(now = Date.now()): Promise<number> {
+    return this.auth.deleteQrLoginsBefore(now - 60 * 60_000);
   }
 
   private async refuseLocked(lockKey: string, now: number): Promise<void> {
