@@ -56,6 +56,9 @@ import { FieldService } from './modules/field/service.js';
 import { InstructionRepository } from './modules/instruction/repository.js';
 import { instructionRoutes } from './modules/instruction/routes.js';
 import { InstructionService } from './modules/instruction/service.js';
+import { ShareRepository } from './modules/share/repository.js';
+import { shareRoutes } from './modules/share/routes.js';
+import { ShareService } from './modules/share/service.js';
 import { FenceRepository } from './modules/fence/repository.js';
 import { fenceRoutes } from './modules/fence/routes.js';
 import { FenceService } from './modules/fence/service.js';
@@ -272,6 +275,7 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   attachFenceEvaluation(services.ingest, new FenceRepository(database.db, database.sqlite), { fences: services.fences, instructions: services.instructions, log: app.log });
   noticeRoutes(app, hooks, services.notices);
   eventRoutes(app, hooks, services.events);
+  shareRoutes(app, hooks, new ShareService(deviceConsole, new ShareRepository(database.db)));
   const userLog = new UserLogService(new UserLogRepository(database.db));
   userLogRoutes(app, hooks, userLog);
   memberRoutes(app, hooks, new MemberService(new MemberRepository(database.db), services.auth, userLog));

@@ -41,4 +41,5 @@ export * from './calls/userlog.js';
 export * from './calls/member.js';
 export * from './calls/notice.js';
 export * from './calls/event.js';
+export * from './calls/share.js';
 export * from './live.js';

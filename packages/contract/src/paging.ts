@@ -19,7 +19,7 @@ export type SortOrder = z.infer<typeof SortOrderSchema>;
 export const TimeZoneField = TimeZoneSchema.optional();
 
 /** A time text ('YYYY-MM-DD HH:mm[:ss]', 'T' or space) as a key that sorts like the time it writes. */
-function timeKey(text: string): string {
+export function timeKey(text: string): string {
   const t = text.trim().replace('T', ' ');
   return t.length === 16 ? `${t}:00` : t;
 }

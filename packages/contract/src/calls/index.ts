@@ -44,4 +44,5 @@ export { RecordUserLog, GetUserLogList } from './userlog.js';
 export { GetMemberList, CreateMember, SetMemberEnabled, ResetMemberPassword, ModifyTemporaryPassword } from './member.js';
 export { GetNoticeUnReadCount, GetNoticeList, GetNotice, NoticeViewed, DeleteNotice } from './notice.js';
 export { GetEventCount, GetEventListByPage, GetEventSubscribe, SetEventSubscribe, EventViewed, EventViewedAll } from './event.js';
+export { GetShareRecipient, CreateShare, GetSharedCount, GetSharedListByPage, GetReceivedListByPage, UpdateShare, RevokeShare } from './share.js';
 export { ExportData } from './export.js';

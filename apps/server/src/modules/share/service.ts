@@ -1,0 +1,95 @@
+import { type calls, Code, DeviceType, formatTime, type Lang, parseTime, type ShareRecipient, type ShareRecord } from '@wildtrack/contract';
+import type { z } from 'zod';
+import type { Caller } from '../../http/caller.js';
+import { AppError, FieldRefusal } from '../../http/errors.js';
+import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
+import type { ShareRepository, ShareRow, ShareTerms } from './repository.js';
+
+type CreateBody = z.output<typeof calls.CreateShare.body>;
+type UpdateBody = z.output<typeof calls.UpdateShare.body>;
+type PageBody = z.output<typeof calls.GetSharedListByPage.body>;
+
+const named = (devices: readonly ResolvedDevice[], lang: Lang) =>
+  devices.map((d) => `${d.caption || d.imei} (${d.imei})`).join(lang === 'zh' ? '、' : ', ');
+
+/**
+ * Device sharing (§5 Sharing, §6 ShareDevice): who may share what with whom, and the sharer's and the
+ * recipient's lists. Every refusal comes before anything is written, and a create is one transaction.
+ */
+export class ShareService {
+  constructor(
+    private readonly devices: DeviceConsole,
+    private readonly repo: ShareRepository,
+  ) {}
+
+  async recipient(account: string): Promise<ShareRecipient> {
+    const u = await this.repo.findAccount(account);
+    return u ? { Exists: true, NickName: u.nick_name } : { Exists: false, NickName: '' };
+  }
+
+  async create(caller: Caller, body: CreateBody, now = Date.now()): Promise<number> {
+    const devices = await this.devices.resolveMany(caller, body.imeis);
+    const noRight = devices.filter((d) => d.access.kind !== 'own' || !d.access.rights.ShareDevice);
+    if (noRight.length > 0) throw new AppError(Code.Forbidden, 'share.noRight', { devices: named(noRight, caller.lang) });
+    const vhf = devices.filter((d) => d.type === DeviceType.VHFReceiver);
+    if (vhf.length > 0) throw new AppError(Code.Failed, 'share.vhf', { devices: named(vhf, caller.lang) });
+    const terms = termsOf(caller, body);
+    const to = await this.repo.findAccount(body.account);
+    if (!to) throw new FieldRefusal(['account'], 'share.noAccount');
+    if (Number(to.id) === caller.session.userId) throw new FieldRefusal(['account'], 'share.self');
+    if (Number(to.org_id) === caller.session.orgId) throw new FieldRefusal(['account'], 'share.sameOrg');
+    return this.repo.share(devices.map((d) => Number(d.id)), caller.session.userId, Number(to.id), terms, now);
+  }
+
+  async count(caller: Caller): Promise<number> {
+    return this.repo.count('owner', caller.session.userId);
+  }
+
+  async page(caller: Caller, side: 'owner' | 'recipient', body: PageBody, now = Date.now()): Promise<{ List: ShareRecord[]; Total: number }> {
+    const [total, rows] = await Promise.all([
+      this.repo.count(side, caller.session.userId),
+      this.repo.page(side, caller.session.userId, (body.currentPage - 1) * body.pageSize, body.pageSize),
+    ]);
+    return { List: rows.map((r) => recordOf(r, caller.zone, now)), Total: total };
+  }
+
+  async update(caller: Caller, body: UpdateBody, now = Date.now()): Promise<ShareRecord> {
+    const id = Number(body.shareId);
+    const terms = termsOf(caller, body);
+    if (!(await this.repo.update(id, caller.session.userId, terms))) throw new AppError(Code.NotFound, 'share.notFound');
+    return recordOf((await this.repo.owned(id, caller.session.userId))!, caller.zone, now);
+  }
+
+  async revoke(caller: Caller, shareIds: readonly string[]): Promise<number> {
+    const ids = [...new Set(shareIds.map(Number))];
+    if (!(await this.repo.revoke(ids, caller.session.userId))) throw new AppError(Code.NotFound, 'share.notFound');
+    return ids.length;
+  }
+}
+
+/** The body's window (in the caller's zone) and rights; the contract has checked the order of the texts. */
+function termsOf(caller: Caller, body: Pick<CreateBody, 'effectiveTime' | 'failureTime' | 'canEditDevice' | 'canRemoteInstr' | 'canDownloadData'>): ShareTerms {
+  const effective = parseTime(body.effectiveTime, caller.zone);
+  if (effective === null) throw new FieldRefusal(['effectiveTime'], 'validation.time');
+  const failure = parseTime(body.failureTime, caller.zone);
+  if (failure === null) throw new FieldRefusal(['failureTime'], 'validation.time');
+  if (failure <= effective) throw new FieldRefusal(['failureTime'], 'validation.shareWindow');
+  return { effective, failure, editDevice: body.canEditDevice, remoteInstr: body.canRemoteInstr, downloadData: body.canDownloadData };
+}
+
+function recordOf(r: ShareRow, zone: string, now: number): ShareRecord {
+  return {
+    IdStr: String(r.id),
+    IMEI: r.imei,
+    Caption: r.caption || r.imei,
+    UserIdStr: String(r.other_user_id),
+    NickName: r.other_nick_name,
+    EffectiveTime: formatTime(r.effective_time, zone),
+    FailureTime: formatTime(r.failure_time, zone),
+    CanEditDevice: r.edit_device === 1,
+    CanRemoteInstr: r.remote_instr === 1,
+    CanDownloadData: r.download_data === 1,
+    CreateTime: formatTime(r.created_at, zone),
+    State: now < r.effective_time ? 'PENDING' : now < r.failure_time ? 'ACTIVE' : 'EXPIRED',
+  };
+}
