@@ -84,6 +84,8 @@ import { sensorRoutes } from './modules/sensor/routes.js';
 import { SensorService } from './modules/sensor/service.js';
 import { AccelerationService } from './modules/sensor/acceleration.js';
 import { accelerationRoutes } from './modules/sensor/acceleration-routes.js';
+import { exportRoutes } from './modules/export/routes.js';
+import { ExportService } from './modules/export/service.js';
 import { BurstRepository } from './modules/sensor/burst-repository.js';
 import { ArchiveRepository } from './modules/archive/repository.js';
 import { archiveRoutes } from './modules/archive/routes.js';
@@ -267,6 +269,7 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   sensorRoutes(app, hooks, new SensorService(deviceConsole, new SensorRepository(database.db, database.sqlite)));
   mediaRoutes(app, hooks, services.media);
   accelerationRoutes(app, hooks, acceleration);
+  exportRoutes(app, hooks, new ExportService(deviceConsole, database.db, app.log));
   archiveRoutes(app, hooks, services.archives);
   fieldRoutes(app, hooks, new FieldService(deviceConsole, new FieldRepository(database.db)), config.dataDir);
   instructionRoutes(app, hooks, services.instructions);

@@ -34,6 +34,7 @@ export interface ExportOptions {
 /** The file's name, `device-sensor-type(IMEI).ext` (§7.1): the device's caption, the kind and the type in `language`. */
 export function exportFileName(p: { caption: string; imei: string; kind: ExportKind; fileType: ExportFileType; language: Lang }): string {
   const type = p.fileType === 'movebank' ? 'Movebank' : p.fileType.toUpperCase();
+  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
   const caption = (p.caption || p.imei).replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_');
   return `${caption}-${KIND_LABELS[p.kind][p.language]}-${type}(${p.imei}).${EXPORT_EXTENSION[p.fileType]}`;
 }
