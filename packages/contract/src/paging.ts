@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from './constants.js';
 import { TimeZoneSchema } from './timezone.js';
+import { required } from './validation.js';
 
 /** The paging fields of every server-paged list call: the page (from 1) and one of the offered sizes. */
 export const PageSchema = {
@@ -17,6 +18,14 @@ export type SortOrder = z.infer<typeof SortOrderSchema>;
  * is given must be one of the offered ones (601 naming timeZone), never silently replaced by the setting.
  */
 export const TimeZoneField = TimeZoneSchema.optional();
+
+const TIME_TEXT = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/;
+/**
+ * A time as the caller's zone writes it: 'YYYY-MM-DD HH:mm:ss' (the server checks it is a real date). Here
+ * with the other range fields, not in calls/fix.ts: a call module that needs only this (the user log, which
+ * /login's first load carries) would otherwise bring every fix call's schema with it.
+ */
+export const TimeTextSchema = z.string(required).trim().regex(TIME_TEXT, { error: 'validation.time' });
 
 /** A time text ('YYYY-MM-DD HH:mm[:ss]', 'T' or space) as a key that sorts like the time it writes. */
 export function timeKey(text: string): string {

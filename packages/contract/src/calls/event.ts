@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { EventType } from '../device.js';
-import { orderedRange, PageSchema, TimeZoneField } from '../paging.js';
+import { orderedRange, PageSchema, TimeTextSchema, TimeZoneField } from '../paging.js';
 import { ImeiSchema as imei } from '../validation.js';
-import { TimeTextSchema } from './fix.js';
 
 /**
  * Events (§3 Event, EventSubscribe; §7.2 Event/*): what happened to a device — it entered or left a fence

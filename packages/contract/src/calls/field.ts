@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
-import { orderedRange, PageSchema, SortOrderSchema, TimeZoneField } from '../paging.js';
+import { orderedRange, PageSchema, SortOrderSchema, TimeTextSchema, TimeZoneField } from '../paging.js';
 import { ImeiSchema as imei } from '../validation.js';
-import { TimeTextSchema } from './fix.js';
 
 /**
  * Field records (§3 POI, Behavior; §7.2 POI/GetList, Behavior/GetCount, GetList): what a field phone

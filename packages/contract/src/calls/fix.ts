@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { PRECISION_GRADES, QUERY_SPAN_DAYS } from '../constants.js';
-import { orderedRange, PageSchema, SortOrderSchema, TimeZoneField } from '../paging.js';
+import { orderedRange, PageSchema, SortOrderSchema, TimeTextSchema, TimeZoneField } from '../paging.js';
 import { ImeiSchema as imei, required } from '../validation.js';
+
+/** Defined with the range fields (paging.ts); still importable from here, where it was first. */
+export { TimeTextSchema } from '../paging.js';
 
 /**
  * Fix calls (§3 Fix, §4 invalid-data marking, §7.2, §9 position filters). Every time goes in and out
@@ -17,9 +20,6 @@ import { ImeiSchema as imei, required } from '../validation.js';
 export const MAX_IMEIS_PER_CALL = 1000;
 const imeis = z.array(imei, required).min(1, { error: 'validation.imeis.empty' }).max(MAX_IMEIS_PER_CALL, { error: 'validation.tooBig' });
 
-const TIME_TEXT = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/;
-/** A time as the caller's zone writes it: 'YYYY-MM-DD HH:mm:ss' (the server checks it is a real date). */
-export const TimeTextSchema = z.string(required).trim().regex(TIME_TEXT, { error: 'validation.time' });
 /** The longest range a call may ask for: the longest query span of §9 (3650 days). */
 export const MAX_QUERY_SPAN_DAYS = QUERY_SPAN_DAYS[QUERY_SPAN_DAYS.length - 1]!;
 

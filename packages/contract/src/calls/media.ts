@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
-import { orderedRange, PageSchema, SortOrderSchema, TimeZoneField } from '../paging.js';
+import { orderedRange, PageSchema, SortOrderSchema, TimeTextSchema, TimeZoneField } from '../paging.js';
 import { ImeiSchema as imei } from '../validation.js';
-import { TimeTextSchema } from './fix.js';
 
 /**
  * Audio recordings (§3 Media fix, §7.2 Sensors: ConvertPDMToWAV, BatchDownloadWAV). A recording is named

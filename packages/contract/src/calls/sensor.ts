@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { SENSOR_KIND_NAMES, type SensorFlagName, SensorKind, type SensorKindName } from '../device.js';
-import { orderedRange, PageSchema, SortOrderSchema, TimeZoneField } from '../paging.js';
+import { orderedRange, PageSchema, SortOrderSchema, TimeTextSchema, TimeZoneField } from '../paging.js';
 import { ImeiSchema as imei } from '../validation.js';
-import { TimeTextSchema } from './fix.js';
 
 /**
  * Sensor calls (§3 Other sensor records, §7.2 Sensors): per kind a count and a page over a range of one

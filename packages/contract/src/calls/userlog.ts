@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
-import { orderedRange, PageSchema, TimeZoneField } from '../paging.js';
-import { TimeTextSchema } from './fix.js';
+import { orderedRange, PageSchema, TimeTextSchema, TimeZoneField } from '../paging.js';
 
 /**
  * The user log (§7.2 UserLog/Record): the console records the pages a user visits and the key actions
