@@ -91,6 +91,10 @@ import { ArchiveRepository } from './modules/archive/repository.js';
 import { archiveRoutes } from './modules/archive/routes.js';
 import { ArchiveService } from './modules/archive/service.js';
 import { accelerationArchives } from './jobs/archives.js';
+import { DownloadTaskRepository } from './modules/download/repository.js';
+import { downloadTaskRoutes } from './modules/download/routes.js';
+import { DownloadTaskService } from './modules/download/service.js';
+import { exportFileName, writeExport } from './modules/export/index.js';
 import { mediaThumbnails } from './jobs/thumbnails.js';
 import { MediaRepository } from './modules/media/repository.js';
 import { mediaRoutes } from './modules/media/routes.js';
@@ -129,6 +133,8 @@ export interface Services {
   fences: FenceService;
   /** Notices: the console's calls and sending (the CLI's send-notice, system notices). */
   notices: NoticeService;
+  /** Download tasks (/download): the calls and the runner (its passes are also run by tests). */
+  downloads: DownloadTaskService;
   /** The event list, read state and subscriptions (EventService.wants: whether a user takes an event). */
   events: EventService;
 }
@@ -234,6 +240,14 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
     instructions: new InstructionService(deviceConsole, new InstructionRepository(database.db)),
     fences: new FenceService(deviceConsole, new FenceRepository(database.db)),
     notices: new NoticeService(new NoticeRepository(database.db)),
+    downloads: new DownloadTaskService(
+      new DownloadTaskRepository(database.db),
+      deviceConsole,
+      { write: (req, out, opts) => writeExport(database.db, req, out, opts), fileName: (req) => exportFileName(req) },
+      config.dataDir,
+      config.downloadKeepMs,
+      app.log,
+    ),
     events: new EventService(deviceConsole, new EventRepository(database.db)),
   };
   ingest.onFixesStored((deviceId, newest) => live.fixesStored(deviceId, newest));
@@ -277,6 +291,9 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   fenceRoutes(app, hooks, services.fences);
   attachFenceEvaluation(services.ingest, new FenceRepository(database.db, database.sqlite), { fences: services.fences, instructions: services.instructions, log: app.log });
   noticeRoutes(app, hooks, services.notices);
+  downloadTaskRoutes(app, hooks, services.downloads);
+  // a closing server gives its running download tasks back to the queue (another process takes them up)
+  app.addHook('preClose', async () => services.downloads.close());
   eventRoutes(app, hooks, services.events);
   shareRoutes(app, hooks, new ShareService(deviceConsole, new ShareRepository(database.db)));
   const userLog = new UserLogService(new UserLogRepository(database.db));

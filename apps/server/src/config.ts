@@ -61,6 +61,7 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().min(3).max(200).default('Wildtrack <no-reply@wildtrack.local>'),
   SMS_URL: httpUrl.optional(),
   REGISTRATION: z.enum(['open', 'closed']).default('open'),
+  DOWNLOAD_KEEP_DAYS: z.coerce.number().min(0.001).max(365).default(7),
 });
 
 export interface Config {
@@ -114,6 +115,8 @@ export interface Config {
   smsUrl: string | undefined;
   /** Whether anyone may register an account (issue 17 item 4); closed hides the link and refuses the calls. */
   registration: 'open' | 'closed';
+  /** How long a download task's file is kept before it expires and is deleted (§4 Download task; 7 days by default). */
+  downloadKeepMs: number;
   /** The version page (§2.4): the app download host of each region, and the build the server was made from. */
   version: { downloadHosts: { en: string; na: string; other: string }; build: string };
 }
@@ -159,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     smsUrl: e.SMS_URL,
     registration: e.REGISTRATION,
+    downloadKeepMs: Math.round(e.DOWNLOAD_KEEP_DAYS * 24 * 3600 * 1000),
     version: {
       downloadHosts: { en: e.VERSION_DOWNLOAD_HOST_EN, na: e.VERSION_DOWNLOAD_HOST_NA, other: e.VERSION_DOWNLOAD_HOST_OTHER },
       build: e.WILDTRACK_BUILD,

@@ -22,6 +22,7 @@ export * from './calls/map.js';
 export * from './calls/fix.js';
 export * from './calls/movebank.js';
 export * from './calls/export.js';
+export * from './calls/download-task.js';
 export * from './calls/sensor.js';
 export * from './calls/media.js';
 export * from './calls/field.js';

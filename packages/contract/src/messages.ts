@@ -225,6 +225,16 @@ export const MESSAGES = {
   'field.canDownloadData': { zh: '数据下载权限', en: 'download right' },
   'field.shareId': { zh: '分享记录', en: 'share' },
   'field.shareIds': { zh: '分享记录', en: 'shares' },
+  'downloadTask.notFound': { zh: '下载任务不存在。', en: 'There is no such download task.' },
+  'downloadTask.notReady': { zh: '下载任务的文件尚未生成。', en: 'The download task has no file yet.' },
+  'downloadTask.expired': { zh: '下载任务的文件已过期。', en: "The download task's file has expired." },
+  'downloadTask.failed': { zh: '生成文件失败（任务编号 {id}）。', en: 'The file could not be written (task {id}).' },
+  'downloadTask.interrupted': { zh: '服务器在生成文件时停止，已重试 {attempts} 次。', en: 'The server stopped while writing the file; tried {attempts} times.' },
+  'downloadTask.vhf': { zh: '{device} 是 VHF 接收机，没有可下载的数据。', en: '{device} is a VHF receiver, which has no data to download.' },
+  'downloadTask.ready': { zh: '您的下载已就绪', en: 'Your download is ready' },
+  'downloadTask.readyBody': { zh: '下载任务“{title}”已完成，可在“数据下载”页面下载，保留至 {expires}。', en: 'The download task "{title}" is done: download it on the Data download page until {expires}.' },
+  'field.kinds': { zh: '数据类型', en: 'data kinds' },
+  'field.title': { zh: '标题', en: 'title' },
   'deviceStatus.1': { zh: '库存', en: 'in stock' },
   'deviceStatus.2': { zh: '未佩戴', en: 'not mounted' },
   'deviceStatus.3': { zh: '工作中', en: 'working' },
@@ -463,6 +473,12 @@ export const MESSAGES = {
   'security.passwordWrong': { zh: '登录密码错误', en: 'The sign-in password is incorrect' },
   'security.originalWrong': { zh: '原密码错误', en: 'The original password is incorrect' },
   'security.addressTaken': { zh: '该邮箱或手机号已被其他账号使用', en: 'Another account already uses this e-mail or phone' },
+  'field.ticket': { zh: '扫码登录凭据', en: 'QR sign-in ticket' },
+  'field.accept': { zh: '是否允许', en: 'accept' },
+  'validation.qrCode': { zh: '{field}格式不正确。', en: 'The {field} is not well formed.' },
+  'qr.expired': { zh: '二维码已失效，请刷新二维码', en: 'The QR code has expired; refresh it' },
+  'qr.used': { zh: '二维码已使用，请刷新二维码', en: 'The QR code was already used; refresh it' },
+  'qr.declined': { zh: '登录请求已被拒绝', en: 'The sign-in was declined' },
   'register.closed': { zh: '本系统未开放注册', en: 'Registration is closed on this server' },
   'register.userNameTaken': { zh: '该账号名已被使用，请换一个', en: 'That account name is taken; choose another' },
   'register.addressTaken': { zh: '该邮箱或手机号已注册，请直接登录或找回密码', en: 'This e-mail or phone already has an account; sign in or reset the password' },
@@ -487,12 +503,6 @@ export function message(lang: Lang, key: string, params: Record<string, string |
   const template: string = isMessageKey(key) ? MESSAGES[key][lang] : key;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     params[name] === undefined ? whole : String(params[name]),
-  'field.ticket': { zh: '扫码登录凭据', en: 'QR sign-in ticket' },
-  'field.accept': { zh: '是否允许', en: 'accept' },
-  'validation.qrCode': { zh: '{field}格式不正确。', en: 'The {field} is not well formed.' },
-  'qr.expired': { zh: '二维码已失效，请刷新二维码', en: 'The QR code has expired; refresh it' },
-  'qr.used': { zh: '二维码已使用，请刷新二维码', en: 'The QR code was already used; refresh it' },
-  'qr.declined': { zh: '登录请求已被拒绝', en: 'The sign-in was declined' },
   );
 }
 

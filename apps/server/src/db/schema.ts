@@ -550,6 +550,7 @@ export interface Database {
   request_codes: RequestCodeTable;
   rate_counters: RateCounterTable;
   movebank_imports: MovebankImportTable;
+  download_tasks: DownloadTaskTable;
 }
 
 /** A geofence (db/migrations/…_fences.ts; contract calls/fence.ts). */
@@ -619,3 +620,38 @@ export type OrganisationRow = Selectable<OrganisationTable>;
 export type DeviceRow = Selectable<DeviceTable>;
 export type NewDevice = Insertable<DeviceTable>;
 export type FolderRow = Selectable<FolderTable>;
+
+/** A download task of /download (db/migrations/…_download_tasks.ts; contract calls/download-task.ts). */
+export interface DownloadTaskTable {
+  id: Generated<number>;
+  user_id: number;
+  title: string;
+  /** JSON arrays: the devices' IMEIs and the export kinds, as asked. */
+  imeis: string;
+  kinds: string;
+  file_type: string;
+  /** The range, epoch ms (end included), and the zone its times are written in. */
+  start_time: number;
+  end_time: number;
+  time_zone: string;
+  /** The language the files' headers are written in (the caller's at creation). */
+  lang: string;
+  /** WAITING | DOWNLOADING | SUCCESSFUL | FAILED | CANCELLED | EXPIRED (DOWNLOAD_TASK_STATUSES). */
+  status: string;
+  cancel_requested: Generated<number>;
+  /** How many times a server claimed it (a task taken up again after its server stopped counts twice). */
+  attempts: Generated<number>;
+  rows: Generated<number>;
+  files_done: Generated<number>;
+  files_total: Generated<number>;
+  file_size: Generated<number>;
+  /** JSON {key, params} of the message when it failed. */
+  error: string | null;
+  created_at: number;
+  started_at: number | null;
+  /** The running task's heartbeat. */
+  heartbeat_at: number | null;
+  finished_at: number | null;
+  /** When the file is deleted (SUCCESSFUL tasks). */
+  expires_at: number | null;
+}

@@ -4,6 +4,7 @@ import type { FixService } from '../modules/fix/service.js';
 import type { IngestService } from '../ingest/service.js';
 import type { InstructionService } from '../modules/instruction/service.js';
 import type { MovebankImportService } from '../modules/movebank/jobs.js';
+import type { DownloadTaskService } from '../modules/download/service.js';
 import type { Job } from './runner.js';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -56,6 +57,14 @@ function movebankImports(imports: MovebankImportService): Job {
 }
 
 /**
+ * Download tasks (/download): tasks whose process stopped taken back, expired files deleted, waiting tasks
+ * claimed and run (one at a time per process; a new task also starts the queue at once).
+ */
+function downloadTasks(downloads: DownloadTaskService): Job {
+  return { name: 'download tasks', everyMs: 2_000, firstAfterMs: 1_000, run: () => downloads.tick() };
+}
+
+/**
  * Used request codes and rate counters past their expiry (twice the signature window; the end of a
  * counter's window) are deleted from the database. Any process may run it: a delete of expired rows
  * twice does no harm. Redis expires its keys itself (its sweep does nothing).
@@ -74,8 +83,8 @@ function instructionCommErrors(instructions: InstructionService): Job {
 }
 
 /** The server's background work. */
-export function serverJobs(services: { auth: AuthService; ingest: IngestService; fixes: FixService; imports: MovebankImportService; instructions: InstructionService }): Job[] {
-  return [...sweep(services.auth, services.ingest), trackSegments(services.fixes), movebankImports(services.imports), instructionCommErrors(services.instructions)];
+export function serverJobs(services: { auth: AuthService; ingest: IngestService; fixes: FixService; imports: MovebankImportService; instructions: InstructionService; downloads: DownloadTaskService }): Job[] {
+  return [...sweep(services.auth, services.ingest), trackSegments(services.fixes), movebankImports(services.imports), instructionCommErrors(services.instructions), downloadTasks(services.downloads)];
 }
 
 /**

@@ -46,3 +46,4 @@ export { GetNoticeUnReadCount, GetNoticeList, GetNotice, NoticeViewed, DeleteNot
 export { GetEventCount, GetEventListByPage, GetEventSubscribe, SetEventSubscribe, EventViewed, EventViewedAll } from './event.js';
 export { GetShareRecipient, CreateShare, GetSharedCount, GetSharedListByPage, GetReceivedListByPage, UpdateShare, RevokeShare } from './share.js';
 export { ExportData } from './export.js';
+export { CreateDownloadTask, GetDownloadTaskCount, GetDownloadTaskListByPage, CancelDownloadTask, DeleteDownloadTask, DownloadDownloadTask } from './download-task.js';

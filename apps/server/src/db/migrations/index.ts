@@ -23,6 +23,7 @@ import * as verificationCodes from './2026-11-25T03-30-00_verification_codes.js'
 import * as eventDedupJobLeases from './2026-11-25T02-00-00_event_dedup_job_leases.js';
 import * as eventMailCursor from './2026-11-25T04-30-00_event_mail_cursor.js';
 import * as qrLogins from './2026-11-25T06-30-00_qr_logins.js';
+import * as downloadTasks from './2026-11-25T06-10-00_download_tasks.js';
 
 /**
  * Every migration, by its frozen name. Listed here rather than read from disk so that the bundled
@@ -52,5 +53,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T03-30-00_verification_codes': verificationCodes,
   '2026-11-25T02-00-00_event_dedup_job_leases': eventDedupJobLeases,
   '2026-11-25T04-30-00_event_mail_cursor': eventMailCursor,
-};
   '2026-11-25T06-30-00_qr_logins': qrLogins,
+  '2026-11-25T06-10-00_download_tasks': downloadTasks,
+};

@@ -12,6 +12,7 @@ import {
   ROOT_FOLDER_ID,
 } from '@wildtrack/contract';
 import type { Caller } from '../../http/caller.js';
+import { SerialQueue } from '../../jobs/serial-queue.js';
 import { AppError } from '../../http/errors.js';
 import { MovebankFormatError } from './errors.js';
 import { type ImportProgress, importMovebank, type MovebankImportReport, type MovebankServices, type ReportLine } from './import.js';
@@ -59,8 +60,7 @@ const notFound = () => new AppError(Code.NotFound, 'movebank.importNotFound');
  */
 export class MovebankImportService {
   private readonly running = new Map<number, Running>();
-  private draining: Promise<void> | null = null;
-  private closed = false;
+  private readonly work = new SerialQueue<ImportJobRow>(() => this.repo.claimNext(Date.now()), (job) => this.run(job));
   private lastOrphanSweep = 0;
 
   constructor(
@@ -212,28 +212,15 @@ export class MovebankImportService {
 
   /** Runs queued jobs until none is left; one at a time in this server. */
   drain(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    this.draining ??= (async () => {
-      try {
-        for (;;) {
-          if (this.closed) return;
-          const job = await this.repo.claimNext(Date.now());
-          if (!job) return;
-          await this.run(job);
-        }
-      } finally {
-        this.draining = null;
-      }
-    })();
-    return this.draining;
+    return this.work.drain();
   }
 
   /** The server is closing: running imports stop and are marked interrupted. */
   async close(): Promise<void> {
-    this.closed = true;
-    for (const r of this.running.values()) r.abort.abort();
-    await Promise.all([...this.running.values()].map((r) => r.done));
-    await this.draining?.catch(() => undefined);
+    await this.work.close(async () => {
+      for (const r of this.running.values()) r.abort.abort();
+      await Promise.all([...this.running.values()].map((r) => r.done));
+    });
   }
 
   private async run(job: ImportJobRow): Promise<void> {
@@ -266,7 +253,7 @@ export class MovebankImportService {
       });
       clearInterval(beat);
       const stopped = report.cancelled === true;
-      const status = stopped ? (this.closed ? 'interrupted' : 'cancelled') : 'done';
+      const status = stopped ? (this.work.closed ? 'interrupted' : 'cancelled') : 'done';
       const error = status === 'interrupted' ? stored({ key: 'movebank.interrupted', params: {} }) : null;
       await this.repo.finish(id, status, last, JSON.stringify({ ...report, file: job.file_name }), error, Date.now());
     } catch (err) {

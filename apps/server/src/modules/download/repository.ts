@@ -1,0 +1,206 @@
+import type { Kysely, Selectable } from 'kysely';
+import { dialectOf } from '../../db/dialect.js';
+import type { Database, DownloadTaskTable } from '../../db/schema.js';
+
+export type DownloadTaskRow = Selectable<DownloadTaskTable>;
+
+export interface NewDownloadTask {
+  userId: number;
+  title: string;
+  /** JSON of the devices and their ranges, and of the kinds. */
+  imeis: string;
+  kinds: string;
+  fileType: string;
+  from: number;
+  to: number;
+  zone: string;
+  lang: string;
+  filesTotal: number;
+  now: number;
+}
+
+export interface TaskProgress {
+  rows: number;
+  filesDone: number;
+}
+
+/**
+ * Download tasks (table download_tasks): queued by a user, claimed by one server process, its progress and
+ * heartbeat, its end, its file's expiry. Only the owner's tasks are read for the calls (`ofUser`).
+ */
+export class DownloadTaskRepository {
+  private readonly postgres: boolean;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.postgres = dialectOf(db) === 'postgres';
+  }
+
+  async create(t: NewDownloadTask): Promise<number> {
+    const row = await this.db
+      .insertInto('download_tasks')
+      .values({
+        user_id: t.userId,
+        title: t.title,
+        imeis: t.imeis,
+        kinds: t.kinds,
+        file_type: t.fileType,
+        start_time: t.from,
+        end_time: t.to,
+        time_zone: t.zone,
+        lang: t.lang,
+        status: 'WAITING',
+        files_total: t.filesTotal,
+        created_at: t.now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
+
+  async byId(id: number): Promise<DownloadTaskRow | undefined> {
+    return this.db.selectFrom('download_tasks').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** A task of the user; another user's is not found. */
+  async ofUser(userId: number, id: number): Promise<DownloadTaskRow | undefined> {
+    return this.db.selectFrom('download_tasks').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  }
+
+  async count(userId: number, status: string | undefined): Promise<number> {
+    let q = this.db.selectFrom('download_tasks').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId);
+    if (status) q = q.where('status', '=', status);
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  }
+
+  async page(userId: number, status: string | undefined, limit: number, offset: number): Promise<DownloadTaskRow[]> {
+    let q = this.db.selectFrom('download_tasks').selectAll().where('user_id', '=', userId);
+    if (status) q = q.where('status', '=', status);
+    return q.orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  }
+
+  /**
+   * Claims the oldest waiting task for this process. On PostgreSQL the row is locked with SKIP LOCKED, so
+   * processes claiming at once each get a different one; on SQLite (one process writes at a time) the
+   * conditional update alone decides. Either way the update succeeds for one claimant only.
+   */
+  async claimNext(now: number): Promise<DownloadTaskRow | undefined> {
+    if (this.postgres) {
+      return this.db
+        .updateTable('download_tasks')
+        .set((eb) => ({ status: 'DOWNLOADING', started_at: now, heartbeat_at: now, attempts: eb('attempts', '+', 1), rows: 0, files_done: 0 }))
+        .where('id', '=', (eb) =>
+          eb.selectFrom('download_tasks').select('id').where('status', '=', 'WAITING').orderBy('id').limit(1).forUpdate().skipLocked(),
+        )
+        .where('status', '=', 'WAITING')
+        .returningAll()
+        .executeTakeFirst();
+    }
+    for (;;) {
+      const next = await this.db.selectFrom('download_tasks').select('id').where('status', '=', 'WAITING').orderBy('id').limit(1).executeTakeFirst();
+      if (!next) return undefined;
+      const r = await this.db
+        .updateTable('download_tasks')
+        .set((eb) => ({ status: 'DOWNLOADING', started_at: now, heartbeat_at: now, attempts: eb('attempts', '+', 1), rows: 0, files_done: 0 }))
+        .where('id', '=', next.id)
+        .where('status', '=', 'WAITING')
+        .returningAll()
+        .executeTakeFirst();
+      if (r) return r;
+    }
+  }
+
+  /** Writes a running task's progress (its heartbeat); answers whether a cancel was asked for. */
+  async progress(id: number, p: TaskProgress, now: number): Promise<boolean> {
+    const row = await this.db
+      .updateTable('download_tasks')
+      .set({ rows: p.rows, files_done: p.filesDone, heartbeat_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'DOWNLOADING')
+      .returning('cancel_requested')
+      .executeTakeFirst();
+    // a row gone (deleted) or no longer running is a cancel too
+    return !row || row.cancel_requested === 1;
+  }
+
+  /** Ends a running task; answers whether it was still running (a delete meanwhile: nothing to end). */
+  async finish(id: number, end: { status: 'SUCCESSFUL' | 'FAILED' | 'CANCELLED'; progress: TaskProgress; fileSize?: number; expiresAt?: number; error?: string }, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('download_tasks')
+      .set({
+        status: end.status,
+        rows: end.progress.rows,
+        files_done: end.progress.filesDone,
+        file_size: end.fileSize ?? 0,
+        expires_at: end.expiresAt ?? null,
+        error: end.error ?? null,
+        heartbeat_at: now,
+        finished_at: now,
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'DOWNLOADING')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** A running task given back to the queue (its server is closing): another process takes it up. */
+  async requeue(id: number, now: number): Promise<void> {
+    await this.db.updateTable('download_tasks').set({ status: 'WAITING', heartbeat_at: now, rows: 0, files_done: 0 }).where('id', '=', id).where('status', '=', 'DOWNLOADING').execute();
+  }
+
+  /** Cancels a task nobody has claimed yet; answers whether it was still waiting. */
+  async cancelWaiting(id: number, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('download_tasks')
+      .set({ status: 'CANCELLED', cancel_requested: 1, finished_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'WAITING')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async requestCancel(id: number): Promise<void> {
+    await this.db.updateTable('download_tasks').set({ cancel_requested: 1 }).where('id', '=', id).where('status', '=', 'DOWNLOADING').execute();
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.deleteFrom('download_tasks').where('id', '=', id).execute();
+  }
+
+  /** Running tasks whose heartbeat stopped before `before`. */
+  async stale(before: number): Promise<DownloadTaskRow[]> {
+    return this.db.selectFrom('download_tasks').selectAll().where('status', '=', 'DOWNLOADING').where('heartbeat_at', '<', before).execute();
+  }
+
+  /**
+   * A stale running task taken back (its server stopped): queued again, or failed with `error` once it has
+   * been tried `maxAttempts` times; unless its heartbeat came back meanwhile. Answers whether it changed.
+   */
+  async reclaim(id: number, before: number, maxAttempts: number, error: string, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('download_tasks')
+      .set((eb) => ({
+        status: eb.case().when('attempts', '>=', maxAttempts).then('FAILED').else('WAITING').end(),
+        error: eb.case().when('attempts', '>=', maxAttempts).then(error).else(null).end(),
+        finished_at: eb.case().when('attempts', '>=', maxAttempts).then(now).else(null).end(),
+        rows: 0,
+        files_done: 0,
+        heartbeat_at: now,
+      }))
+      .where('id', '=', id)
+      .where('status', '=', 'DOWNLOADING')
+      .where('heartbeat_at', '<', before)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Successful tasks whose file's time is up become EXPIRED; answers them (their files are deleted). */
+  async expire(now: number): Promise<DownloadTaskRow[]> {
+    return this.db
+      .updateTable('download_tasks')
+      .set({ status: 'EXPIRED' })
+      .where('status', '=', 'SUCCESSFUL')
+      .where('expires_at', '<=', now)
+      .returningAll()
+      .execute();
+  }
+}
