@@ -111,6 +111,12 @@ export const routeTree: RouteObject[] = [
             handle: handle({ nameKey: 'route.notice' }),
           },
           {
+            path: '/share',
+            lazy: screen(screens.share, (m) => m.SharePage),
+            errorElement: <RouteError />,
+            handle: handle({ nameKey: 'route.share' }),
+          },
+          {
             path: '*',
             lazy: screen(screens.notFound, (m) => m.NotFound),
             errorElement: <RouteError />,

@@ -35,6 +35,7 @@ export const MENU: readonly MenuItem[] = [
   { path: '/media', labelKey: 'menu.media' },
   { path: '/instr', labelKey: 'menu.instr' },
   { path: '/notice', labelKey: 'menu.notice' },
+  { path: '/share', labelKey: 'menu.share' },
 ];
 
 /** Every screen the menu leads to, dropdowns flattened. */

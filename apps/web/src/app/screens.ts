@@ -23,6 +23,7 @@ export const screens = {
   media: withTexts(() => import('../features/media/MediaPage')),
   instr: withTexts(() => import('../features/instr/InstrPage')),
   notice: withTexts(() => import('../features/notice/NoticePage')),
+  share: withTexts(() => import('../features/share/SharePage')),
   fence: withTexts(() => import('../features/fence')),
   // the maps' own code, which their routes load inside the screen (MapLibre, deck.gl, CesiumJS)
   map2dPage: withTexts(() => import('../features/map2d/Map2dPage')),
