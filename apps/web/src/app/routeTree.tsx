@@ -50,7 +50,7 @@ export const routeTree: RouteObject[] = [
     errorElement: <RouteError />,
     children: [
       { path: '/login', element: <LoginPage />, handle: handle({ nameKey: 'route.login' }) },
-      { path: '/login2', element: <LoginPage />, handle: handle({ nameKey: 'route.login' }) },
+      { path: '/login2', element: <LoginPage key="login2" initialMethod="qr" />, handle: handle({ nameKey: 'route.login' }) },
       { path: '/redirect/*', element: <RedirectHelper /> },
       {
         lazy: screen(screens.layout, (m) => m.AppLayout),
@@ -115,6 +115,12 @@ export const routeTree: RouteObject[] = [
             lazy: screen(screens.share, (m) => m.SharePage),
             errorElement: <RouteError />,
             handle: handle({ nameKey: 'route.share' }),
+          },
+          {
+            path: '/qr-login',
+            lazy: screen(screens.qrLogin, (m) => m.QrLoginPage),
+            errorElement: <RouteError />,
+            handle: handle({ nameKey: 'route.qrLogin' }),
           },
           {
             path: '*',

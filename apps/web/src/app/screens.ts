@@ -29,6 +29,7 @@ export const screens = {
   map2dPage: withTexts(() => import('../features/map2d/Map2dPage')),
   map3dPage: withTexts(() => import('../features/map3d/Map3dPage')),
   fencePage: withTexts(() => import('../features/fence/FencePage')),
+  qrLogin: withTexts(() => import('../features/qr-login/QrLoginPage')),
   notFound: withTexts(() => import('./NotFound')),
   // what screens load inside themselves when a part of them opens: /track's map (its positions and the
   // acceleration panel), the acceleration panel, the animal info's release map. Offline after sign-in,

@@ -51,7 +51,10 @@ describe('the signed-out part of the texts', () => {
 
   it.each(['en', 'zh'] as const)('is all /login and /login2 ask for, a refused sign-in and the required messages included (%s)', async (lang) => {
     setLang(lang);
-    fakeServer({ '/api/Auth/PasswordLogin': () => envelope(Code.SignInFailed, 'Incorrect account or password') });
+    fakeServer({
+      '/api/Auth/PasswordLogin': () => envelope(Code.SignInFailed, 'Incorrect account or password'),
+      '/api/Auth/GetLoginQRCode': () => envelope(Code.Success, '', { Code: 'A'.repeat(43), Ticket: 'B'.repeat(43), ExpiresIn: 120 }),
+    });
     for (const path of ['/login', '/login2']) {
       // The client drops a call repeated within a few seconds (§7.1's repeat check): the second page's
       // sign-in, the same as the first's, would never be sent.
@@ -67,6 +70,12 @@ describe('the signed-out part of the texts', () => {
       fireEvent.click(await screen.findByRole('button', { name: signIn }, wait));
       await screen.findByText(lang === 'en' ? 'Enter the account.' : '请输入账号。', {}, wait);
       fireEvent.change(screen.getByLabelText(lang === 'en' ? 'Account' : '账号'), { target: { value: 'ranger01' } });
+      if (path === '/login2') {
+        // /login2 opens on the QR code (docs/accounts.md); its texts are signed-out ones too
+        await screen.findByText(lang === 'en' ? /Scan it with the Wildtrack console/ : /请用已登录的手机端/, {}, wait);
+        await screen.findByTestId('qr-login-image', {}, wait);
+        fireEvent.click(screen.getByText(lang === 'en' ? 'Password sign-in' : '密码登录'));
+      }
       fireEvent.change(screen.getByLabelText(lang === 'en' ? 'Password' : '密码'), { target: { value: 'nope' } });
       fireEvent.click(screen.getByRole('button', { name: signIn }));
       await screen.findByText('Incorrect account or password', {}, wait);

@@ -6,18 +6,26 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { BrandMark } from '../../components/BrandMark';
 import { LanguageToggle } from '../../components/LanguageToggle';
 import { safeRedirectTarget } from '../../lib/navigation';
-import { signInTimeZone, useSignIn } from './api/useSignIn';
-import { GetRegistration } from '@wildtrack/contract';
+import { keepSignIn, signInTimeZone, useSignIn } from './api/useSignIn';
+import { GetRegistration, type LoginResult } from '@wildtrack/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Segmented } from 'antd';
-import { useState } from 'react';
+import { Button, Segmented, Spin } from 'antd';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { call } from '../../lib/api';
 import { RegisterForm, ResetForm } from './components/AccountForms';
 import { PhoneSignInForm, SignInForm } from './components/SignInForm';
 import './login.css';
 
-/** /login and /login2 (§2.1): the sign-in page, outside the common layout. */
-export function LoginPage() {
+type SignInMethod = 'password' | 'phone' | 'qr';
+
+// loaded when the QR method is chosen, so /login's first load stays the password form's
+const QrSignIn = lazy(() => import('./components/QrSignIn').then((m) => ({ default: m.QrSignIn })));
+
+/**
+ * /login and /login2 (§2.1): the sign-in page, outside the common layout. /login opens on the password,
+ * /login2 (the second sign-in path) on the QR code, its methods in that order (docs/accounts.md).
+ */
+export function LoginPage({ initialMethod = 'password' }: { initialMethod?: SignInMethod }) {
   const { t } = useTranslation();
   const { message, notification } = App.useApp();
   const navigate = useNavigate();
@@ -25,8 +33,8 @@ export function LoginPage() {
   // Sign in, register or reset a forgotten password, in the same card (issue 17 item 4).
   const [mode, setMode] = useState<'signIn' | 'register' | 'reset'>('signIn');
   const [account, setAccount] = useState('');
-  // §7.2: by password (the default) or with a code sent to the account's phone
-  const [method, setMethod] = useState<'password' | 'phone'>('password');
+  // §7.2: by password (the default), with a code sent to the account's phone, or by a QR code a signed-in console confirms
+  const [method, setMethod] = useState<SignInMethod>(initialMethod);
   const registration = useQuery({
     queryKey: ['auth', 'registration'],
     queryFn: () => call(GetRegistration, undefined, { loading: false, repeatCheck: false, notify: false }),
@@ -36,12 +44,29 @@ export function LoginPage() {
     if (name) setAccount(name);
     setMode('signIn');
   };
-  const signIn = useSignIn((result) => {
-    // an earlier failed attempt's warning is stale now
-    notification.destroy();
-    if (result.WeakPassword) message.warning(t('validation.password.simple', { ns: 'contract' }), 6);
-    void navigate(safeRedirectTarget(params.get('redirect')), { replace: true });
-  });
+  const redirect = params.get('redirect');
+  const enter = useCallback(
+    (result: LoginResult) => {
+      // an earlier failed attempt's warning is stale now
+      notification.destroy();
+      if (result.WeakPassword) message.warning(t('validation.password.simple', { ns: 'contract' }), 6);
+      void navigate(safeRedirectTarget(redirect), { replace: true });
+    },
+    [message, notification, navigate, redirect, t],
+  );
+  const signIn = useSignIn(enter);
+  const qrSignedIn = useCallback(
+    (result: LoginResult) => {
+      keepSignIn(result);
+      enter(result);
+    },
+    [enter],
+  );
+  const methods = [
+    { label: t('login.byPassword'), value: 'password' },
+    { label: t('login.byPhoneCode'), value: 'phone' },
+    { label: t('login.byQr'), value: 'qr' },
+  ];
 
   return (
     <div className="wt-login">
@@ -84,18 +109,19 @@ export function LoginPage() {
               <Segmented
                 block
                 value={method}
-                onChange={(v) => setMethod(v as 'password' | 'phone')}
-                options={[
-                  { label: t('login.byPassword'), value: 'password' },
-                  { label: t('login.byPhoneCode'), value: 'phone' },
-                ]}
+                onChange={(v) => setMethod(v as SignInMethod)}
+                options={initialMethod === 'qr' ? [methods[2]!, methods[0]!, methods[1]!] : methods}
                 style={{ marginBottom: 20 }}
                 data-testid="login-method"
               />
               {method === 'password' ? (
                 <SignInForm key={account} initialAccount={account} onSubmit={(values) => signIn.mutate(values)} submitting={signIn.isPending} />
-              ) : (
+              ) : method === 'phone' ? (
                 <PhoneSignInForm onSubmit={(values) => signIn.mutate(values)} submitting={signIn.isPending} />
+              ) : (
+                <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
+                  <QrSignIn onSignedIn={qrSignedIn} />
+                </Suspense>
               )}
               <div className="wt-login-links">
                 <Button type="link" size="small" onClick={() => setMode('reset')} data-testid="login-forgot">

@@ -38,17 +38,26 @@ export function useSignIn(onSignedIn: (result: LoginResult) => void) {
         ? call(PasswordLogin, { account: values.account.trim(), pwd: values.pwd, timeZone: signInTimeZone() })
         : call(PhoneCodeLogin, { countryCode: '86', phone: values.phone.trim(), code: values.code.trim(), timeZone: signInTimeZone() }),
     onSuccess: (result) => {
-      queryClient.clear();
-      storeLoginResult(result);
-      markSafetyPrompt(needsSafetyPrompt(result));
-      markMustChangePassword(result.MustChangePassword);
-      const lcid = LanguageId[getLang()];
-      if (result.User.Lcid !== lcid) {
-        call(ModifyLcid, { lcid }, { loading: false }).catch(() => {
-          // reported by the client; the session language still applies to every request (x-lang)
-        });
-      }
+      keepSignIn(result);
       onSignedIn(result);
     },
   });
+}
+
+/**
+ * What every sign-in path does with its login result (password, phone code, QR code): the token and the
+ * user's values are kept, the safety prompt and a due password change marked, and the server learns the
+ * language chosen on the sign-in page.
+ */
+export function keepSignIn(result: LoginResult): void {
+  queryClient.clear();
+  storeLoginResult(result);
+  markSafetyPrompt(needsSafetyPrompt(result));
+  markMustChangePassword(result.MustChangePassword);
+  const lcid = LanguageId[getLang()];
+  if (result.User.Lcid !== lcid) {
+    call(ModifyLcid, { lcid }, { loading: false }).catch(() => {
+      // reported by the client; the session language still applies to every request (x-lang)
+    });
+  }
 }
