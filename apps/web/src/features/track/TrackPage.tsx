@@ -71,7 +71,7 @@ export function TrackPage() {
           </div>
         }
       >
-        <DataKinds key={d.IMEI} imei={d.IMEI} sensors={d.Sensor}>
+        <DataKinds key={d.IMEI} imei={d.IMEI} sensors={d.Sensor} canDownload={entry.permission.DownloadData} name={name}>
           <TrackView entry={entry} name={name} />
         </DataKinds>
       </Card>

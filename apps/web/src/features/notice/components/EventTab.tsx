@@ -4,6 +4,7 @@ import { Button, DatePicker, Empty, Select, Space, Table, Tag, type TableColumns
 import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ExportButton } from '../../../components/ExportButton';
 import { ErrorState } from '../../../components/ErrorState';
 import { useServerTable } from '../../../components/serverTable';
 import { useZone } from '../../../lib/session';
@@ -103,6 +104,13 @@ export function EventTab() {
         <Button icon={<CheckOutlined />} loading={markAll.isPending} onClick={() => markAll.mutate({ ...(imei ? { imei } : {}), ...(eventType !== undefined ? { eventType: eventType as EventType } : {}) })} data-testid="event-mark-all">
           {t('notice.markAllRead')}
         </Button>
+        <ExportButton
+          imei={imei}
+          name={(devices.data ?? []).find((d) => d.IMEI === imei)?.Caption}
+          kind="event"
+          start={range?.[0].format(TIME)}
+          end={range?.[1].format(TIME)}
+        />
         <Button icon={<SettingOutlined />} onClick={() => setSubscribeOpen(true)} data-testid="event-subscribe">
           {t('notice.subscribe.open')}
         </Button>

@@ -4,6 +4,7 @@ import { App, Badge, Button, Grid, Space, Spin, Splitter, Switch, Tooltip } from
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
+import { ExportButton } from '../../../components/ExportButton';
 import { useServerTable } from '../../../components/serverTable';
 import { useBoxHeight } from '../../../components/useBoxHeight';
 import { TimeRangePicker } from '../../../components/TimeRangePicker';
@@ -325,9 +326,12 @@ export function TrackView({ entry, name }: Props) {
             </Button>
           </Badge>
         </Space>
-        <Button className="wt-track-history" icon={<HistoryOutlined />} data-testid="converted-open" onClick={() => setConvertedOpen(true)}>
-          {t('track.converted.button')}
-        </Button>
+        <Space wrap size={8}>
+          <ExportButton imei={imei} name={name} kind="fix" start={start} end={end} canDownload={entry.permission.DownloadData} />
+          <Button className="wt-track-history" icon={<HistoryOutlined />} data-testid="converted-open" onClick={() => setConvertedOpen(true)}>
+            {t('track.converted.button')}
+          </Button>
+        </Space>
       </div>
       {filtersOpen ? (
         <FixFilters

@@ -1,6 +1,7 @@
 import { Segmented, Spin } from 'antd';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ExportButton } from '../../../components/ExportButton';
 import { TimeRangePicker } from '../../../components/TimeRangePicker';
 import { resolveRange, usePositionSelection, useTrackKind } from '../../../lib/positionSelection';
 import { useZone } from '../../../lib/session';
@@ -15,6 +16,10 @@ export interface DataKindsProps {
   imei: string;
   /** The device's sensor flags (SensorFlag bits): only the kinds it has are offered. */
   sensors: number;
+  /** Whether the user may download the device's data (DownloadData): the Export button's state. */
+  canDownload?: boolean;
+  /** The device's name, in the export's confirmation. */
+  name?: string;
   /** The positions view (/track's table and map). */
   children: ReactNode;
 }
@@ -25,7 +30,7 @@ export interface DataKindsProps {
  * range as the positions (one range for the screen). The kind and its chart's zoom are the view context's
  * (lib/positionSelection), so the URL carries them: a reload or a shared link opens the same kind and zoom.
  */
-export function DataKinds({ imei, sensors, children }: DataKindsProps) {
+export function DataKinds({ imei, sensors, canDownload, name, children }: DataKindsProps) {
   const { t } = useTranslation();
   const zone = useZone();
   const { range, setRange } = usePositionSelection();
@@ -46,6 +51,7 @@ export function DataKinds({ imei, sensors, children }: DataKindsProps) {
             options={kinds.map((k) => ({ value: k, label: <span data-kind={k}>{t(`trackSensors.kind.${k}`)}</span> }))}
           />
           {kind !== 'positions' ? <TimeRangePicker value={range} onChange={setRange} /> : null}
+          {kind !== 'positions' ? <ExportButton imei={imei} name={name} kind={kind} start={start} end={end} canDownload={canDownload} /> : null}
         </div>
       ) : null}
       {kind === 'positions' ? (
