@@ -105,6 +105,12 @@ export const routeTree: RouteObject[] = [
             handle: handle({ nameKey: 'route.instr' }),
           },
           {
+            path: '/download',
+            lazy: screen(screens.download, (m) => m.DownloadPage),
+            errorElement: <RouteError />,
+            handle: handle({ nameKey: 'route.download' }),
+          },
+          {
             path: '/notice',
             lazy: screen(screens.notice, (m) => m.NoticePage),
             errorElement: <RouteError />,

@@ -19,6 +19,6 @@ describe('route rules', () => {
   });
 
   it('lists only screens that exist in the menu', () => {
-    expect(menuEntries(MENU).map((m) => m.path)).toEqual(['/device', '/track', '/map2d', '/map3d', '/fence', '/media', '/instr', '/notice', '/share']);
+    expect(menuEntries(MENU).map((m) => m.path)).toEqual(['/device', '/track', '/map2d', '/map3d', '/fence', '/media', '/instr', '/download', '/notice', '/share']);
   });
 });

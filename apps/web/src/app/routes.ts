@@ -34,6 +34,7 @@ export const MENU: readonly MenuItem[] = [
   { key: 'map', labelKey: 'menu.map', children: [{ path: '/map2d', labelKey: 'menu.map2d' }, { path: '/map3d', labelKey: 'menu.map3d' }, { path: '/fence', labelKey: 'menu.fence' }] },
   { path: '/media', labelKey: 'menu.media' },
   { path: '/instr', labelKey: 'menu.instr' },
+  { path: '/download', labelKey: 'menu.download' },
   { path: '/notice', labelKey: 'menu.notice' },
   { path: '/share', labelKey: 'menu.share' },
 ];

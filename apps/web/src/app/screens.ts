@@ -22,6 +22,7 @@ export const screens = {
   map3d: withTexts(() => import('../features/map3d')),
   media: withTexts(() => import('../features/media/MediaPage')),
   instr: withTexts(() => import('../features/instr/InstrPage')),
+  download: withTexts(() => import('../features/download/DownloadPage')),
   notice: withTexts(() => import('../features/notice/NoticePage')),
   share: withTexts(() => import('../features/share/SharePage')),
   fence: withTexts(() => import('../features/fence')),
