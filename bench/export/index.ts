@@ -1,0 +1,130 @@
+// bench/export: the export writers of issue 16 on 1M fixes of one device (a fix every 30 s for a year),
+// `npm run bench -- export`. Each format runs in a child process of its own so that its peak RSS is its own:
+// CSV (goal >= 400k rows/s, <= 150 MB peak RSS), XLSX by our writer (modules/export/writers.ts, yazl) and by
+// ExcelJS's streaming WorkbookWriter on the same rows (goal >= 100k rows/s, <= 200 MB), and Movebank CSV;
+// the file is written to a temporary file. Printed side by side. On SQLite (the default database);
+// BENCH_EXPORT_ROWS scales it.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DeviceType, SpeciesType } from '@wildtrack/contract';
+import { buildApp } from '../../apps/server/src/app.js';
+import { loadConfig } from '../../apps/server/src/config.js';
+import { connect, migrateToLatest } from '../../apps/server/src/db/connect.js';
+import { random } from '../random.js';
+import { build } from 'esbuild';
+
+const ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
+const STEP_MS = 30_000;
+const START = Date.UTC(2025, 0, 1);
+const IMEI = 'STORK-EXPORT';
+const FORMATS = ['read', 'csv', 'xlsx', 'exceljs', 'movebank'] as const;
+const GOALS: Record<string, { rate: number; rss: number } | undefined> = {
+  csv: { rate: 400_000, rss: 150 },
+  xlsx: { rate: 100_000, rss: 200 },
+  exceljs: { rate: 100_000, rss: 200 },
+};
+
+await main();
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wildtrack-bench-export-'));
+  const dbFile = path.join(dataDir, 'wildtrack.db');
+  const config = loadConfig({ WILDTRACK_DATA: dataDir, LOG_LEVEL: 'warn', WEB_DIST: path.join(dataDir, 'none') });
+  const database = connect({ sqliteFile: dbFile });
+  await migrateToLatest(database);
+  const { app, services } = await buildApp(config, database, { jobs: false });
+  const orgId = (await services.users.createUser({ orgName: 'Flyway Study', userName: 'flyway', password: 'Fly-Way-2026', email: 'flyway@example.org' }), await services.devices.orgIdByName('Flyway Study'));
+  const device = await services.devices.register({ orgId, imei: IMEI, type: DeviceType.Tracker, speciesType: SpeciesType.Bird, sensors: ['GNSS'], caption: 'stork' });
+
+  // A year of a stork's fixes: a slow random walk, speeds and altitudes as a tag reports them; 1 in 50 invalid.
+  const rnd = random(11);
+  const t0 = performance.now();
+  const insert = database.sqlite!.prepare(
+    `insert into fixes (device_id, pick_time, lon, lat, alt, speed, course, temperature, activity, voltage, channel, satellites, hdop, vdop, grade, valid, tx_time, received_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  let lon = 8.5;
+  let lat = 47.4;
+  database.sqlite!.transaction(() => {
+    for (let i = 0; i < ROWS; i++) {
+      lon += (rnd() - 0.5) * 0.01;
+      lat += (rnd() - 0.5) * 0.01;
+      const t = START + i * STEP_MS;
+      insert.run(
+        device.id,
+        t,
+        Math.round(lon * 1e6) / 1e6,
+        Math.round(lat * 1e6) / 1e6,
+        Math.round(400 + rnd() * 300),
+        Math.round(rnd() * 600) / 10,
+        Math.round(rnd() * 359),
+        Math.round((10 + rnd() * 20) * 10) / 10,
+        Math.round(rnd() * 100),
+        Math.round((3.7 + rnd() * 0.5) * 100) / 100,
+        1,
+        4 + Math.floor(rnd() * 9),
+        Math.round((0.7 + rnd() * 3) * 10) / 10,
+        Math.round((0.9 + rnd() * 3) * 10) / 10,
+        1 + Math.floor(rnd() * 7),
+        i % 50 === 49 ? 0 : 1,
+        t + 60_000,
+        t + 120_000,
+      );
+    }
+  })();
+  const seedSeconds = (performance.now() - t0) / 1000;
+  await app.close();
+
+  // The children run bundled JavaScript under plain node (as the production server does), not under tsx,
+  // whose transpiler would be most of their memory.
+  const childJs = path.join(dataDir, 'child.mjs');
+  await build({
+    entryPoints: [new URL('./child-main.ts', import.meta.url).pathname],
+    outfile: childJs,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'bundle-workspace-packages',
+        setup(b) {
+          b.onResolve({ filter: /^@wildtrack\/contract$/ }, () => ({ path: new URL('../../packages/contract/src/index.ts', import.meta.url).pathname }));
+          b.onResolve({ filter: /^@wildtrack\/sample-fleet$/ }, () => ({ path: new URL('../../packages/sample-fleet/src/index.ts', import.meta.url).pathname }));
+        },
+      },
+    ],
+  });
+  // Bundled next to the repository's node_modules so that its external packages resolve.
+  const runnable = new URL(`../out/export-child-${process.pid}.mjs`, import.meta.url).pathname;
+  fs.mkdirSync(path.dirname(runnable), { recursive: true });
+  fs.copyFileSync(childJs, runnable);
+  console.log(`bench/export: ${ROWS.toLocaleString('en')} fixes of one device (seeded in ${seedSeconds.toFixed(1)} s, SQLite), each format in its own process, written to a file`);
+  const results: Record<string, { seconds: number; rows: number; bytes: number; rssMb: number; baseMb: number }> = {};
+  for (const format of FORMATS) {
+    const r = spawnSync(process.execPath, [runnable, format, dbFile, String(device.id), String(ROWS * STEP_MS)], { encoding: 'utf8' });
+    const line = r.stdout.trim().split('\n').pop() ?? '';
+    if (r.status !== 0 || !line.startsWith('{')) {
+      console.log(`${format}: failed\n${r.stderr}`);
+      continue;
+    }
+    results[format] = JSON.parse(line);
+  }
+  const pad = (s: string, n: number) => s.padStart(n);
+  console.log(`${'format'.padEnd(26)}${pad('rows', 10)}${pad('seconds', 9)}${pad('rows/s', 10)}${pad('MB file', 9)}${pad('peak RSS', 10)}${pad('at start', 10)}  goal`);
+  const NAMES: Record<string, string> = { read: 'reads alone (keyset)', csv: 'CSV', xlsx: 'XLSX (ours, yazl)', exceljs: 'XLSX (ExcelJS streaming)', movebank: 'Movebank CSV' };
+  for (const [format, r] of Object.entries(results)) {
+    const rate = r.rows / r.seconds;
+    const goal = GOALS[format];
+    const verdict = goal ? `>= ${goal.rate / 1000}k rows/s, <= ${goal.rss} MB: ${rate >= goal.rate && r.rssMb <= goal.rss ? 'met' : 'NOT met'}` : '-';
+    console.log(
+      `${NAMES[format]!.padEnd(26)}${pad(r.rows.toLocaleString('en'), 10)}${pad(r.seconds.toFixed(2), 9)}${pad(Math.round(rate).toLocaleString('en'), 10)}${pad((r.bytes / 1e6).toFixed(1), 9)}${pad(`${r.rssMb.toFixed(0)} MB`, 10)}${pad(`${r.baseMb.toFixed(0)} MB`, 10)}  ${verdict}`,
+    );
+  }
+  if (results.xlsx && results.exceljs) console.log(`ours vs ExcelJS on the same rows: ${(results.exceljs.seconds / results.xlsx.seconds).toFixed(2)}x the speed, ${(results.xlsx.bytes / results.exceljs.bytes).toFixed(2)}x the bytes`);
+  fs.rmSync(runnable, { force: true });
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
