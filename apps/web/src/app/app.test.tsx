@@ -141,7 +141,7 @@ describe('sign-in page', () => {
       '/api/Auth/PhoneCodeLogin': () => envelope(Code.Success, '', loginResult({}, { Lcid: 1033 })),
     });
     const { here } = renderApp('/login?redirect=%2Fdevice%3Fx%3D1');
-    fireEvent.click(await screen.findByText('Phone-code sign-in'));
+    fireEvent.click(await screen.findByText('By phone code'));
     const phone = await screen.findByLabelText('Phone number');
     fireEvent.change(phone, { target: { value: '1381234' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send code' }));

@@ -1,5 +1,5 @@
 import { Code, LOCALE_TAG, type Lang } from '@wildtrack/contract';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppProviders } from '../app/providers';
@@ -74,7 +74,7 @@ describe('the signed-out part of the texts', () => {
         // /login2 opens on the QR code (docs/accounts.md); its texts are signed-out ones too
         await screen.findByText(lang === 'en' ? /Scan it with the Wildtrack console/ : /请用已登录的手机端/, {}, wait);
         await screen.findByTestId('qr-login-image', {}, wait);
-        fireEvent.click(screen.getByText(lang === 'en' ? 'Password sign-in' : '密码登录'));
+        fireEvent.click(within(screen.getByTestId('login-method')).getByText(lang === 'en' ? 'By password' : '密码登录'));
       }
       fireEvent.change(screen.getByLabelText(lang === 'en' ? 'Password' : '密码'), { target: { value: 'nope' } });
       fireEvent.click(screen.getByRole('button', { name: signIn }));
