@@ -91,10 +91,9 @@ import { ArchiveRepository } from './modules/archive/repository.js';
 import { archiveRoutes } from './modules/archive/routes.js';
 import { ArchiveService } from './modules/archive/service.js';
 import { accelerationArchives } from './jobs/archives.js';
-import { DownloadTaskRepository } from './modules/download/repository.js';
 import { downloadTaskRoutes } from './modules/download/routes.js';
-import { DownloadTaskService } from './modules/download/service.js';
-import { exportFileName, writeExport } from './modules/export/index.js';
+import type { DownloadTaskService } from './modules/download/service.js';
+import { downloadTaskService } from './download-services.js';
 import { mediaThumbnails } from './jobs/thumbnails.js';
 import { MediaRepository } from './modules/media/repository.js';
 import { mediaRoutes } from './modules/media/routes.js';
@@ -240,14 +239,7 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
     instructions: new InstructionService(deviceConsole, new InstructionRepository(database.db)),
     fences: new FenceService(deviceConsole, new FenceRepository(database.db)),
     notices: new NoticeService(new NoticeRepository(database.db)),
-    downloads: new DownloadTaskService(
-      new DownloadTaskRepository(database.db),
-      deviceConsole,
-      { write: (req, out, opts) => writeExport(database.db, req, out, opts), fileName: (req) => exportFileName(req) },
-      config.dataDir,
-      config.downloadKeepMs,
-      app.log,
-    ),
+    downloads: downloadTaskService(database, config, app.log, deviceConsole),
     events: new EventService(deviceConsole, new EventRepository(database.db)),
   };
   ingest.onFixesStored((deviceId, newest) => live.fixesStored(deviceId, newest));

@@ -16,6 +16,7 @@ import { movebankServices } from './import-services.js';
 import { checkMovebankFile, importMovebank, importOutcome, MovebankFormatError } from './modules/movebank/index.js';
 import { NoticeRepository } from './modules/notice/repository.js';
 import { NoticeInputError, NoticeService } from './modules/notice/service.js';
+import { downloadTaskService } from './download-services.js';
 
 const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [options])
 
@@ -58,6 +59,10 @@ const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [opti
       The body is plain text (line breaks kept; never shown as HTML); \n in --body is a line break.
       The console shows the website as an "open URL" link only when it is an http(s) address. Prints the
       notice's id. Open consoles get it at once (unread dot).
+
+  run-download-tasks
+      Runs the waiting download tasks (/download) one after another and exits: tasks whose server stopped
+      are taken up again first, files past their time deleted. For servers started with DOWNLOAD_TASKS=off.
 
   end-sessions [--user <user name>]
       Signs out every session (or one user's): their next call is answered 1004.
@@ -299,6 +304,12 @@ async function run(argv: string[]): Promise<number> {
           process.stderr.write(`${err.message}\n`);
           return 1;
         }
+      }
+      case 'run-download-tasks': {
+        const tasks = downloadTaskService(database, { ...config, downloadTasks: 'run' }, { warn: (o, m) => console.warn(m, o), error: (o, m) => console.error(m, o) });
+        await tasks.tick();
+        process.stdout.write('download tasks run\n');
+        return 0;
       }
       case 'send-notice': {
         const { values } = parseArgs({ args: rest, options: { title: { type: 'string' }, body: { type: 'string' }, website: { type: 'string' }, org: { type: 'string' } } });

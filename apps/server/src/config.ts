@@ -62,6 +62,7 @@ const EnvSchema = z.object({
   SMS_URL: httpUrl.optional(),
   REGISTRATION: z.enum(['open', 'closed']).default('open'),
   DOWNLOAD_KEEP_DAYS: z.coerce.number().min(0.001).max(365).default(7),
+  DOWNLOAD_TASKS: z.enum(['run', 'off']).default('run'),
 });
 
 export interface Config {
@@ -117,6 +118,11 @@ export interface Config {
   registration: 'open' | 'closed';
   /** How long a download task's file is kept before it expires and is deleted (§4 Download task; 7 days by default). */
   downloadKeepMs: number;
+  /**
+   * Whether this process runs download tasks ('run'), or only serves their calls ('off': another server
+   * process, or `wildtrack run-download-tasks`, runs them).
+   */
+  downloadTasks: 'run' | 'off';
   /** The version page (§2.4): the app download host of each region, and the build the server was made from. */
   version: { downloadHosts: { en: string; na: string; other: string }; build: string };
 }
@@ -163,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsUrl: e.SMS_URL,
     registration: e.REGISTRATION,
     downloadKeepMs: Math.round(e.DOWNLOAD_KEEP_DAYS * 24 * 3600 * 1000),
+    downloadTasks: e.DOWNLOAD_TASKS,
     version: {
       downloadHosts: { en: e.VERSION_DOWNLOAD_HOST_EN, na: e.VERSION_DOWNLOAD_HOST_NA, other: e.VERSION_DOWNLOAD_HOST_OTHER },
       build: e.WILDTRACK_BUILD,

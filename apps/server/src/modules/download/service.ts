@@ -100,7 +100,8 @@ export class DownloadTaskService {
     private readonly devices: DeviceConsole,
     private readonly writers: ExportWriters,
     private readonly dataDir: string,
-    private readonly keepMs: number,
+    /** How long a file is kept; whether this process runs tasks (false: it serves the calls, another process runs them). */
+    private readonly opts: { keepMs: number; runs?: boolean },
     private readonly log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void },
     private readonly onReady: (task: DownloadTaskRow) => Promise<void> = async () => undefined,
   ) {}
@@ -263,7 +264,7 @@ export class DownloadTaskService {
 
   /** Runs waiting tasks until none is left; one at a time in this process. */
   drain(): Promise<void> {
-    return this.work.drain();
+    return this.opts.runs === false ? Promise.resolve() : this.work.drain();
   }
 
   /** The process is closing: running tasks stop, their part files go, and they are queued again for another process. */
@@ -347,7 +348,7 @@ export class DownloadTaskService {
       clearInterval(beat);
       const now = Date.now();
       const size = (await fs.promises.stat(file)).size;
-      if (!(await this.repo.finish(id, { status: 'SUCCESSFUL', progress, fileSize: size, expiresAt: now + this.keepMs }, now))) {
+      if (!(await this.repo.finish(id, { status: 'SUCCESSFUL', progress, fileSize: size, expiresAt: now + this.opts.keepMs }, now))) {
         await fs.promises.rm(file, { force: true });
       } else {
         await this.onReady((await this.repo.byId(id))!).catch((err: unknown) => this.log.warn({ err }, 'download ready notice not sent'));

@@ -48,7 +48,7 @@ export function ArchiveCard({ chosen }: { chosen: DeviceEntry[] }) {
               onChange={(p) => setPaging({ currentPage: p.current ?? 1, pageSize: p.pageSize ?? paging.pageSize })}
               locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('download.archive.empty')} /> }}
               columns={[
-                { key: 'date', dataIndex: 'ArchiveDate', title: t('download.archive.date'), className: 'wt-mono' },
+                { key: 'date', dataIndex: 'ArchiveDate', title: t('download.archive.date'), render: (v: string) => <span className="wt-download-range">{v}</span> },
                 { key: 'records', dataIndex: 'RecordCount', title: t('download.archive.records') },
                 { key: 'size', dataIndex: 'FileSize', title: t('download.archive.size'), render: (v: number) => `${(v / 1024).toFixed(1)} KB` },
                 {

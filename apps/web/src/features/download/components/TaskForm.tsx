@@ -80,9 +80,11 @@ export function TaskForm({ chosen }: { chosen: DeviceEntry[] }) {
         {fileType === 'xls' ? <Typography.Paragraph type="secondary">{t('download.form.xlsxNote')}</Typography.Paragraph> : null}
         {tried && problem ? <Alert type="warning" showIcon message={problem} style={{ marginBottom: 12 }} /> : null}
         {refusal ? <Alert type="error" showIcon message={refusal} style={{ marginBottom: 12 }} data-testid="download-refusal" /> : null}
-        <Button type="primary" htmlType="submit" icon={<CloudDownloadOutlined />} loading={create.isPending} data-testid="download-create">
-          {t('download.form.create')}
-        </Button>
+        <Form.Item style={{ marginBottom: 0 }}>
+          <Button type="primary" htmlType="submit" icon={<CloudDownloadOutlined />} loading={create.isPending} data-testid="download-create">
+            {t('download.form.create')}
+          </Button>
+        </Form.Item>
       </Form>
     </Card>
   );

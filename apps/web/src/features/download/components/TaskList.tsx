@@ -71,9 +71,11 @@ export function TaskList() {
             key: 'range',
             title: t('download.list.range'),
             render: (_: unknown, r) => (
-              <span className="wt-mono">
-                {r.StartTime} ~ {r.EndTime} ({r.TimeZone})
-              </span>
+              <div className="wt-download-range">
+                <div>{r.StartTime}</div>
+                <div>~ {r.EndTime}</div>
+                <Typography.Text type="secondary">{r.TimeZone}</Typography.Text>
+              </div>
             ),
           },
           {
@@ -91,7 +93,7 @@ export function TaskList() {
               </Space>
             ),
           },
-          { key: 'created', dataIndex: 'CreateTime', title: t('download.list.created'), className: 'wt-mono' },
+          { key: 'created', dataIndex: 'CreateTime', title: t('download.list.created'), render: (v: string) => <span className="wt-download-range">{v}</span> },
           {
             key: 'left',
             title: t('download.list.left'),
