@@ -132,7 +132,7 @@ async function startServer(t: Target): Promise<{ child: ChildProcess; base: stri
   };
   // BENCH_NODE_ARGS, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof', profiles the server.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'apps/server/dist/main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'apps/server', serverOut, 'main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     const rl = readline.createInterface({ input: child.stdout! });
     rl.on('line', (line) => {
@@ -275,6 +275,82 @@ function printTallies(m: Measured): void {
   }
 }
 
+// ---- CPU per call kind --------------------------------------------------------------------------
+/** The server process's CPU time so far (user + system, all its threads), in ms, from /proc. */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command's closing parenthesis; in clock ticks (100/s)
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * Each kind of call alone: BENCH_PER_CALL (600) calls of it in 3 rounds, 4 at a time, and the server's CPU time they
+ * cost, per call. Wall-clock rates on a shared machine move with everything else running; the server's
+ * own CPU per call does not, and it says which calls limit the mix (at 2,000 req/s on one core a call
+ * may cost 0.5 ms on average).
+ */
+async function cpuPerKind(base: string, pid: number, users: UserState[], serverKey: string): Promise<{ name: string; ms: number; failed: number; kB: number }[]> {
+  const n = Number(process.env.BENCH_PER_CALL ?? 600);
+  type Send = (u: UserState) => Promise<boolean>;
+  // As autocannon sends them in the mix: without accept-encoding (fetch would ask for gzip), so uncompressed.
+  const send = async (path: string, init: RequestInit): Promise<boolean> => {
+    const res = await fetch(base + API_BASE + path, { ...init, headers: { ...(init.headers as Record<string, string>), 'accept-encoding': 'identity' } });
+    const text = await res.text();
+    bytes += text.length;
+    return res.status === 200 && text.includes('"Code":1000');
+  };
+  let bytes = 0;
+  const kinds: { name: string; send: Send; count?: number }[] = [
+    { name: 'no-op', send: (u) => send(calls.Heartbeat.path, { method: 'POST', body: '{}', headers: callHeaders(u.session, calls.Heartbeat.path, '{}') }) },
+    ...MIX.map((k) => ({
+      name: k.name,
+      send: (u: UserState) => {
+        const body = k.body(u);
+        return k.method === 'GET'
+          ? send(k.path + body, { method: 'GET', headers: callHeaders(u.session, k.path + body, undefined, 'GET') })
+          : send(k.path, { method: 'POST', body, headers: callHeaders(u.session, k.path, body) });
+      },
+    })),
+    {
+      name: 'sign-in',
+      count: Math.min(n, 30),
+      send: async (u) => {
+        const r = signInRequest(serverKey, u.session.account, PASSWORD);
+        const res = await fetch(base + API_BASE + calls.PasswordLogin.path, { method: 'POST', body: r.body, headers: r.headers });
+        return r.session(await res.text()) !== null;
+      },
+    },
+  ];
+  // BENCH_PER_CALL_KINDS='no-op,tree': only these (to profile one kind with BENCH_NODE_ARGS)
+  const only = process.env.BENCH_PER_CALL_KINDS?.split(',');
+  const chosen = kinds.filter((x) => !only || only.includes(x.name));
+  const out = chosen.map((k) => ({ name: k.name, ms: Number.POSITIVE_INFINITY, failed: 0, kB: 0 }));
+  for (const k of chosen) for (let i = 0; i < 20; i++) await k.send(users[i % users.length]!); // warm: JIT, the pages it reads
+  // Three rounds over the kinds, each kind's least CPU per call kept: other work on the machine only
+  // ever adds to a round's figure (caches shared, cores busy).
+  for (let round = 0; round < 3; round++) {
+    for (const [j, k] of chosen.entries()) {
+      const count = Math.ceil((k.count ?? n) / 3);
+      let next = 0;
+      let failed = 0;
+      bytes = 0;
+      const before = cpuMs(pid);
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          while (next < count) {
+            const i = next++;
+            if (!(await k.send(users[i % users.length]!))) failed += 1;
+          }
+        }),
+      );
+      out[j]!.ms = Math.min(out[j]!.ms, (cpuMs(pid) - before) / count);
+      out[j]!.failed += failed;
+      out[j]!.kB = bytes / count / 1000;
+    }
+  }
+  return out;
+}
+
 /** Least-squares slope of y over x. */
 function slope(xs: number[], ys: number[]): number {
   const n = xs.length;
@@ -290,9 +366,14 @@ function slope(xs: number[], ys: number[]): number {
 }
 
 // ---- main ------------------------------------------------------------------------------------------
-console.log('building the server (apps/server/dist)…');
-const build = spawnSync('npm', ['run', 'build', '-w', '@wildtrack/server'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-if (build.status !== 0) process.exit(build.status ?? 1);
+// SERVER_OUTDIR (e.g. dist-mine): a private build beside apps/server/dist, as build.mjs and the e2e harness take it.
+const serverOut = process.env.SERVER_OUTDIR ?? 'dist';
+console.log(process.env.BENCH_NO_BUILD ? `the server: apps/server/${serverOut}` : `building the server (apps/server/${serverOut})…`);
+// BENCH_NO_BUILD=1: the build in SERVER_OUTDIR as it is (e.g. one of an earlier commit, to compare with)
+if (!process.env.BENCH_NO_BUILD) {
+  const build = spawnSync('npm', ['run', 'build', '-w', '@wildtrack/server'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 
 let failed = false;
 for (const dialect of dialects) {
@@ -317,10 +398,25 @@ for (const dialect of dialects) {
   // Interleave organisations so that the 50 connections spread over all of them.
   users.sort((a, b) => a.session.account.localeCompare(b.session.account, 'en', { numeric: true }));
 
-  await run(server.base, users, serverKey, 'mix', 5); // warm-up: JIT, caches, the database's pages
+  // warm-up: JIT, caches, the database's pages (BENCH_PER_CALL_ONLY: each kind warms itself, so that a profile holds only the kinds asked for)
+  if (!process.env.BENCH_PER_CALL_ONLY) await run(server.base, users, serverKey, 'mix', 5);
+  const perKind = await cpuPerKind(server.base, server.child.pid!, users, serverKey);
+  const mixWeight = MIX.reduce((a, k) => a + k.weight, 0) + SIGN_IN_WEIGHT;
+  const weightOf = (name: string) => (name === 'sign-in' ? SIGN_IN_WEIGHT : (MIX.find((k) => k.name === name)?.weight ?? 0));
+  const mixMs = perKind.reduce((a, k) => a + (k.ms * weightOf(k.name)) / mixWeight, 0);
+  console.log(`\n  server CPU per call [${dialect}] (ms, the least of 3 rounds of ${Math.ceil(Number(process.env.BENCH_PER_CALL ?? 600) / 3)} calls, 4 at a time; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}):`);
+  for (const k of perKind) {
+    const share = weightOf(k.name) ? `  ${((k.ms * weightOf(k.name)) / mixWeight / mixMs * 100).toFixed(1).padStart(5)} % of the mix's CPU` : '';
+    console.log(`      ${k.name.padEnd(24)} ${k.ms.toFixed(2).padStart(7)} ms ${k.kB.toFixed(1).padStart(6)} kB${share}${k.failed ? `, ${k.failed} failed` : ''}`);
+  }
+  console.log(`      ${'the mix (weighted)'.padEnd(24)} ${mixMs.toFixed(2).padStart(7)} ms: at most ${(1000 / mixMs).toFixed(0)} req/s per core of the server`);
+  if (process.env.BENCH_PER_CALL_ONLY) {
+    await stop(server.child);
+    continue;
+  }
   const noop = await run(server.base, users, serverKey, 'noop', SECONDS);
   const mix = await run(server.base, users, serverKey, 'mix', SECONDS);
-  console.log(`\nbench/load [${dialect}]: ${CONNECTIONS} connections, ${SECONDS} s each, server ${server.base}`);
+  console.log(`\nbench/load [${dialect}]: ${CONNECTIONS} connections, ${SECONDS} s each, server ${server.base}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   printMeasured('signed no-op (Heartbeat)', noop);
   printMeasured('researchers\' mix', mix);
   printTallies(mix);

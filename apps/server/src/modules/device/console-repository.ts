@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { parseUploadUrl } from '@wildtrack/contract';
 import { recordStatusEvent } from '../../db/event-writes.js';
 import { preparedQuery } from '../../db/prepared.js';
@@ -58,6 +58,16 @@ function withAccessQuery(db: Kysely<Database>) {
   return preparedQuery(db, 3, (imei: string, userId: number, now: number) => accessSelect(db, userId, now).where('d.imei', '=', imei));
 }
 
+/**
+ * The access query of several devices, prepared once too: the IMEIs are one value (a JSON array read by
+ * json_each on SQLite, a text[] on PostgreSQL), so that the SQL's text does not change with their count.
+ */
+function withAccessManyQuery(db: Kysely<Database>, sqlite: boolean) {
+  return preparedQuery(db, 3, (imeis: string | string[], userId: number, now: number) =>
+    accessSelect(db, userId, now).where(sqlite ? sql<boolean>`d.imei in (select value from json_each(${imeis}))` : sql<boolean>`d.imei = any(${imeis}::text[])`),
+  );
+}
+
 /** The access query without its device: one device (withAccessQuery) or several (withAccessMany). */
 function accessSelect(db: Kysely<Database>, userId: number, now: number) {
   return db
@@ -84,12 +94,16 @@ export class DeviceConsoleRepository {
   private treeStateStmt: SQLite.Statement | undefined;
   private readonly treeCache = new Map<number, { version: number; rows: TreeRowArray[] }>();
   private readonly accessQuery: ReturnType<typeof withAccessQuery>;
+  private readonly firstFixQuery: (deviceId: number) => Promise<{ pick_time: number }[]>;
+  private readonly accessManyQuery: ReturnType<typeof withAccessManyQuery>;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly sqlite?: SQLite.Database,
   ) {
     this.accessQuery = withAccessQuery(db);
+    this.accessManyQuery = withAccessManyQuery(db, sqlite !== undefined);
+    this.firstFixQuery = preparedQuery(db, 1, (deviceId: number) => db.selectFrom('fixes').select('pick_time').where('device_id', '=', deviceId).orderBy('pick_time').limit(1));
   }
 
   /**
@@ -133,7 +147,8 @@ export class DeviceConsoleRepository {
   async withAccessMany(imeis: readonly string[], userId: number, now: number) {
     const out = new Map<string, NonNullable<Awaited<ReturnType<DeviceConsoleRepository['withAccess']>>>>();
     for (let i = 0; i < imeis.length; i += 500) {
-      const rows = await accessSelect(this.db, userId, now).where('d.imei', 'in', imeis.slice(i, i + 500)).execute();
+      const chunk = imeis.slice(i, i + 500);
+      const rows = await this.accessManyQuery(this.sqlite ? JSON.stringify(chunk) : chunk, userId, now);
       for (const row of rows) if (!out.has(row.imei)) out.set(row.imei, row);
     }
     return out;
@@ -320,15 +335,18 @@ export class DeviceConsoleRepository {
     });
   }
 
+  /**
+   * Each device's first fix time: one seek of the key (device_id, pick_time) per device. A grouped
+   * min(pick_time) over the devices read every fix of each on SQLite (its min optimisation skips
+   * grouped queries): 10,000 rows for a device's detail, the detail's whole cost (bench/load).
+   */
   async firstFixTime(deviceIds: number[]): Promise<Map<number, number>> {
-    if (deviceIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('fixes')
-      .select((eb) => ['device_id', eb.fn.min('pick_time').as('first')])
-      .where('device_id', 'in', deviceIds)
-      .groupBy('device_id')
-      .execute();
-    return new Map(rows.map((r) => [Number(r.device_id), Number(r.first)]));
+    const out = new Map<number, number>();
+    for (const id of deviceIds) {
+      const [row] = await this.firstFixQuery(id);
+      if (row) out.set(id, Number(row.pick_time));
+    }
+    return out;
   }
 
   /** The stored work-status documents of the devices, with when each was reported (devices without one are absent). */

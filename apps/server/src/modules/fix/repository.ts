@@ -1,4 +1,4 @@
-import { type Kysely, sql, type SelectQueryBuilder } from 'kysely';
+import { type Compilable, type Kysely, sql, type SelectQueryBuilder } from 'kysely';
 import { NO_SPEED, TrackFlag, type TrackColumns } from '@wildtrack/contract';
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import type { Database, FixTable } from '../../db/schema.js';
@@ -33,6 +33,35 @@ export interface FixQuery {
 /** Whether a query filters on any value (speed, HDOP…) or grade: the plain track statement can't serve it. */
 export function filtersValues(f: FixQuery): boolean {
   return !!f.grades || Object.values(f.bounds ?? {}).some((b) => b && (b.gt !== undefined || b.le !== undefined));
+}
+
+/**
+ * A query's shape (which filters it uses, how many grades, and `extra`: what else changes its SQL) and
+ * its values in the order the shape binds them: queries of one shape share one compiled statement.
+ */
+function shapeOf(kind: string, f: FixQuery, extra: readonly (string | number | boolean)[]): { key: string; values: unknown[]; rebuild: (slots: readonly unknown[]) => { q: FixQuery; rest: unknown[] } } {
+  const values: unknown[] = [f.deviceId, f.from, f.to];
+  const parts: string[] = [kind, f.validOnly ? 'v' : '', String(f.grades?.length ?? -1), ...extra.map(String)];
+  const entries = Object.entries(f.bounds ?? {}).filter(([, b]) => b && (b.gt !== undefined || b.le !== undefined)) as [FilterName, Bounds][];
+  for (const [name, b] of entries) {
+    parts.push(`${name}${b.gt !== undefined ? '>' : ''}${b.le !== undefined ? '<=' : ''}`);
+    if (b.gt !== undefined) values.push(b.gt);
+    if (b.le !== undefined) values.push(b.le);
+  }
+  if (f.grades) values.push(...f.grades);
+  return {
+    key: parts.join('|'),
+    values,
+    // The same query with each value replaced by its stand-in, in the same order.
+    rebuild: (slots) => {
+      let i = 0;
+      const next = () => slots[i++] as number;
+      const q: FixQuery = { deviceId: next(), from: next(), to: next(), bounds: {}, validOnly: f.validOnly };
+      for (const [name, b] of entries) q.bounds![name] = { gt: b.gt !== undefined ? next() : undefined, le: b.le !== undefined ? next() : undefined };
+      if (f.grades) q.grades = f.grades.map(() => next());
+      return { q, rest: slots.slice(i) };
+    },
+  };
 }
 
 export const FIX_COLUMNS = [
@@ -165,6 +194,10 @@ export class FixRepository {
   /** Prepared once: the bulk track read on SQLite skips Kysely's per-row objects (bench/tracks). */
   private trackStatement: Statement<[number, number, number, number], TrackRow> | undefined;
   private readonly prepared = new Map<string, Statement>();
+  /** Compiled queries by shape (shapeOf): building a query with Kysely cost more than running it (bench/load). */
+  private readonly shaped = new Map<string, (...args: unknown[]) => Promise<unknown[]>>();
+  private boundsQueries: { first: (deviceId: number) => Promise<{ pick_time: number }[]>; last: (deviceId: number) => Promise<{ pick_time: number }[]> } | undefined;
+  private segmentsQuery: ((deviceId: number, from: number, to: number) => Promise<{ day: number; point_count: number; data: Uint8Array }[]>) | undefined;
   private lastQuery: ((device: number, before: number, after: number) => Promise<unknown[]>) | undefined;
   private lastStatement: Statement | undefined;
   private segmentStatements:
@@ -205,17 +238,43 @@ export class FixRepository {
     });
   }
 
+  /**
+   * Runs the query `build` makes of `f` (and `extraValues`, handed to it after the query's own values),
+   * compiled once per shape: `extraShape` names whatever else of it changes the SQL's text.
+   */
+  private runShaped<R>(
+    kind: string,
+    f: FixQuery,
+    extraShape: readonly (string | number | boolean)[],
+    extraValues: readonly unknown[],
+    build: (q: FixQuery, extra: readonly unknown[]) => Compilable<R>,
+  ): Promise<R[]> {
+    const shape = shapeOf(kind, f, extraShape);
+    let run = this.shaped.get(shape.key);
+    if (!run) {
+      const arity = shape.values.length + extraValues.length;
+      run = preparedQuery(this.db, arity, (...slots: unknown[]) => {
+        const { q, rest } = shape.rebuild(slots);
+        return build(q, rest);
+      }) as (...args: unknown[]) => Promise<unknown[]>;
+      this.shaped.set(shape.key, run);
+    }
+    return run(...shape.values, ...extraValues) as Promise<R[]>;
+  }
+
   async count(f: FixQuery): Promise<number> {
-    const row = await this.filtered(this.db.selectFrom('fixes').select((eb) => eb.fn.countAll<number | string>().as('n')), f).executeTakeFirst();
+    const [row] = await this.runShaped('count', f, [], [], (q) => this.filtered(this.db.selectFrom('fixes').select((eb) => eb.fn.countAll<number | string>().as('n')), q));
     return Number(row?.n ?? 0);
   }
 
   async page(f: FixQuery, sort: SortColumn, descending: boolean, limit: number, offset: number): Promise<FixRow[]> {
-    let q = this.filtered(this.db.selectFrom('fixes').select(FIX_COLUMNS), f);
-    // NULLs last whichever way (a fix without speed is not "the slowest"); pick_time breaks ties.
-    if (sort !== 'pick_time') q = q.orderBy(sql`${sql.ref(`fixes.${sort}`)} is null`).orderBy(`fixes.${sort}`, descending ? 'desc' : 'asc');
-    q = q.orderBy('fixes.pick_time', descending ? 'desc' : 'asc');
-    return (await q.limit(limit).offset(offset).execute()) as FixRow[];
+    return (await this.runShaped('page', f, [sort, descending], [limit, offset], (query, [lim, off]) => {
+      let q = this.filtered(this.db.selectFrom('fixes').select(FIX_COLUMNS), query);
+      // NULLs last whichever way (a fix without speed is not "the slowest"); pick_time breaks ties.
+      if (sort !== 'pick_time') q = q.orderBy(sql`${sql.ref(`fixes.${sort}`)} is null`).orderBy(`fixes.${sort}`, descending ? 'desc' : 'asc');
+      q = q.orderBy('fixes.pick_time', descending ? 'desc' : 'asc');
+      return q.limit(lim as number).offset(off as number);
+    })) as FixRow[];
   }
 
   /**
@@ -277,13 +336,10 @@ export class FixRepository {
 
   /** Stored segments of whole UTC days [dayFrom, dayTo]: day → point count and the encoded Track. */
   async segments(deviceId: number, dayFrom: number, dayTo: number): Promise<Map<number, { count: number; data: Uint8Array }>> {
-    const rows = await this.db
-      .selectFrom('track_segments')
-      .select(['day', 'point_count', 'data'])
-      .where('device_id', '=', deviceId)
-      .where('day', '>=', dayFrom)
-      .where('day', '<=', dayTo)
-      .execute();
+    this.segmentsQuery ??= preparedQuery(this.db, 3, (device: number, from: number, to: number) =>
+      this.db.selectFrom('track_segments').select(['day', 'point_count', 'data']).where('device_id', '=', device).where('day', '>=', from).where('day', '<=', to),
+    );
+    const rows = await this.segmentsQuery(deviceId, dayFrom, dayTo);
     return new Map(rows.map((r) => [Number(r.day), { count: Number(r.point_count), data: r.data }]));
   }
 
@@ -293,10 +349,11 @@ export class FixRepository {
    */
   async bounds(deviceId: number): Promise<{ first: number; last: number } | undefined> {
     const end = (order: 'asc' | 'desc') =>
-      this.db.selectFrom('fixes').select('pick_time').where('device_id', '=', deviceId).orderBy('pick_time', order).limit(1).executeTakeFirst();
-    const first = await end('asc');
+      preparedQuery(this.db, 1, (device: number) => this.db.selectFrom('fixes').select('pick_time').where('device_id', '=', device).orderBy('pick_time', order).limit(1));
+    this.boundsQueries ??= { first: end('asc'), last: end('desc') };
+    const [first] = await this.boundsQueries.first(deviceId);
     if (!first) return undefined;
-    const last = await end('desc');
+    const [last] = await this.boundsQueries.last(deviceId);
     return { first: Number(first.pick_time), last: Number(last?.pick_time ?? first.pick_time) };
   }
 
