@@ -7,7 +7,8 @@ import type { Cell } from './tables.js';
  * sample) written so that `import-movebank` (modules/movebank) reads back the same records: Movebank's
  * column names and units (m/s, mV, UTC timestamps with milliseconds), the source's invalid marks as
  * visible=false or the `*-outlier` column that made them, and every value the import kept in a record's
- * `extra` back under its own column.
+ * `extra` back under its own column. event-id is Movebank's own number: written when the record came from
+ * Movebank with one (the import keeps it in `extra`), empty otherwise (Movebank numbers what it imports).
  */
 
 /** UTC 'YYYY-MM-DD HH:mm:ss.SSS', Movebank's timestamp. */
@@ -96,15 +97,12 @@ export async function movebankFixTable(repo: ExportRepository, device: ExportDev
   ];
   const headers = [...base, ...[...markKeys, ...extraKeys].filter((k, i, all) => !base.includes(k) && all.indexOf(k) === i)];
   const at = new Map(headers.map((h, i) => [h, i]));
-  let eventId = (q.skip ?? 0) + 0;
   const row = (f: ExportFixRow): Cell[] => {
     const cells: Cell[] = new Array<Cell>(headers.length).fill(null);
     for (const [k, v] of Object.entries(parseExtra(f.extra))) cells[at.get(k)!] = typeof v === 'string' || typeof v === 'number' ? v : JSON.stringify(v);
     const set = (k: string, v: Cell) => {
       if (v !== null) cells[at.get(k)!] = v;
     };
-    eventId += 1;
-    set('event-id', eventId);
     const marks = marksOf(f.invalid_reason);
     const marked = f.invalid_at !== null || f.invalid_by !== null;
     set('visible', marked && !marks.some(([k]) => k !== 'visible') ? 'false' : 'true');
