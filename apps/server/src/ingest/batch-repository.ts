@@ -42,6 +42,17 @@ interface SqliteStatements {
 }
 
 /**
+ * Writes a batch makes in its own transaction after its records, when it stored new fixes (the fence
+ * states and Fence events: modules/fence/evaluator.ts). A throw rolls the whole batch back.
+ */
+export interface InBatch {
+  /** SQLite: inside better-sqlite3's synchronous transaction. */
+  sqlite(): void;
+  /** PostgreSQL: in the batch's transaction. */
+  postgres(trx: Kysely<Database>): Promise<void>;
+}
+
+/**
  * The write side of the records devices send (fixes, sensor records, bursts). One batch is one
  * transaction: the nonce, every record, the stale track days and the device's last-work time commit
  * together or not at all, so an acknowledged batch is durable and a refused one leaves nothing. A record already stored (same device, kind and time) is skipped
@@ -56,8 +67,9 @@ export class BatchRepository {
     this.db = database.db;
   }
 
-  async write(deviceId: number, batch: DecodedBatch, nonce: string | null, now: number): Promise<WriteCounts> {
-    return this.database.sqlite ? this.writeSqlite(this.database.sqlite, deviceId, batch, nonce, now) : this.writePostgres(deviceId, batch, nonce, now);
+  /** `inBatch`: more writes in the batch's own transaction, after its records (the fence states and events). */
+  async write(deviceId: number, batch: DecodedBatch, nonce: string | null, now: number, inBatch?: InBatch): Promise<WriteCounts> {
+    return this.database.sqlite ? this.writeSqlite(this.database.sqlite, deviceId, batch, nonce, now, inBatch) : this.writePostgres(deviceId, batch, nonce, now, inBatch);
   }
 
   private statements(sqlite: SQLite.Database): SqliteStatements {
@@ -75,7 +87,7 @@ export class BatchRepository {
     return this.stmts;
   }
 
-  private async writeSqlite(sqlite: SQLite.Database, deviceId: number, b: DecodedBatch, nonce: string | null, now: number): Promise<WriteCounts> {
+  private async writeSqlite(sqlite: SQLite.Database, deviceId: number, b: DecodedBatch, nonce: string | null, now: number, inBatch?: InBatch): Promise<WriteCounts> {
     const s = this.statements(sqlite);
     const stored: StoredEvent[] = [];
     // Holding Kysely's connection keeps its queries from interleaving with this transaction.
@@ -120,6 +132,7 @@ export class BatchRepository {
           if (before) s.events.record(deviceId, detectBatchEvents(before, batchTimes(b), now), stored);
           s.shared.touchLastWork(deviceId, b.lastTime, b.lastVoltage);
         }
+        if (c.fixes > 0) inBatch?.sqlite();
         return c;
       })(),
     );
@@ -127,7 +140,7 @@ export class BatchRepository {
     return counts;
   }
 
-  private async writePostgres(deviceId: number, b: DecodedBatch, nonce: string | null, now: number): Promise<WriteCounts> {
+  private async writePostgres(deviceId: number, b: DecodedBatch, nonce: string | null, now: number, inBatch?: InBatch): Promise<WriteCounts> {
     let stored: StoredEvent[] = [];
     const counts = await this.db.transaction().execute(async (trx) => {
       if (nonce !== null && !(await claimNonce(trx, deviceId, nonce, now))) throw new Replayed();
@@ -147,6 +160,7 @@ export class BatchRepository {
         if (before) stored = await recordDeviceEvents(trx, deviceId, detectBatchEvents(before, batchTimes(b), now));
         await touchLastWork(trx, deviceId, b.lastTime, b.lastVoltage);
       }
+      if (c.fixes > 0) await inBatch?.postgres(trx);
       return c;
     });
     announceEvents(stored);

@@ -12,7 +12,7 @@ import {
   type PendingInstruction,
 } from '@wildtrack/contract';
 import type { Db } from '../db/connect.js';
-import { BatchRepository, type WriteCounts } from './batch-repository.js';
+import { BatchRepository, type InBatch, type WriteCounts } from './batch-repository.js';
 import { BatchRefused, checkTime, decodeBatch, type DecodedBatch } from './decode.js';
 import { Replayed } from './errors.js';
 import { InstructionRepository } from './instruction-repository.js';
@@ -44,6 +44,13 @@ export function createIngestService(database: Db, dataDir: string): IngestServic
   );
 }
 
+/**
+ * The fence evaluation's part in a batch (modules/fence/evaluator.ts): null when the batch has nothing to
+ * evaluate; else the writes done in its transaction, then `committed` (the rules fire) or `failed`.
+ */
+export type FencePlanner = (deviceId: number, fixes: DecodedBatch['fixes'], now: number) => FencePart | null | Promise<FencePart | null>;
+type FencePart = InBatch & { committed(): Promise<void>; failed(): void };
+
 export class IngestService {
   private fixListener: ((deviceId: number, newest: { time: number; lon: number | null; lat: number | null }) => void) | undefined;
 
@@ -72,9 +79,18 @@ export class IngestService {
   async writeBatch(deviceId: number, batch: IngestBatch, nonce: string | null, now = Date.now()): Promise<WriteCounts> {
     if (batch.workStatus) checkTime(batch.workStatus.at, 'workStatus.at', now);
     const decoded = decodeBatch(batch, now);
-    const counts = await this.writeDecoded(deviceId, decoded, nonce, now);
-    // Fences: the stored batch's fixes tested against the device's remote fences (modules/fence/evaluator.ts).
-    if (counts.fixes > 0 && this.fenceCheck) await this.fenceCheck(deviceId, decoded.fixes, now);
+    // Fences: the batch's fixes tested against the device's remote fences, the states and Fence events
+    // written in the batch's own transaction (modules/fence/evaluator.ts); rules fire once it committed.
+    const planned = this.fencePlanner && decoded.fixes.length > 0 ? this.fencePlanner(deviceId, decoded.fixes, now) : null;
+    const plan = planned instanceof Promise ? await planned : planned;
+    let counts: WriteCounts;
+    try {
+      counts = await this.writeDecoded(deviceId, decoded, nonce, now, plan ?? undefined);
+    } catch (err) {
+      plan?.failed();
+      throw err;
+    }
+    if (plan) await plan.committed();
     if (batch.workStatus) await this.instructions.reportWorkStatus(deviceId, batch.workStatus);
     return counts;
   }
@@ -93,7 +109,7 @@ export class IngestService {
     return Number(relay.id);
   }
 
-  async writeDecoded(deviceId: number, decoded: DecodedBatch, nonce: string | null, now = Date.now()): Promise<WriteCounts> {
+  async writeDecoded(deviceId: number, decoded: DecodedBatch, nonce: string | null, now = Date.now(), inBatch?: InBatch): Promise<WriteCounts> {
     // POI photos first, each named by its content: a batch refused afterwards leaves at most a file no record
     // names, and a batch sent again finds its files already there.
     for (const poi of decoded.pois ?? []) {
@@ -106,7 +122,7 @@ export class IngestService {
         await fs.promises.rename(tmp, abs);
       }
     }
-    const counts = await this.batches.write(deviceId, decoded, nonce, now);
+    const counts = await this.batches.write(deviceId, decoded, nonce, now, inBatch);
     if (counts.fixes > 0 && this.fixListener) this.fixListener(deviceId, newestFix(decoded.fixes));
     return counts;
   }
@@ -119,11 +135,11 @@ export class IngestService {
     this.fixListener = listener;
   }
 
-  private fenceCheck: ((deviceId: number, fixes: DecodedBatch['fixes'], now: number) => Promise<unknown>) | undefined;
+  private fencePlanner: FencePlanner | undefined;
 
-  /** Called after each stored device batch with fixes (writeBatch; not imports): the fence evaluation. */
-  onBatchFixes(check: (deviceId: number, fixes: DecodedBatch['fixes'], now: number) => Promise<unknown>): void {
-    this.fenceCheck = check;
+  /** Asked before each device batch with fixes (writeBatch; not imports) what it writes in its transaction: the fence evaluation. */
+  onBatchFixes(planner: FencePlanner): void {
+    this.fencePlanner = planner;
   }
 
   private fenceChannel: { pending(deviceId: number): Promise<PendingFenceRule[]>; acknowledge(deviceId: number, ack: FenceAck): Promise<boolean> } | undefined;

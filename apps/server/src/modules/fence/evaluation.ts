@@ -10,14 +10,14 @@ import type { FenceService } from './service.js';
  * Fences at ingest: each stored device batch's fixes evaluated (FenceEvaluator), the index reloaded when
  * this process changes a fence, and a rule that fires with AllowSendInstr sending its instructions through
  * the instruction service (its rules and daily limit). A failure of the evaluation is logged: the batch is
- * stored already and its answer stays a success.
+ * stored and its answer stays a success.
  */
 export function attachFenceEvaluation(
   ingest: IngestService,
   repo: FenceRepository,
   deps: { fences?: FenceService; instructions?: InstructionService; log?: Pick<FastifyBaseLogger, 'warn' | 'error'> },
 ): FenceEvaluator {
-  const evaluator = new FenceEvaluator(repo);
+  const evaluator = new FenceEvaluator(repo, undefined, deps.log);
   deps.fences?.onChange(() => evaluator.invalidate());
   const instructions = deps.instructions;
   if (instructions) {
@@ -44,12 +44,14 @@ export function attachFenceEvaluation(
     },
     acknowledge: (deviceId, ack) => repo.acknowledge(deviceId, ack.fenceId, ack.version),
   });
-  ingest.onBatchFixes(async (deviceId, fixes, now) => {
-    try {
-      await evaluator.evaluate(deviceId, fixes, now);
-    } catch (err) {
+  ingest.onBatchFixes((deviceId, fixes, now) => {
+    const plan = evaluator.plan(deviceId, fixes, now);
+    if (!(plan instanceof Promise)) return plan;
+    return plan.catch((err: unknown) => {
+      // the index could not be read: the batch is stored without its fence evaluation
       deps.log?.error({ err, deviceId }, 'fence evaluation failed');
-    }
+      return null;
+    });
   });
   return evaluator;
 }

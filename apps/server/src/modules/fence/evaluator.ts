@@ -1,7 +1,11 @@
+import type { FastifyBaseLogger } from 'fastify';
 import Flatbush from 'flatbush';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.js';
 import { type FenceShape, type InOrOut, type InstructionParams, InstructionParamsSchema } from '@wildtrack/contract';
+import type { InBatch } from '../../ingest/batch-repository.js';
 import { type CompiledShape, compile, contains } from './geometry.js';
-import type { FenceRepository } from './repository.js';
+import type { FenceRepository, StateMove } from './repository.js';
 
 /** A fix as ingest decoded it. */
 export interface FixPoint {
@@ -55,6 +59,20 @@ interface KnownState {
   db_time: number;
 }
 
+interface DeviceStates {
+  /** When the device's unchanged sides' newer times were last written. */
+  flushed: number;
+  fences: Map<number, KnownState>;
+}
+
+/** The fence part of a batch (IngestService's FencePlanner). */
+export type FencePlan = InBatch & {
+  /** After the batch committed: the rules of the crossings it stored fire. */
+  committed(): Promise<void>;
+  /** The batch failed (rolled back): what this process knew of the device's states is dropped. */
+  failed(): void;
+};
+
 function fires(rule: InOrOut, entered: boolean): boolean {
   return rule === 'BOTH' || (rule === 'ENTER') === entered;
 }
@@ -73,8 +91,9 @@ function fires(rule: InOrOut, entered: boolean): boolean {
  * processes never both tell one crossing. The first fix a device has in a fence's life sets its side
  * without an event; each later change of side is a crossing, stored as a Fence event (type 1, content
  * fenceEntered/fenceLeft with the fence's name) when the rule's InOrOut names that direction, in the same
- * transaction as the state. The evaluation runs after the batch is stored, not inside its transaction: a
- * crash between the two loses that batch's crossings (the next fix decides the side again).
+ * transaction as the state: the batch's own (IngestService.writeBatch asks `plan` before it, the writes run
+ * at the end of its transaction, under a savepoint so that a failure of theirs is logged and the batch
+ * still stored), so a batch and its crossings commit together. The rules fire once it committed.
  */
 export class FenceEvaluator {
   private index: Index | null = null;
@@ -89,11 +108,12 @@ export class FenceEvaluator {
    * FLUSH_MS per device (`flushed`): a late fix is judged by the newest time this process knows, and by
    * the stored one in another process or after a restart.
    */
-  private readonly states = new Map<number, { flushed: number; fences: Map<number, KnownState> }>();
+  private readonly states = new Map<number, DeviceStates>();
 
   constructor(
     private readonly repo: FenceRepository,
     private readonly refreshMs = REFRESH_MS,
+    private readonly log?: Pick<FastifyBaseLogger, 'error'>,
   ) {}
 
   /** What to do when a rule fires (send its instructions); its failure is logged by the caller, never thrown here. */
@@ -162,13 +182,23 @@ export class FenceEvaluator {
     return { tree, fences: live, boxes: flat, byDevice };
   }
 
-  /** Evaluates a stored batch's fixes for the device; answers the crossings stored (after their rules fired). */
-  async evaluate(deviceId: number, fixes: readonly FixPoint[], now = Date.now()): Promise<Crossing[]> {
-    const index = this.index && now - this.checkedAt < this.refreshMs ? this.index : await this.current(now);
+  /**
+   * The fence part of a device's batch: null when the device has no remote rule or the batch no valid fix
+   * with a position; else the writes to do in the batch's transaction (the states that move and their
+   * events, compare-and-set), then `committed()` fires the rules of the crossings stored, or `failed()`
+   * forgets what this process thought it knew of the device.
+   */
+  plan(deviceId: number, fixes: readonly FixPoint[], now = Date.now()): FencePlan | null | Promise<FencePlan | null> {
+    // Synchronous while the index is current (every batch but one each REFRESH_MS): no promise per batch.
+    if (this.index && now - this.checkedAt < this.refreshMs) return this.planOn(this.index, deviceId, fixes);
+    return this.current(now).then((index) => this.planOn(index, deviceId, fixes));
+  }
+
+  private planOn(index: Index, deviceId: number, fixes: readonly FixPoint[]): FencePlan | null {
     const mine = index.byDevice.get(deviceId);
-    if (!mine || !index.tree) return [];
+    if (!mine || !index.tree) return null;
     const valid = fixes.filter((f) => f.valid === 1 && f.lon !== null && f.lat !== null).sort((a, b) => a.pick_time - b.pick_time);
-    if (valid.length === 0) return [];
+    if (valid.length === 0) return null;
     // The fences whose box meets the batch's box, by one search of the index; then each fix against a
     // candidate's own box before the exact test.
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
@@ -178,79 +208,172 @@ export class FenceEvaluator {
       if (f.lat! < y0) y0 = f.lat!;
       if (f.lat! > y1) y1 = f.lat!;
     }
-    const candidates = new Set(index.tree.search(x0, y0, x1, y1));
-    for (let attempt = 0; ; attempt++) {
-      let known = this.states.get(deviceId);
-      if (!known) {
-        const read = await this.repo.states(deviceId);
-        known = { flushed: Date.now(), fences: new Map([...read].map(([id, st]) => [id, { ...st, db_time: st.fix_time }])) };
-        if (this.states.size > 100_000) this.states.clear();
-        this.states.set(deviceId, known);
+    return new BatchPlan(this, this.repo, deviceId, { index, mine, deviceId, valid, candidates: new Set(index.tree.search(x0, y0, x1, y1)) });
+  }
+
+  /** The states this process knows of the device, or none (read them). */
+  known(deviceId: number): DeviceStates | undefined {
+    return this.states.get(deviceId);
+  }
+
+  /** The device's states as read from the database, remembered. */
+  remember(deviceId: number, read: Map<number, { inside: number; fix_time: number }>): DeviceStates {
+    const known = { flushed: Date.now(), fences: new Map([...read].map(([id, st]) => [id, { ...st, db_time: st.fix_time }])) };
+    if (this.states.size > 100_000) this.states.clear();
+    this.states.set(deviceId, known);
+    return known;
+  }
+
+  /** What this process knew of the device's states may be wrong: read them again next time. */
+  forget(deviceId: number): void {
+    this.states.delete(deviceId);
+  }
+
+  failure(err: unknown, deviceId: number): void {
+    this.log?.error({ err, deviceId }, 'fence evaluation failed');
+  }
+
+  /** A rule fired: its instructions sent (a failure logged). */
+  async fired(c: Crossing): Promise<void> {
+    if (!c.sendInstr || c.instrs.length === 0) return;
+    try {
+      await this.fire(c);
+    } catch (err) {
+      this.log?.error({ err, deviceId: c.deviceId, fenceId: c.fenceId }, 'fence rule fired: sending its instructions failed');
+    }
+  }
+}
+
+/** A batch as `judge` reads it: the device's fences, its valid fixes in time order, the fences whose box meets the batch's. */
+interface Judge {
+  index: Index;
+  mine: number[];
+  deviceId: number;
+  valid: FixPoint[];
+  candidates: Set<number>;
+}
+
+/** The states' moves and the crossings a batch makes from the states known. */
+function judge({ index, mine, deviceId, valid, candidates }: Judge, states: Map<number, KnownState>) {
+  const updates: StateMove[] = [];
+  const crossings = new Map<number, Crossing[]>();
+  const b = index.boxes;
+  const last = valid[valid.length - 1]!.pick_time;
+  for (const i of mine) {
+    const fence = index.fences[i]!;
+    const st = states.get(fence.id);
+    let side: number | null = st ? st.inside : null;
+    let time = st ? st.fix_time : -Infinity;
+    if (last <= time) continue;
+    const events: { at: number; content: string }[] = [];
+    const crossed: Crossing[] = [];
+    // a fence whose box the batch's box does not meet: every fix is outside, only the first new one can cross
+    const candidate = candidates.has(i);
+    for (const fix of valid) {
+      if (fix.pick_time <= time) continue;
+      const lng = fix.lon!, lat = fix.lat!;
+      const inBox = candidate && lng >= b[4 * i]! && lat >= b[4 * i + 1]! && lng <= b[4 * i + 2]! && lat <= b[4 * i + 3]!;
+      const inside = inBox && contains(fence.shape, lng, lat) ? 1 : 0;
+      if (side !== null && inside !== side) {
+        const entered = inside === 1;
+        if (fires(fence.inOrOut, entered)) {
+          events.push({ at: fix.pick_time, content: JSON.stringify({ kind: entered ? 'fenceEntered' : 'fenceLeft', fence: fence.label, fenceId: fence.id }) });
+          crossed.push({ deviceId, fenceId: fence.id, label: fence.label, entered, at: fix.pick_time, sendInstr: fence.sendInstr, instrs: fence.instrs, timeZone: fence.timeZone });
+        }
       }
-      const { updates, crossings } = this.step(index, mine, deviceId, valid, candidates, known.fences);
-      // Written now: a side that changed (with its events) or a first side; the rest only moves the time.
-      const wall = Date.now();
-      const flush = wall - known.flushed >= FLUSH_MS;
-      const writes = updates.filter((u) => flush || u.prevTime === null || u.events.length > 0 || known!.fences.get(u.fenceId)!.inside !== u.inside);
-      const moved = writes.length > 0 ? await this.repo.advance(deviceId, writes) : [];
-      if (flush) known.flushed = wall;
-      for (const u of updates) {
-        const written = moved.includes(u.fenceId);
-        const before = known.fences.get(u.fenceId);
-        known.fences.set(u.fenceId, { inside: u.inside, fix_time: u.fixTime, db_time: written ? u.fixTime : (before?.db_time ?? -1) });
+      side = inside;
+      time = fix.pick_time;
+      if (!candidate) break;
+    }
+    updates.push({ fenceId: fence.id, inside: side!, fixTime: last, prevTime: st ? st.db_time : null, events });
+    crossings.set(fence.id, crossed);
+  }
+  return { updates, crossed: crossings };
+}
+
+/**
+ * One batch's part (FenceEvaluator.plan): judged against the states known, the writes done in the batch's
+ * transaction as compare-and-sets; a state another process moved meanwhile is read again (the transaction
+ * sees it) and what is still new judged anew, at most three tries. A class, not closures: made per batch.
+ */
+class BatchPlan implements FencePlan {
+  private crossings: Crossing[] = [];
+
+  constructor(
+    private readonly evaluator: FenceEvaluator,
+    private readonly repo: FenceRepository,
+    private readonly deviceId: number,
+    private readonly batch: Judge,
+  ) {}
+
+  /** What the states known call for: every move, and the writes to do now. */
+  private decide(known: DeviceStates) {
+    const { updates, crossed } = judge(this.batch, known.fences);
+    const wall = Date.now();
+    const flush = wall - known.flushed >= FLUSH_MS;
+    // Written now: a side that changed (with its events) or a first side; the rest only moves the time.
+    const writes = updates.filter((u) => flush || u.prevTime === null || u.events.length > 0 || known.fences.get(u.fenceId)!.inside !== u.inside);
+    return { updates, crossed, writes, flush, wall };
+  }
+
+  /** The writes done (`moved`: those whose compare-and-set held) remembered; false when one did not hold. */
+  private record(known: DeviceStates, d: ReturnType<BatchPlan['decide']>, moved: number[]): boolean {
+    if (d.flush) known.flushed = d.wall;
+    for (const u of d.updates) {
+      const written = moved.includes(u.fenceId);
+      const before = known.fences.get(u.fenceId);
+      known.fences.set(u.fenceId, { inside: u.inside, fix_time: u.fixTime, db_time: written ? u.fixTime : (before?.db_time ?? -1) });
+    }
+    for (const id of moved) this.crossings.push(...(d.crossed.get(id) ?? []));
+    if (moved.length === d.writes.length) return true;
+    this.evaluator.forget(this.deviceId);
+    return false;
+  }
+
+  sqlite(): void {
+    const { evaluator, repo, deviceId } = this;
+    try {
+      for (let i = 0; i < 3; i++) {
+        const known = evaluator.known(deviceId) ?? evaluator.remember(deviceId, repo.statesSqlite(deviceId));
+        const d = this.decide(known);
+        // under a savepoint: a failure leaves the batch's records and answer as they are (logged)
+        if (this.record(known, d, d.writes.length > 0 ? repo.advanceSqlite(deviceId, d.writes) : [])) return;
       }
-      if (moved.length < writes.length) {
-        // another process moved a state meanwhile: read them again and evaluate what is still new
-        this.states.delete(deviceId);
-        if (attempt < 2) continue;
-      }
-      const out = moved.flatMap((id) => crossings.get(id) ?? []);
-      for (const c of out) if (c.sendInstr && c.instrs.length > 0) await this.fire(c);
-      return out;
+    } catch (err) {
+      this.failed();
+      evaluator.failure(err, deviceId);
     }
   }
 
-  /** The states' moves and the crossings a batch makes from the states known. */
-  private step(
-    index: Index,
-    mine: number[],
-    deviceId: number,
-    valid: FixPoint[],
-    candidates: Set<number>,
-    states: Map<number, KnownState>,
-  ) {
-    const updates: { fenceId: number; inside: number; fixTime: number; prevTime: number | null; events: { at: number; content: string }[] }[] = [];
-    const crossings = new Map<number, Crossing[]>();
-    for (const i of mine) {
-      const fence = index.fences[i]!;
-      const st = states.get(fence.id);
-      let side: number | null = st ? st.inside : null;
-      let time = st ? st.fix_time : -Infinity;
-      let moved = false;
-      const events: { at: number; content: string }[] = [];
-      const crossed: Crossing[] = [];
-      valid.forEach((fix) => {
-        if (fix.pick_time <= time) return;
-        const b = index.boxes;
-        const lng = fix.lon!, lat = fix.lat!;
-        const inBox = candidates.has(i) && lng >= b[4 * i]! && lat >= b[4 * i + 1]! && lng <= b[4 * i + 2]! && lat <= b[4 * i + 3]!;
-        const inside = inBox && contains(fence.shape, lng, lat) ? 1 : 0;
-        if (side !== null && inside !== side) {
-          const entered = inside === 1;
-          if (fires(fence.inOrOut, entered)) {
-            events.push({ at: fix.pick_time, content: JSON.stringify({ kind: entered ? 'fenceEntered' : 'fenceLeft', fence: fence.label, fenceId: fence.id }) });
-            crossed.push({ deviceId, fenceId: fence.id, label: fence.label, entered, at: fix.pick_time, sendInstr: fence.sendInstr, instrs: fence.instrs, timeZone: fence.timeZone });
-          }
+  async postgres(trx: Kysely<Database>): Promise<void> {
+    const { evaluator, repo, deviceId } = this;
+    for (let i = 0; i < 3; i++) {
+      const known = evaluator.known(deviceId) ?? evaluator.remember(deviceId, await repo.statesIn(trx, deviceId));
+      const d = this.decide(known);
+      let moved: number[] = [];
+      if (d.writes.length > 0) {
+        // a savepoint: a failure here leaves the batch's records and answer as they are (logged)
+        await sql`savepoint fence_states`.execute(trx);
+        try {
+          moved = await repo.advanceIn(trx, deviceId, d.writes);
+          await sql`release savepoint fence_states`.execute(trx);
+        } catch (err) {
+          await sql`rollback to savepoint fence_states`.execute(trx);
+          this.failed();
+          evaluator.failure(err, deviceId);
+          return;
         }
-        side = inside;
-        time = fix.pick_time;
-        moved = true;
-      });
-      if (moved && side !== null) {
-        updates.push({ fenceId: fence.id, inside: side, fixTime: time, prevTime: st ? st.db_time : null, events });
-        crossings.set(fence.id, crossed);
       }
+      if (this.record(known, d, moved)) return;
     }
-    return { updates, crossings };
+  }
+
+  async committed(): Promise<void> {
+    for (const c of this.crossings) await this.evaluator.fired(c);
+  }
+
+  failed(): void {
+    this.evaluator.forget(this.deviceId);
+    this.crossings = [];
   }
 }

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   API_BASE,
@@ -19,6 +20,9 @@ import {
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { contractCalls } from '../../test/contract-calls.js';
 import { DAY, HOUR, MIN, ZONE } from '../../test/fixed-time.js';
+import { createIngestService } from '../../ingest/service.js';
+import { attachFenceEvaluation } from './evaluation.js';
+import { FenceRepository } from './repository.js';
 import { polygonShp } from './shp-writer.test-util.js';
 
 /** 2026-11-20 10:00 in +08:00: the clock (Date only). */
@@ -265,6 +269,30 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
     ]);
     const rules = await data<{ List: FenceRule[] }>(calls.GetRuleListByType, { fenceId: calls.CreateFence.data.parse(r.Data).IdStr });
     expect(rules.List[0]).toMatchObject({ Inside: true, StateTime: '2026-11-20 09:50:00' });
+  });
+
+  it('tells a crossing once when two processes judge one device: each move is a compare-and-set on the stored state', async () => {
+    const orgId = await t.services.devices.orgIdByName('Heron Lab');
+    const dev = Number((await t.services.devices.register({ orgId: orgId!, imei: 'H-TWIN', caption: 'H-TWIN', type: DeviceType.Tracker, speciesType: SpeciesType.Bird, status: DeviceStatus.Working, sensors: ['GNSS'], instrSupport: [] })).id);
+    ids.set('H-TWIN', dev);
+    const r = await create('Twin marsh', { Type: 'Polygon', Coordinates: SQUARE }, settings(['H-TWIN'], { inOrOut: 'BOTH' }));
+    expect(r.Code, r.Msg).toBe(Code.Success);
+    // a second process on the same database: its own ingest service and evaluator (its own index and known states)
+    const other = createIngestService(t.database, os.tmpdir());
+    attachFenceEvaluation(other, new FenceRepository(t.database.db, t.database.sqlite), {});
+    const fix = (at: number, lng: number, lat: number) => ({ fixes: { t: [at], lon: [lng], lat: [lat] } });
+    const a = (at: number, lng: number, lat: number) => t.services.ingest.writeBatch(dev, fix(at, lng, lat), null);
+    const b = (at: number, lng: number, lat: number) => other.writeBatch(dev, fix(at, lng, lat), null);
+    const told = async () => (await fenceEvents('H-TWIN')).map((e) => [e.kind, e.at]);
+    await a(T0 - 60 * MIN, 120.9, 30.95); // outside: the first side
+    await b(T0 - 58 * MIN, 120.91, 30.95); // B reads the state: outside
+    await a(T0 - 50 * MIN, 121.05, 31.05); // A: entered
+    await b(T0 - 40 * MIN, 121.06, 31.06); // B still believes outside: its move fails, it reads again, no crossing
+    await b(T0 - 55 * MIN, 120.9, 30.95); // late
+    expect(await told()).toEqual([['fenceEntered', T0 - 50 * MIN]]);
+    await b(T0 - 30 * MIN, 121.5, 31.5); // B: left
+    await a(T0 - 20 * MIN, 121.6, 31.6); // A believed inside: reads again, no second event
+    expect(await told()).toEqual([['fenceEntered', T0 - 50 * MIN], ['fenceLeft', T0 - 30 * MIN]]);
   });
 
   it('hands a device rule to the device with each answer until it acknowledges the version (synchronizing → synchronized), and its removal likewise', async () => {

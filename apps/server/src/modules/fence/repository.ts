@@ -75,9 +75,26 @@ function fenceRow(r: Record<string, unknown>): FenceRow {
   };
 }
 
+/** A state's move at ingest (FenceRepository.advanceSqlite / advanceIn). */
+export interface StateMove {
+  fenceId: number;
+  inside: number;
+  fixTime: number;
+  /** The time the stored row holds (compare-and-set); null when the device has no state in the fence yet. */
+  prevTime: number | null;
+  events: { at: number; content: string }[];
+}
+
 /** Fences, their rules and states (the only Kysely user of the fence module). */
 export class FenceRepository {
-  private stmts: { states: SQLite.Statement<[number]>; upsert: SQLite.Statement<[number, number, number, number, number]>; event: SQLite.Statement<[number, number, string]> } | undefined;
+  private stmts:
+    | {
+        states: SQLite.Statement<[number]>;
+        first: SQLite.Statement<[number, number, number, number]>;
+        move: SQLite.Statement<[number, number, number, number, number]>;
+        event: SQLite.Statement<[number, number, string]>;
+      }
+    | undefined;
 
   /** `sqlite`: the better-sqlite3 handle of a SQLite database, for ingest's fast path (states and their moves). */
   constructor(
@@ -88,10 +105,10 @@ export class FenceRepository {
   private prepared(sqlite: SQLite.Database) {
     this.stmts ??= {
       states: sqlite.prepare('select fence_id, inside, fix_time from fence_states where device_id = ?'),
-      upsert: sqlite.prepare(
-        `insert into fence_states (fence_id, device_id, inside, fix_time) values (?, ?, ?, ?)
-         on conflict (device_id, fence_id) do update set inside = excluded.inside, fix_time = excluded.fix_time where fence_states.fix_time = ?`,
-      ),
+      // a first side: inserted unless another process made the row meanwhile
+      first: sqlite.prepare('insert into fence_states (fence_id, device_id, inside, fix_time) values (?, ?, ?, ?) on conflict (device_id, fence_id) do nothing'),
+      // a move: compare-and-set on the time the row held
+      move: sqlite.prepare('update fence_states set inside = ?, fix_time = ? where device_id = ? and fence_id = ? and fix_time = ?'),
       event: sqlite.prepare('insert into events (device_id, type, happen_time, instruction_id, content) values (?, 1, ?, null, ?)'),
     };
     return this.stmts;
@@ -283,59 +300,71 @@ export class FenceRepository {
     };
   }
 
-  async states(deviceId: number): Promise<Map<number, { inside: number; fix_time: number }>> {
-    if (this.sqlite) {
-      // A read of committed rows by a prepared statement: no transaction, so nothing to hold.
-      const rows = this.prepared(this.sqlite).states.all(deviceId) as { fence_id: number; inside: number; fix_time: number }[];
-      return new Map(rows.map((r) => [Number(r.fence_id), { inside: Number(r.inside), fix_time: Number(r.fix_time) }]));
-    }
-    const rows = await this.db.selectFrom('fence_states').select(['fence_id', 'inside', 'fix_time']).where('device_id', '=', deviceId).execute();
+  /** The device's states, by a prepared statement (SQLite; inside the batch's transaction at ingest). */
+  statesSqlite(deviceId: number): Map<number, { inside: number; fix_time: number }> {
+    const rows = this.prepared(this.sqlite!).states.all(deviceId) as { fence_id: number; inside: number; fix_time: number }[];
+    return new Map(rows.map((r) => [Number(r.fence_id), { inside: Number(r.inside), fix_time: Number(r.fix_time) }]));
+  }
+
+  /** The device's states (PostgreSQL; `db` the batch's transaction at ingest). */
+  async statesIn(db: Kysely<Database>, deviceId: number): Promise<Map<number, { inside: number; fix_time: number }>> {
+    const rows = await db.selectFrom('fence_states').select(['fence_id', 'inside', 'fix_time']).where('device_id', '=', deviceId).execute();
     return new Map(rows.map((r) => [num(r.fence_id), { inside: num(r.inside), fix_time: num(r.fix_time) }]));
   }
 
   /**
-   * Moves the device's states forward in one transaction, each as a compare-and-set on the time it was
-   * computed from (`prevTime`, null: no state yet): a state another process moved meanwhile is left alone
-   * (the caller reads it again and evaluates anew). The events of the fences whose state moved are stored
-   * with it. Returns the fences that moved.
+   * Moves the device's states forward, each as a compare-and-set on the time it was computed from
+   * (`prevTime`, null: no state yet): a state another process moved meanwhile is left alone (the caller
+   * reads it again and evaluates anew). The events of the fences whose state moved are stored with it.
+   * Runs inside the caller's transaction (the batch's) as one unit (a savepoint): SQLite, synchronously by
+   * prepared statements. Returns the fences that moved.
    */
-  async advance(
-    deviceId: number,
-    updates: { fenceId: number; inside: number; fixTime: number; prevTime: number | null; events: { at: number; content: string }[] }[],
-  ): Promise<number[]> {
-    if (updates.length === 0) return [];
-    const sqlite = this.sqlite;
-    if (sqlite) {
-      // The ingest fast path: one synchronous transaction of prepared statements (as the batch's own).
-      const s = this.prepared(sqlite);
-      return this.db.connection().execute(async () =>
-        sqlite.transaction((): number[] => {
-          const moved: number[] = [];
-          for (const u of updates) {
-            if (s.upsert.run(u.fenceId, deviceId, u.inside, u.fixTime, u.prevTime ?? -1).changes === 0) continue;
-            moved.push(u.fenceId);
-            for (const e of u.events) s.event.run(deviceId, e.at, e.content);
-          }
-          return moved;
-        })(),
-      );
-    }
-    return this.db.transaction().execute(async (tx) => {
+  advanceSqlite(deviceId: number, updates: readonly StateMove[]): number[] {
+    const s = this.prepared(this.sqlite!);
+    const run = (): number[] => {
       const moved: number[] = [];
       for (const u of updates) {
-        const r = await tx
-          .insertInto('fence_states')
-          .values({ fence_id: u.fenceId, device_id: deviceId, inside: u.inside, fix_time: u.fixTime })
-          .onConflict((oc) => oc.columns(['device_id', 'fence_id']).doUpdateSet({ inside: u.inside, fix_time: u.fixTime }).where('fence_states.fix_time', '=', u.prevTime ?? -1))
-          .executeTakeFirst();
-        if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) continue;
+        const r = u.prevTime === null ? s.first.run(u.fenceId, deviceId, u.inside, u.fixTime) : s.move.run(u.inside, u.fixTime, deviceId, u.fenceId, u.prevTime);
+        if (r.changes === 0) continue;
         moved.push(u.fenceId);
-        for (const e of u.events) {
-          await tx.insertInto('events').values({ device_id: deviceId, type: 1, happen_time: e.at, instruction_id: null, content: e.content }).execute();
-        }
+        for (const e of u.events) s.event.run(deviceId, e.at, e.content);
       }
       return moved;
-    });
+    };
+    return this.sqlite!.transaction(run)();
+  }
+
+  /**
+   * advanceSqlite on PostgreSQL, in the batch's transaction `trx`: one statement for all the moves and their
+   * events (the updates compare-and-set on the time, the first sides insert or find a row there already, and
+   * the events of the fences that moved are inserted from what those two returned).
+   */
+  async advanceIn(trx: Kysely<Database>, deviceId: number, updates: readonly StateMove[]): Promise<number[]> {
+    if (updates.length === 0) return [];
+    const moves = sql.join(updates.map((u) => sql`(${u.fenceId}::bigint, ${u.inside}::integer, ${u.fixTime}::bigint, ${u.prevTime ?? -1}::bigint)`));
+    const events = updates.flatMap((u) => u.events.map((e) => sql`(${u.fenceId}::bigint, ${e.at}::bigint, ${e.content}::text)`));
+    const eventPart = events.length === 0
+      ? sql``
+      : sql`, ev as (
+          insert into events (device_id, type, happen_time, instruction_id, content)
+          select ${deviceId}, 1, e.at, null, e.content from (values ${sql.join(events)}) as e(fence_id, at, content)
+          where e.fence_id in (select fence_id from upd union all select fence_id from ins)
+        )`;
+    const r = await sql<{ fence_id: number }>`
+      with v(fence_id, inside, fix_time, prev) as (values ${moves}),
+      upd as (
+        update fence_states s set inside = v.inside, fix_time = v.fix_time from v
+        where s.device_id = ${deviceId} and s.fence_id = v.fence_id and v.prev <> -1 and s.fix_time = v.prev
+        returning s.fence_id
+      ),
+      ins as (
+        insert into fence_states (fence_id, device_id, inside, fix_time)
+        select v.fence_id, ${deviceId}, v.inside, v.fix_time from v where v.prev = -1
+        on conflict (device_id, fence_id) do nothing
+        returning fence_id
+      )${eventPart}
+      select fence_id from upd union all select fence_id from ins`.execute(trx);
+    return r.rows.map((x) => num(x.fence_id));
   }
 
   /** Device rules and removals waiting for the device (not yet acknowledged at the fence's version). */
