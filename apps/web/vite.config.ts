@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
-import { CATALOGUE_MODULE_PREFIX, cataloguePart, type CataloguePart } from './src/i18n/parts';
+import { messageResources } from '../../packages/contract/src/messages';
+import { CATALOGUE_MODULE_PREFIX, cataloguePart, messagesPart, type CataloguePart } from './src/i18n/parts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /** Where the dev server forwards /prod-api; the server's default port unless WILDTRACK_API says otherwise. */
@@ -70,8 +71,28 @@ export function i18nParts(): Plugin {
       const path = join(root, 'src', 'i18n', `${file}.json`);
       this.addWatchFile(path);
       const texts = cataloguePart(JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>, part as CataloguePart);
+      const messages = messagesPart(messageResources(file === 'zh-CN' ? 'zh' : 'en'), part as CataloguePart);
       // JSON.parse of a string literal: faster for the browser to read than an object literal this size.
-      return `export default JSON.parse(${JSON.stringify(JSON.stringify(texts))});`;
+      return `export default JSON.parse(${JSON.stringify(JSON.stringify(texts))});\nexport const contract = JSON.parse(${JSON.stringify(JSON.stringify(messages))});`;
+    },
+  };
+}
+
+/**
+ * In the production build the contract's message catalogue (packages/contract/src/messages.ts, both
+ * languages) is not code: its `./messages.js` resolves to src/i18n/contract-messages.ts, which holds what
+ * the language parts above brought (`contract`). /login then carries its language's form sentences only.
+ * The dev server and the tests keep the contract's module.
+ */
+export function contractMessages(): Plugin {
+  const replacement = join(root, 'src', 'i18n', 'contract-messages.ts');
+  return {
+    name: 'wildtrack-contract-messages',
+    enforce: 'pre',
+    apply: 'build',
+    resolveId(source, importer) {
+      if (source !== './messages.js' || !importer) return null;
+      return /[\\/]packages[\\/]contract[\\/]src[\\/][^\\/]+\.ts$/.test(importer) ? replacement : null;
     },
   };
 }
@@ -80,7 +101,7 @@ export function i18nParts(): Plugin {
 // the production build lands in apps/web/dist, which the server serves with an SPA fallback.
 export default defineConfig({
   root,
-  plugins: [react(), cesiumAssets(), i18nParts()],
+  plugins: [react(), cesiumAssets(), i18nParts(), contractMessages()],
   server: {
     port: 5173,
     proxy: { '/prod-api': { target: apiTarget, changeOrigin: true } },

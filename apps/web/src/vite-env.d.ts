@@ -4,4 +4,6 @@
 declare module 'virtual:wildtrack-i18n/*' {
   const texts: Record<string, unknown>;
   export default texts;
+  /** The contract's messages of the part, as `messageResources` writes them (src/i18n/contract-messages.ts). */
+  export const contract: Record<string, string>;
 }

@@ -1,4 +1,5 @@
 import { MESSAGES } from '@wildtrack/contract';
+import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import { i18n, setLang } from '.';
 import enUS from './en-US.json';
@@ -37,10 +38,13 @@ describe('i18next', () => {
   it('switches language with the toggle state and translates contract validation keys', () => {
     setLang('zh');
     expect(i18n.t('route.device')).toBe('设备管理');
+    // dayjs came with the signed-in part (i18n/dates.ts) and follows the language
+    expect(dayjs.locale()).toBe('zh-cn');
     expect(i18n.t('validation.password.rule', { ns: 'contract' })).toBe(MESSAGES['validation.password.rule'].zh);
     setLang('en');
     expect(i18n.language).toBe('en-US');
     expect(i18n.t('route.device')).toBe('Device management');
+    expect(dayjs.locale()).toBe('en');
     expect(i18n.t('validation.password.simple', { ns: 'contract' })).toBe(MESSAGES['validation.password.simple'].en);
     expect(i18n.t('auth.locked', { ns: 'contract', minutes: 15 })).toContain('15 minutes');
     expect(document.documentElement.lang).toBe('en-US');

@@ -1,6 +1,8 @@
 import { LOCALE_TAG, messageResources, type Lang } from '@wildtrack/contract';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { addMessages } from './contract-messages';
+import type * as DatesModule from './dates';
 import { getLang } from './language';
 import type { CataloguePart } from './parts';
 
@@ -15,7 +17,7 @@ import type { CataloguePart } from './parts';
  * idle (app/screens.ts), so a switch works offline too. Every text in /login's first load had taken it to
  * the edge of its 350 kB budget as the screens' texts grew.
  */
-const catalogues: Record<Lang, Record<CataloguePart, () => Promise<{ default: Record<string, unknown> }>>> = {
+const catalogues: Record<Lang, Record<CataloguePart, () => Promise<{ default: Record<string, unknown>; contract: Record<string, string> }>>> = {
   zh: { signedOut: () => import('virtual:wildtrack-i18n/zh-CN-signedOut'), signedIn: () => import('virtual:wildtrack-i18n/zh-CN-signedIn') },
   en: { signedOut: () => import('virtual:wildtrack-i18n/en-US-signedOut'), signedIn: () => import('virtual:wildtrack-i18n/en-US-signedIn') },
 };
@@ -37,6 +39,29 @@ void i18n.use(initReactI18next).init({
   showSupportNotice: false,
 });
 
+/** dayjs in the page's language (dates.ts), once a signed-in part brought it. */
+let dates: typeof DatesModule | undefined;
+let datesLoading: Promise<void> | undefined;
+
+function loadDates(): Promise<void> {
+  datesLoading ??= import('./dates').then(
+    (module) => {
+      dates = module;
+      module.setDatesLang(getLang());
+    },
+    (error: unknown) => {
+      datesLoading = undefined;
+      throw error;
+    },
+  );
+  return datesLoading;
+}
+
+/** Moves dayjs to the language, when it is here (a signed-out page has no dates). */
+export function setDatesLang(lang: Lang): void {
+  dates?.setDatesLang(lang);
+}
+
 const loaded = new Set<string>();
 const loading = new Map<string, Promise<void>>();
 
@@ -50,9 +75,13 @@ function loadPart(lang: Lang, part: CataloguePart): Promise<void> {
   if (loaded.has(key)) return Promise.resolve();
   let pending = loading.get(key);
   if (!pending) {
-    pending = catalogues[lang][part]().then(
-      (module) => {
+    pending = Promise.all([catalogues[lang][part](), part === 'signedIn' ? loadDates() : undefined]).then(
+      ([module]) => {
         i18n.addResourceBundle(LOCALE_TAG[lang], 'translation', module.default, true, true);
+        // The contract's messages come with the part in the built app (contract-messages.ts); the dev
+        // server and tests have them all from the start, which this repeats harmlessly.
+        i18n.addResourceBundle(LOCALE_TAG[lang], 'contract', module.contract, true, true);
+        addMessages(lang, module.contract);
         loaded.add(key);
         loading.delete(key);
       },

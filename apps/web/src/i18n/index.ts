@@ -1,19 +1,14 @@
 import { LOCALE_TAG, type Lang } from '@wildtrack/contract';
-import dayjs from 'dayjs';
-import 'dayjs/locale/en';
-import 'dayjs/locale/zh-cn';
-import i18n, { languageLoaded, loadLanguage } from './i18n';
+import i18n, { languageLoaded, loadLanguage, setDatesLang } from './i18n';
 import { getLang, onLangChange } from './language';
 import type { CataloguePart } from './parts';
 
 export { default as i18n, i18nReady, languageLoaded, loadLanguage } from './i18n';
 export { getLang, setLang, useLang, onLangChange } from './language';
 
-export const DAYJS_LOCALE: Record<Lang, string> = { zh: 'zh-cn', en: 'en' };
-
 function applyNow(lang: Lang): void {
   void i18n.changeLanguage(LOCALE_TAG[lang]);
-  dayjs.locale(DAYJS_LOCALE[lang]);
+  setDatesLang(lang);
   if (typeof document !== 'undefined') document.documentElement.lang = LOCALE_TAG[lang];
 }
 

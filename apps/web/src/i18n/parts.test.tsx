@@ -1,4 +1,4 @@
-import { Code, LOCALE_TAG, type Lang } from '@wildtrack/contract';
+import { Code, LOCALE_TAG, messageResources, type Lang } from '@wildtrack/contract';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { clearSession } from '../lib/session';
 import { envelope, fakeServer } from '../test/server';
 import en from './en-US.json';
 import { i18n, setLang } from './index';
-import { cataloguePart, SIGNED_OUT_NAMESPACES } from './parts';
+import { cataloguePart, messagesPart, SIGNED_OUT_NAMESPACES } from './parts';
 import zh from './zh-CN.json';
 
 /**
@@ -24,10 +24,13 @@ beforeAll(() => {
   for (const lang of ['zh', 'en'] as const) {
     i18n.removeResourceBundle(LOCALE_TAG[lang], 'translation');
     i18n.addResourceBundle(LOCALE_TAG[lang], 'translation', cataloguePart(catalogues[lang], 'signedOut'));
+    // the contract's messages likewise (i18n/contract-messages.ts)
+    i18n.removeResourceBundle(LOCALE_TAG[lang], 'contract');
+    i18n.addResourceBundle(LOCALE_TAG[lang], 'contract', messagesPart(messageResources(lang), 'signedOut'));
   }
   i18n.options.saveMissing = true;
   i18n.options.missingKeyHandler = (_lngs, ns, key) => {
-    if (ns === 'translation') missing.push(key);
+    if (ns === 'translation' || ns === 'contract') missing.push(`${ns}:${key}`);
   };
 });
 

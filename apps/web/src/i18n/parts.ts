@@ -17,3 +17,15 @@ export const CATALOGUE_MODULE_PREFIX = 'virtual:wildtrack-i18n/';
 export function cataloguePart(all: Record<string, unknown>, part: CataloguePart): Record<string, unknown> {
   return Object.fromEntries(Object.entries(all).filter(([ns]) => SIGNED_OUT_NAMESPACES.includes(ns) === (part === 'signedOut')));
 }
+
+/**
+ * The contract's message catalogue (namespace `contract`, i18n/contract-messages.ts) is cut the same way:
+ * what a signed-out page can show of it is a form's sentence about a field (`validation.*`, with the field's
+ * label `field.*`); the server's own messages come already said in the caller's language.
+ */
+export const SIGNED_OUT_MESSAGE_PREFIXES: readonly string[] = ['validation.', 'field.'];
+
+/** The catalogue's messages of one part. */
+export function messagesPart(all: Record<string, string>, part: CataloguePart): Record<string, string> {
+  return Object.fromEntries(Object.entries(all).filter(([key]) => SIGNED_OUT_MESSAGE_PREFIXES.some((p) => key.startsWith(p)) === (part === 'signedOut')));
+}
