@@ -1,5 +1,6 @@
 import {
   type Ack,
+  type FenceAck,
   INGEST_BASE,
   type IngestAnswer,
   IngestAnswerSchema,
@@ -64,6 +65,11 @@ export class IngestClient {
 
   async ack(ack: Ack): Promise<unknown> {
     return this.post(`${INGEST_BASE}/ack`, JSON.stringify(ack), 'application/json');
+  }
+
+  /** The device applied (or dropped) a device-side fence rule at this version (POST /fence-ack). */
+  async ackFence(ack: FenceAck): Promise<unknown> {
+    return this.post(`${INGEST_BASE}/fence-ack`, JSON.stringify(ack), 'application/json');
   }
 
   private async post(path: string, body: string | Uint8Array, contentType: string): Promise<unknown> {

@@ -1,4 +1,4 @@
-import type { IngestAnswer, IngestBatch, PendingInstruction } from '@wildtrack/contract';
+import type { IngestAnswer, IngestBatch, PendingFenceRule, PendingInstruction } from '@wildtrack/contract';
 import { createDevice, type DeviceSimulator, distance, getProfile, type LonLat, type MediaItem, seedFrom, splitBatch } from '@wildtrack/sample-fleet';
 import { type ClientOptions, IngestClient, IngestRefused } from './client.js';
 
@@ -49,6 +49,8 @@ export interface WakeResult {
   sent: number;
   /** Instructions applied (or refused) on this wake-up. */
   applied: { id: number; ok: boolean; message?: string }[];
+  /** Device-side fence rules taken (or dropped) and acknowledged on this wake-up. */
+  fences: { fenceId: number; version: number; removed: boolean }[];
 }
 
 /**
@@ -56,7 +58,9 @@ export interface WakeResult {
  * simulated time). Each wake-up: the device takes its records up to `until`; when in coverage it sends
  * what waits, oldest first, with its work status when that changed (WorkStatusReport); every answer's
  * instructions are applied (or refused) by the device and acknowledged SUCCESSFUL or FAILED with its
- * message. Out of coverage, records wait in the outbox and no instruction is fetched. What can't be sent
+ * message; device-side fence rules in an answer are taken (a removed one dropped) and acknowledged at
+ * their version (POST /fence-ack), so the console shows them synchronized; through a relay they wait for
+ * the device's own coverage. Out of coverage, records wait in the outbox and no instruction is fetched. What can't be sent
  * after the client's retries stays for the next wake-up (the server deduplicates what arrives twice); a
  * refused request is logged and dropped.
  */
@@ -64,6 +68,8 @@ export class LiveDevice {
   readonly sim: DeviceSimulator;
   readonly client: IngestClient;
   readonly handled = new Map<number, Handled>();
+  /** The device-side fence rules the device holds, by fence (as the server last handed them). */
+  readonly fences = new Map<number, PendingFenceRule>();
   private readonly outbox: { batch?: IngestBatch; media?: MediaItem }[] = [];
   /** The work status not yet reported, and when the device took it on. */
   private statusDue: number | null;
@@ -96,7 +102,7 @@ export class LiveDevice {
     const { batch, media } = this.sim.advance(until);
     for (const part of splitBatch(batch, this.opts.maxRecords ?? 1000)) this.outbox.push({ batch: part });
     if (this.opts.media !== false) for (const m of media) this.outbox.push({ media: m });
-    const result: WakeResult = { covered: true, sent: 0, applied: [] };
+    const result: WakeResult = { covered: true, sent: 0, applied: [], fences: [] };
     let relay: string | undefined;
     if (this.opts.coverage !== false && !this.sim.covered(this.sim.clock)) {
       const here = this.sim.position;
@@ -145,6 +151,7 @@ export class LiveDevice {
         this.outbox.shift();
         result.sent++;
         result.applied.push(...(await this.obey(answer.instructions, relay)));
+        if (answer.fenceRules && !relay) result.fences.push(...(await this.takeFences(answer.fenceRules)));
       } catch (e) {
         if (!(e instanceof IngestRefused)) {
           this.log(`${this.label} ${(e as Error).message}; ${this.outbox.length} upload(s) kept for the next wake-up`);
@@ -186,5 +193,26 @@ export class LiveDevice {
       }
     }
     return applied;
+  }
+
+  /**
+   * Takes each device-side fence rule of an answer (a removed one is dropped) and acknowledges its version.
+   * A version the server no longer waits for (the fence changed again) is refused: the next answer carries
+   * the newer one. A network failure leaves it for the next answer, which carries it again.
+   */
+  private async takeFences(rules: PendingFenceRule[]): Promise<WakeResult['fences']> {
+    const taken: WakeResult['fences'] = [];
+    for (const rule of rules) {
+      if (rule.removed) this.fences.delete(rule.fenceId);
+      else this.fences.set(rule.fenceId, rule);
+      try {
+        await this.client.ackFence({ fenceId: rule.fenceId, version: rule.version });
+        taken.push({ fenceId: rule.fenceId, version: rule.version, removed: rule.removed });
+        this.log(`${this.label} fence ${rule.fenceId} v${rule.version} ${rule.removed ? 'dropped' : `taken (${rule.inOrOut}, ${rule.instrs.length} instruction(s))`}, acknowledged`);
+      } catch (e) {
+        this.log(`${this.label} fence ${rule.fenceId} v${rule.version} acknowledgement ${e instanceof IngestRefused ? 'refused' : 'failed'}: ${(e as Error).message}`);
+      }
+    }
+    return taken;
   }
 }

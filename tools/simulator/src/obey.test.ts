@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Code, GetWorkStatus, type InstructionParamsInput, SendInstruction, type WorkStatus } from '@wildtrack/contract';
+import { calls, Code, type FenceRule, GetWorkStatus, type InstructionParamsInput, SendInstruction, type WorkStatus } from '@wildtrack/contract';
 import { batteryLevel, Coverage, createDevice, DAY, getProfile, HOUR, MINUTE, type ProfileId } from '@wildtrack/sample-fleet';
 import { createTestApp, DIALECTS, type TestApp } from '../../../apps/server/src/test/helper.js';
-import { LiveDevice, type Relay } from './live.js';
+import { LiveDevice, type Relay, type WakeResult } from './live.js';
 
 /**
  * The simulator's devices obey their instructions, proven from what the server stored: a device runs
@@ -123,6 +123,39 @@ describe.each(DIALECTS)('simulated devices obey instructions, as stored on %s', 
     for (const tx of uploads) expect([22, 10]).toContain(new Date(tx).getUTCHours());
     expect(uploads.size).toBeGreaterThanOrEqual(1);
     expect(await workStatus(imei)).toMatchObject({ DataPostbackMode: 'HOUR', Realtime: false, AccFrequencyHz: 25, AccIntervalMinutes: 30 });
+  }, 120_000);
+
+  it('takes a device-side fence rule from an answer and acknowledges it (the console shows it synchronized); a deleted fence is dropped', async () => {
+    const { imei, live } = await device('deer', 5);
+    await run(live, T0 + HOUR);
+    const created = await t.call(
+      calls.CreateFence.path,
+      {
+        label: 'On-board marsh', shape: { Type: 'Circle', Center: [121.05, 31.05], Radius: 800 }, inOrOut: 'ENTER', ruleType: 2, imeis: [imei],
+        collection: { Mode: 'INTERVAL', IntervalMinutes: 5 }, postback: { Mode: 'DATA_CNT', PacketCount: 10, PacketSize: 512 }, timeZone: '+08:00',
+      },
+      { token },
+    );
+    expect(created.body.Code, JSON.stringify(created.body)).toBe(Code.Success);
+    const fence = calls.CreateFence.data.parse(created.body.Data);
+    const synchronized = async () => {
+      const { body } = await t.call(calls.GetRuleListByType.path, { fenceId: fence.IdStr, type: 2 }, { token });
+      return (body.Data as { List: FenceRule[] }).List.map((r) => [r.IMEI, r.Synchronized]);
+    };
+    expect(await synchronized()).toEqual([[imei, 0]]);
+    let taken: WakeResult['fences'] = [];
+    for (let at = live.sim.clock + 30 * MINUTE; at <= T0 + 2 * HOUR; at += 30 * MINUTE) taken.push(...(await live.wake(at)).fences);
+    expect(taken).toEqual([{ fenceId: fence.Id, version: 1, removed: false }]);
+    expect(live.fences.get(fence.Id)).toMatchObject({ version: 1, removed: false, inOrOut: 'ENTER', instrs: [{ Type: 'ACQUISITION_FREQUENCY' }, { Type: 'POSTBACK_FREQUENCY' }] });
+    expect(await synchronized()).toEqual([[imei, 1]]);
+
+    expect((await t.call(calls.DeleteFence.path, { fenceId: fence.IdStr }, { token })).body.Code).toBe(Code.Success);
+    taken = [];
+    for (let at = live.sim.clock + 30 * MINUTE; at <= T0 + 3 * HOUR; at += 30 * MINUTE) taken.push(...(await live.wake(at)).fences);
+    expect(taken).toMatchObject([{ fenceId: fence.Id, removed: true }]);
+    expect(live.fences.has(fence.Id)).toBe(false);
+    const removals = await t.database.db.selectFrom('fence_removals').select('id').where('fence_id', '=', fence.Id).execute();
+    expect(removals).toEqual([]);
   }, 120_000);
 
   it('a value out of the device\'s range is acknowledged FAILED with its reason, and the schedule stays', async () => {
