@@ -1,3 +1,4 @@
+import { windowOrdered } from '@wildtrack/contract';
 import { Alert, App, Button, Card, Empty, Input, Space, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -43,6 +44,7 @@ export function ShareForm({ onShared }: { onShared: () => void }) {
     self && t('share.problem.self'),
     account.trim() !== '' && !self && lookedUp === account.trim() && recipient.data?.Exists === false && t('share.problem.noAccount'),
     terms.window === null && t('share.problem.window'),
+    terms.window !== null && !windowOrdered(...terms.window) && t('share.problem.order'),
   ].filter((p): p is string => typeof p === 'string');
 
   const submit = async () => {

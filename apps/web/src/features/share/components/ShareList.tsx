@@ -1,5 +1,5 @@
 import { Alert, App, Button, Modal, Space, Table, Tag, Typography } from 'antd';
-import { DEFAULT_PAGE_SIZE, type ShareRecord } from '@wildtrack/contract';
+import { DEFAULT_PAGE_SIZE, type ShareRecord, windowOrdered } from '@wildtrack/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useZone } from '../../../lib/session';
@@ -113,7 +113,7 @@ export function ShareList({ side }: { side: 'given' | 'received' }) {
         title={editing ? t('share.editTitle', { device: editing.share.Caption, name: editing.share.NickName }) : ''}
         okText={t('common.save')}
         cancelText={t('common.cancel')}
-        okButtonProps={{ disabled: !editing?.terms.window, loading: update.isPending }}
+        okButtonProps={{ disabled: !editing?.terms.window || !windowOrdered(...editing.terms.window), loading: update.isPending }}
         onOk={() => void saveEdit().catch(() => undefined)}
         onCancel={() => setEditing(null)}
         destroyOnHidden
