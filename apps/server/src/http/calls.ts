@@ -77,8 +77,6 @@ export interface FileAnswer {
   stream: Readable;
   /** The length in bytes when known before sending. */
   size?: number;
-  /** The content type when it is not the call's own (an export's follows its fileType). */
-  type?: string;
 }
 
 /**
@@ -95,7 +93,7 @@ export function registerDownload<B extends z.ZodType, A extends CallAccess>(
   if (!download) throw new Error(`${def.path} is not a download: register it with registerCall`);
   route(app, hooks, def, {}, async (ctx) => {
     const file = await handler(ctx);
-    ctx.reply.type(file.type ?? download.type).header('content-disposition', attachment(file.name)).header('cache-control', 'no-store');
+    ctx.reply.type(download.type).header('content-disposition', attachment(file.name)).header('cache-control', 'no-store');
     if (file.size !== undefined) ctx.reply.header('content-length', file.size);
     return ctx.reply.send(file.stream);
   });

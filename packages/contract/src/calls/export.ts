@@ -27,11 +27,6 @@ export type ExportFileType = z.infer<typeof ExportFileTypeSchema>;
 
 /** The extension each file type is saved with. */
 export const EXPORT_EXTENSION: Record<ExportFileType, string> = { xls: 'xlsx', csv: 'csv', movebank: 'csv' };
-export const EXPORT_MIME: Record<ExportFileType, string> = {
-  xls: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  csv: 'text/csv; charset=utf-8',
-  movebank: 'text/csv; charset=utf-8',
-};
 
 /** The kinds a Movebank CSV can carry (its event table: locations, and acceleration in the plain long layout). */
 export const MOVEBANK_EXPORT_KINDS: readonly ExportKind[] = ['fix', 'acceleration'];
@@ -58,8 +53,8 @@ export type ExportBody = z.output<typeof ExportBodySchema>;
 
 /**
  * The file of one device's records of one kind in the range, as an attachment named
- * `device-sensor-type(IMEI).ext` (the device's caption, the kind and the type in the caller's language).
- * The content type follows fileType; the generic `download.type` is what a file of either kind is sent as.
+ * `device-sensor-type(IMEI).ext` (the device's caption, the kind and the type in the caller's language):
+ * sent as octet-stream whatever its type, the name's extension says which (the console saves it as a blob).
  */
 export const ExportData = defineCall({
   path: '/api/Export/Download',

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { type calls, Code, EXPORT_MIME } from '@wildtrack/contract';
+import { type calls, Code } from '@wildtrack/contract';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Database } from '../../db/schema.js';
@@ -49,6 +49,6 @@ export class ExportService {
       if (!stream.destroyed) stream.destroy(err as Error);
       this.log.error({ err, imei: device.imei, kind: body.kind }, 'export failed');
     });
-    return { name: exportFileName({ caption: device.caption, imei: device.imei, kind: body.kind, fileType: body.fileType, language: caller.lang }), stream, type: EXPORT_MIME[body.fileType] };
+    return { name: exportFileName({ caption: device.caption, imei: device.imei, kind: body.kind, fileType: body.fileType, language: caller.lang }), stream };
   }
 }

@@ -169,7 +169,9 @@ describe.each(DIALECTS)('bad bodies on %s', (dialect) => {
       .map((b) => ({ ...(b as Record<string, unknown>), ...minimal }))
       .find((b) => schema.safeParse(asReceived(def, b)).success);
     const base = drawn ?? minimal;
-    const cases = [...fixedCases(base, def.method === 'GET'), ...fc.sample(mutations(base, def.method === 'GET'), { seed: seedOf(`${def.path}#`), numRuns: RANDOM_CASES })];
+    // A kind one call doesn't know may be another's ('acceleration' is an export kind): only those its schema refuses.
+    const fixed = fixedCases(base, def.method === 'GET').filter((c) => c.kind !== 'unknown kind' || !schema.safeParse(asReceived(def, c.body)).success);
+    const cases = [...fixed, ...fc.sample(mutations(base, def.method === 'GET'), { seed: seedOf(`${def.path}#`), numRuns: RANDOM_CASES })];
 
     for (const [i, c] of cases.entries()) {
       const lang: Lang = i % 2 === 0 ? 'en' : 'zh';
