@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUDGET_GZIP, MAP_CHUNKS, measureFirstLoad } from '../../bench/firstload/measure';
 import { newContext, serverAndBrowser, signIn } from './harness';
@@ -19,6 +21,12 @@ describe('the first load', () => {
     // forms until the contract's message catalogue went into the language parts and dayjs after sign-in
     // (337.5 kB, zh-CN, with QR sign-in).
     expect(gzip).toBeLessThanOrEqual(BUDGET_GZIP);
+    // The contract's calls come a module at a time (calls/<domain>.ts, all its schemas with any one export):
+    // /login holds the sign-in, account and user ones (and Image/Upload, which lib/api's upload helper names),
+    // never a screen's: the user log's import of the fix calls once brought every fix schema here.
+    const domains = new Set<string>();
+    for (const c of chunks) for (const m of readFileSync(join(dist, c.file), 'utf8').matchAll(/["'`]\/api\/(\w+)\/\w+["'`]/g)) domains.add(m[1]!);
+    expect([...domains].sort()).toEqual(['Auth', 'Image', 'User', 'UserLog']);
 
     const context = await newContext(setup.browser, 'en-US');
     const page = await context.newPage();
