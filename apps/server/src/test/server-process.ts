@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { API_BASE, calls, Code, LanguageId, newRequestCode, prepareSignIn, signedHeaders } from '@wildtrack/contract';
 
 const serverDir = path.resolve(import.meta.dirname, '../..');
 
@@ -52,4 +53,22 @@ export function startServerProcess(env: Record<string, string>, timeoutMs = 60_0
       reject(new Error(`the server exited with ${code}:\n${out}`));
     });
   });
+}
+
+/** A signed console call to a server process over HTTP, as the web client makes it: the envelope. */
+export async function callProcess(server: ServerProcess, p: string, body: unknown, opts: { credential?: string; requestCode?: string } = {}): Promise<{ Code: number; Msg: string; Data: unknown }> {
+  const payload = JSON.stringify(body);
+  const headers = { ...signedHeaders({ token: opts.credential, path: p, body: payload, lcid: LanguageId.en, ...(opts.requestCode ? { requestCode: opts.requestCode } : {}) }), 'content-type': 'application/json' };
+  const res = await fetch(server.baseUrl + API_BASE + p, { method: 'POST', headers, body: payload });
+  return (await res.json()) as { Code: number; Msg: string; Data: unknown };
+}
+
+/** Signs in to a server process as the web client does; the session credential (`<SessionId>.<Token>`). */
+export async function signInProcess(server: ServerProcess, account: string, password: string): Promise<string> {
+  const key = await callProcess(server, calls.GetPublicKey.path, {});
+  const requestCode = newRequestCode();
+  const prepared = prepareSignIn((key.Data as { PublicKey: string }).PublicKey, password, requestCode);
+  const answer = await callProcess(server, calls.PasswordLogin.path, { account, pwd: prepared.pwd, clientKey: prepared.clientKey, timeZone: '+08:00' }, { requestCode });
+  if (answer.Code !== Code.Success) throw new Error(`sign-in of ${account} refused: ${answer.Msg}`);
+  return prepared.credential(answer.Data as { Token: string; SessionId: string });
 }

@@ -51,16 +51,17 @@ export function TaskList() {
         data-testid="download-tasks"
         loading={list.isPending}
         dataSource={list.data?.List ?? []}
-        scroll={{ x: 900 }}
+        scroll={{ x: 955 }}
         pagination={tablePager(paging, list.data?.Total ?? 0, (n) => t('download.list.total', { count: n }))}
         onChange={(p) => setPaging({ currentPage: p.pageSize !== paging.pageSize ? 1 : (p.current ?? 1), pageSize: p.pageSize ?? paging.pageSize })}
         onRow={(r) => ({ 'data-task': r.IdStr, 'data-status': r.Status }) as React.HTMLAttributes<HTMLElement>}
         locale={{ emptyText: list.isPending ? t('common.loading') : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('download.list.empty')} /> }}
         columns={[
-          { key: 'title', dataIndex: 'Title', title: t('download.list.name') },
+          { key: 'title', dataIndex: 'Title', title: t('download.list.name'), width: 120 },
           {
             key: 'what',
             title: t('download.list.what'),
+            width: 180,
             render: (_: unknown, r) => (
               <Tooltip title={r.IMEIs.join(', ')}>
                 {t('download.list.devices', { count: r.IMEIs.length })} · {r.Kinds.map((k) => t(`download.kind.${k}`)).join(', ')} · {t(`download.type.${r.FileType}`)}
@@ -70,6 +71,7 @@ export function TaskList() {
           {
             key: 'range',
             title: t('download.list.range'),
+            width: 165,
             render: (_: unknown, r) => (
               <div className="wt-download-range">
                 <div>{r.StartTime}</div>
@@ -81,7 +83,7 @@ export function TaskList() {
           {
             key: 'status',
             title: t('download.list.status'),
-            width: 200,
+            width: 130,
             render: (_: unknown, r) => (
               <Space direction="vertical" size={2} style={{ width: '100%' }}>
                 <Tag color={STATUS_COLOR[r.Status]} data-testid="task-status">
@@ -93,15 +95,17 @@ export function TaskList() {
               </Space>
             ),
           },
-          { key: 'created', dataIndex: 'CreateTime', title: t('download.list.created'), render: (v: string) => <span className="wt-download-range">{v}</span> },
+          { key: 'created', dataIndex: 'CreateTime', title: t('download.list.created'), width: 140, render: (v: string) => <span className="wt-download-range">{v}</span> },
           {
             key: 'left',
             title: t('download.list.left'),
+            width: 90,
             render: (_: unknown, r) => (r.Status === 'SUCCESSFUL' ? <span data-testid="task-left">{t('download.list.daysHours', remaining(r.RemainingMs))}</span> : '—'),
           },
           {
             key: 'actions',
             title: '',
+            width: 130,
             fixed: 'right',
             render: (_: unknown, r) => (
               <Space>
