@@ -12,10 +12,17 @@ import * as calls from './calls/index.js';
 /** Field names that hold a secret: a password, a verification code, a token. */
 const SECRET_NAME = /pwd|passw|secret|token|(^|[a-z])code$|^code/i;
 /** Names that end in "code" but are no secret: where the phone number is, which request this is. */
-const NOT_SECRET = new Set(['countryCode', 'telephoneCode', 'phoneCountryCode']);
+const NOT_SECRET = new Set(['countrycode', 'telephonecode', 'phonecountrycode']);
+
+/**
+ * Answered fields that are named like a secret but are meant to be seen: the QR sign-in code is what the
+ * screen shows as a QR for another console to photograph (qrlogin.ts); the ticket that receives the
+ * session is not named so and is only for the page that asked.
+ */
+const SHOWN_ON_PURPOSE = new Set(['/api/Auth/GetLoginQRCode Data.Code']);
 
 function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name) && !NOT_SECRET.has(name);
+  return SECRET_NAME.test(name) && !NOT_SECRET.has(name.toLowerCase());
 }
 
 type Def = { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; in?: z.ZodType; out?: z.ZodType; element?: z.ZodType; options?: z.ZodType[] };
@@ -52,6 +59,30 @@ function fieldPaths(schema: z.ZodType, prefix = ''): string[] {
   }
 }
 
+/** Whether a field can hold text: a string (through optional, default, pipe and union), not a flag or a number. */
+function holdsText(schema: z.ZodType): boolean {
+  const def = defOf(schema);
+  if (def.type === 'string') return true;
+  if (def.type === 'union') return (def.options ?? []).some(holdsText);
+  if (def.type === 'pipe') return (def.in ? holdsText(def.in) : false) || (def.out ? holdsText(def.out) : false);
+  return def.innerType ? holdsText(def.innerType) : false;
+}
+
+/** Every text field of a schema whose name says it holds a secret, with its dotted path. */
+function secretTextFields(schema: z.ZodType, prefix = ''): string[] {
+  const def = defOf(schema);
+  if (def.type === 'object') {
+    return Object.entries(def.shape ?? {}).flatMap(([name, field]) => {
+      const p = prefix ? `${prefix}.${name}` : name;
+      return [...(isSecretName(name) && holdsText(field) ? [p] : []), ...secretTextFields(field, p)];
+    });
+  }
+  if (def.type === 'array') return def.element ? secretTextFields(def.element, `${prefix}[]`) : [];
+  if (def.type === 'union') return (def.options ?? []).flatMap((o) => secretTextFields(o, prefix));
+  if (def.type === 'pipe') return [...(def.in ? secretTextFields(def.in, prefix) : []), ...(def.out ? secretTextFields(def.out, prefix) : [])];
+  return def.innerType ? secretTextFields(def.innerType, prefix) : [];
+}
+
 /** What is wrong with one call's sealing, as sentences naming the field; [] when nothing is. */
 function sealingProblems(def: CallDef): string[] {
   const problems: string[] = [];
@@ -69,6 +100,12 @@ function sealingProblems(def: CallDef): string[] {
   if (dataFields.some((f) => /(^|\.)token$/i.test(f)) && !bodyFields.has('clientKey')) {
     problems.push(`${def.path}: Data carries a Token but the body has no clientKey to seal it to`);
   }
+  // An answer carries no password or code in clear; the only secret it may carry is the Token sealed to clientKey.
+  for (const field of secretTextFields(def.data)) {
+    if (/(^|\.)token$/i.test(field) && bodyFields.has('clientKey')) continue;
+    if (SHOWN_ON_PURPOSE.has(`${def.path} Data.${field}`)) continue;
+    problems.push(`${def.path}: Data.${field} answers a password or code in clear`);
+  }
   return problems;
 }
 
@@ -80,7 +117,7 @@ describe('sealed fields (docs/api.md "Sealed values")', () => {
     expect(allCalls.every((c) => typeof c.path === 'string' && c.body !== undefined)).toBe(true);
   });
 
-  it('seals every password and verification code, and every call answering a token takes a clientKey', () => {
+  it('seals every password and verification code, answers none, and every call answering a token takes a clientKey', () => {
     expect(allCalls.flatMap(sealingProblems)).toEqual([]);
   });
 
@@ -89,12 +126,19 @@ describe('sealed fields (docs/api.md "Sealed values")', () => {
     expect(fieldPaths(calls.PasswordLogin.body)).toContain('clientKey');
   });
 
+  it('a member\'s temporary password goes sealed from the browser and comes back in no answer', () => {
+    for (const c of [calls.CreateMember, calls.ResetMemberPassword]) {
+      expect(c.sealed).toEqual(['tempPwd']);
+      expect(secretTextFields(c.data)).toEqual([]);
+    }
+  });
+
   it('finds what a careless call would leak', () => {
     const careless = defineCall({
       path: '/api/Auth/Careless',
       auth: 'session',
       body: z.object({ oldPwd: z.string(), newPwd: z.string(), email: z.string(), code: z.string(), countryCode: z.string(), nested: z.object({ smsCode: z.string() }).optional() }),
-      data: z.object({ Token: z.string() }),
+      data: z.object({ Token: z.string(), Member: z.object({ TempPassword: z.string(), MustChangePassword: z.boolean() }), Codes: z.array(z.object({ smsCode: z.string().optional() })) }),
       sealed: ['oldPwd', 'missing'],
       summary: 'planted',
     });
@@ -104,6 +148,9 @@ describe('sealed fields (docs/api.md "Sealed values")', () => {
       '/api/Auth/Careless: nested.smsCode holds a secret inside an object; sealed fields must be top-level',
       '/api/Auth/Careless: sealed names missing, which the body does not have',
       '/api/Auth/Careless: Data carries a Token but the body has no clientKey to seal it to',
+      '/api/Auth/Careless: Data.Token answers a password or code in clear',
+      '/api/Auth/Careless: Data.Member.TempPassword answers a password or code in clear',
+      '/api/Auth/Careless: Data.Codes[].smsCode answers a password or code in clear',
     ]);
     expect(['pwd', 'loginPwd', 'newPassword', 'code', 'emailCode', 'authCode', 'token'].every(isSecretName)).toBe(true);
     expect(['countryCode', 'account', 'email', 'lcid', 'tdtKey', 'imei'].some(isSecretName)).toBe(false);

@@ -1,4 +1,4 @@
-import { Code, generateSealKeyPair, Header, sealSecret, toBase64 } from '@wildtrack/contract';
+import { Code, generateSealKeyPair, Header, openSecret, sealSecret, toBase64 } from '@wildtrack/contract';
 import { vi, type Mock } from 'vitest';
 import { user } from './fixtures';
 
@@ -23,6 +23,9 @@ const defaults: Record<string, (body: Record<string, unknown>) => Response> = {
   // the sign-in page asks whether to show the register link
   '/api/Auth/GetRegistration': () => envelope(Code.Success, '', { Open: true }),
 };
+
+/** Each fake server's key pair, so a test can open what the client sealed to it (openSealed). */
+const serverKeys = new WeakMap<Mock<FetchFn>, ReturnType<typeof generateSealKeyPair>>();
 
 export function fakeServer(handlers: Record<string, (body: Record<string, unknown>) => Response>): Mock<FetchFn> {
   const keys = generateSealKeyPair();
@@ -54,7 +57,14 @@ export function fakeServer(handlers: Record<string, (body: Record<string, unknow
     });
   });
   vi.stubGlobal('fetch', fetchMock);
+  serverKeys.set(fetchMock, keys);
   return fetchMock;
+}
+
+/** A sealed field of a request sent to a fake server, opened as the server would (throws when it was not sealed to it). */
+export function openSealed(fetchMock: Mock<FetchFn>, init: RequestInit, field: string): string {
+  const body = JSON.parse(init.body as string) as Record<string, string>;
+  return openSecret(serverKeys.get(fetchMock)!.secretKey, body[field]!, (init.headers as Record<string, string>)[Header.requestCode]!);
 }
 
 export function callsTo(fetchMock: Mock<FetchFn>, path: string): RequestInit[] {

@@ -9,9 +9,11 @@ import { RecordUserLog } from './userlog.js';
 /**
  * Organisation members (issue 17 item 5): the organisation's primary user (IsPrimary) lists its accounts,
  * creates one, disables and re-enables one, and resets one's password. A created or reset account gets a
- * temporary password, answered once to the primary user, which its owner must change at the next sign-in
- * (LoginResult.MustChangePassword) before any other call is served. Nobody but the primary user manages
- * members, and only their own organisation's (another organisation's member doesn't exist, 1002).
+ * temporary password, which its owner must change at the next sign-in (LoginResult.MustChangePassword)
+ * before any other call is served. The primary user's browser makes it (temporaryPassword over
+ * crypto.getRandomValues) and sends it sealed like any password (§7.1): no answer carries it. Nobody
+ * but the primary user manages members, and only their own organisation's (another organisation's
+ * member doesn't exist, 1002).
  */
 
 /** A member named by its id text (UserIdStr). */
@@ -34,8 +36,15 @@ export const MemberSchema = z.object({
 });
 export type Member = z.infer<typeof MemberSchema>;
 
-/** A password the server made: shown once to the primary user, who hands it on; its owner must change it. */
-export const TemporaryPasswordSchema = z.object({ Member: MemberSchema, TempPassword: z.string() });
+/**
+ * The temporary password the primary user's browser made (temporaryPassword), sealed to the server key
+ * and opened before the body is checked, so §5's rule applies; the browser shows it once to the primary
+ * user, who hands it on. No answer carries it back.
+ */
+const TempPasswordField = PasswordSchema;
+
+/** The account a create or a reset changed, as the list shows it; never its password. */
+export const MemberChangedSchema = z.object({ Member: MemberSchema });
 
 export const GetMemberList = defineCall({
   path: '/api/User/GetMemberList',
@@ -52,6 +61,7 @@ export const CreateMemberBody = z.object({
   /** Optional: '' or absent for none. */
   emailAddress: z.union([z.literal(''), EmailSchema]).default(''),
   phone: z.union([z.literal(''), PhoneSchema]).default(''),
+  tempPwd: TempPasswordField,
   timeZone: TimeZoneField,
 });
 export type CreateMemberInput = z.output<typeof CreateMemberBody>;
@@ -61,8 +71,9 @@ export const CreateMember = defineCall({
   auth: 'session',
   access: 'primary',
   body: CreateMemberBody,
-  data: TemporaryPasswordSchema,
-  summary: 'Creates an account in the caller\'s organisation with a temporary password, answered once (primary user only).',
+  data: MemberChangedSchema,
+  sealed: ['tempPwd'],
+  summary: "Creates an account in the caller's organisation with the temporary password the browser made (sealed) (primary user only).",
 });
 
 export const SetMemberEnabled = defineCall({
@@ -78,9 +89,10 @@ export const ResetMemberPassword = defineCall({
   path: '/api/User/ResetMemberPassword',
   auth: 'session',
   access: 'primary',
-  body: z.object({ memberId: MemberIdSchema, timeZone: TimeZoneField }),
-  data: TemporaryPasswordSchema,
-  summary: "Gives a member a new temporary password, answered once; their sessions end and the next sign-in must change it (primary user only).",
+  body: z.object({ memberId: MemberIdSchema, tempPwd: TempPasswordField, timeZone: TimeZoneField }),
+  data: MemberChangedSchema,
+  sealed: ['tempPwd'],
+  summary: "Gives a member the new temporary password the browser made (sealed); their sessions end and the next sign-in must change it (primary user only).",
 });
 
 /**

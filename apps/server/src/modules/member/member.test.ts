@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calls, Code, type Member, newRequestCode, PasswordSchema, sealSecret } from '@wildtrack/contract';
+import { calls, Code, type Member, newRequestCode, sealSecret, temporaryPassword } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 
-type Temp = { Member: Member; TempPassword: string };
+type Changed = { Member: Member };
+const tempPassword = () => temporaryPassword(randomInt);
 
 describe.each(DIALECTS)('organisation members on %s', (dialect) => {
   let t: TestApp;
@@ -28,16 +29,20 @@ describe.each(DIALECTS)('organisation members on %s', (dialect) => {
 
   const users = async () => (await t.database.db.selectFrom('users').select(['id', 'enabled', 'must_change_password', 'password_hash']).orderBy('id').execute()).map((r) => JSON.stringify(r));
 
-  /** ModifyTemporaryPassword as the client sends it: both passwords sealed to the server key for this request code. */
-  async function changeTemporary(token: string, originalPwd: string, newPwd: string, lang: 'en' | 'zh' = 'en') {
+  /** A call as the client sends it: the named fields sealed to the server key for this request code. */
+  async function sealedCall(path: string, body: Record<string, unknown>, fields: readonly string[], opts: { token?: string; lang?: 'en' | 'zh' } = {}) {
     const publicKey = ((await t.call(calls.GetPublicKey.path, {})).body.Data as { PublicKey: string }).PublicKey;
     const requestCode = newRequestCode();
-    return t.call(
-      calls.ModifyTemporaryPassword.path,
-      { originalPwd: sealSecret(publicKey, originalPwd, requestCode), newPwd: sealSecret(publicKey, newPwd, requestCode) },
-      { token, requestCode, lang },
-    );
+    const sealed = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, fields.includes(k) && typeof v === 'string' ? sealSecret(publicKey, v, requestCode) : v]));
+    return t.call(path, sealed, { ...opts, requestCode });
   }
+
+  /** ModifyTemporaryPassword as the client sends it: both passwords sealed. */
+  const changeTemporary = (token: string, originalPwd: string, newPwd: string, lang: 'en' | 'zh' = 'en') =>
+    sealedCall(calls.ModifyTemporaryPassword.path, { originalPwd, newPwd }, ['originalPwd', 'newPwd'], { token, lang });
+  /** CreateMember and ResetMemberPassword as the browser sends them: the temporary password it made, sealed. */
+  const createMember = (body: Record<string, unknown>, opts: { token?: string; lang?: 'en' | 'zh' }) => sealedCall(calls.CreateMember.path, body, ['tempPwd'], opts);
+  const resetMember = (body: Record<string, unknown>, opts: { token?: string; lang?: 'en' | 'zh' }) => sealedCall(calls.ResetMemberPassword.path, body, ['tempPwd'], opts);
 
   it('the primary user lists, creates, disables, re-enables and resets members; the actions go to the user log', async () => {
     const o = await org();
@@ -50,11 +55,14 @@ describe.each(DIALECTS)('organisation members on %s', (dialect) => {
     ]);
     expect(rows[1]!.LastLoginTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
 
-    const created = await t.call(calls.CreateMember.path, { userName: `Guide${o.tag}`, nickName: '  Guide  ', emailAddress: `guide${o.tag}@example.org`, phone: '13800138000' }, { token: o.chief });
+    const TempPassword = tempPassword();
+    const created = await createMember({ userName: `Guide${o.tag}`, nickName: '  Guide  ', emailAddress: `guide${o.tag}@example.org`, phone: '13800138000', tempPwd: TempPassword }, { token: o.chief });
     expect(created.body.Code).toBe(Code.Success);
-    const { Member: m, TempPassword } = created.body.Data as Temp;
+    const { Member: m } = created.body.Data as Changed;
     expect(m).toMatchObject({ UserName: `Guide${o.tag}`, NickName: 'Guide', EMail: `guide${o.tag}@example.org`, Phone: '13800138000', IsPrimary: false, Enabled: 1, MustChangePassword: true, LastLoginTime: '' });
-    expect(PasswordSchema.safeParse(TempPassword).success).toBe(true);
+    // The answer carries the member and no password (§7.1: the password went sealed, and comes back nowhere).
+    expect(Object.keys(created.body.Data as object)).toEqual(['Member']);
+    expect(created.res.body).not.toContain(TempPassword);
 
     // The new member signs in with the temporary password and must change it first.
     const first = await t.login(`guide${o.tag}`, TempPassword);
@@ -84,13 +92,15 @@ describe.each(DIALECTS)('organisation members on %s', (dialect) => {
     expect(back.body).toMatchObject({ Code: Code.Success, Data: { MustChangePassword: false } });
 
     // A reset ends the member's sessions and forces a change at the next sign-in.
-    const reset = await t.call(calls.ResetMemberPassword.path, { memberId: o.rangerId }, { token: o.chief });
+    const freshPassword = tempPassword();
+    const reset = await resetMember({ memberId: o.rangerId, tempPwd: freshPassword }, { token: o.chief });
     expect(reset.body.Code).toBe(Code.Success);
-    const fresh = reset.body.Data as Temp;
-    expect(fresh.Member.MustChangePassword).toBe(true);
+    expect(reset.res.body).not.toContain(freshPassword);
+    expect(Object.keys(reset.body.Data as object)).toEqual(['Member']);
+    expect((reset.body.Data as Changed).Member.MustChangePassword).toBe(true);
     expect((await t.call(calls.Heartbeat.path, {}, { token: back.credential! })).body.Code).toBe(Code.SessionExpired);
     expect((await t.login(o.rangerName, password)).body.Code).toBe(Code.SignInFailed);
-    expect((await t.login(o.rangerName, fresh.TempPassword)).body).toMatchObject({ Code: Code.Success, Data: { MustChangePassword: true } });
+    expect((await t.login(o.rangerName, freshPassword)).body).toMatchObject({ Code: Code.Success, Data: { MustChangePassword: true } });
 
     const log = await t.database.db.selectFrom('user_log').select(['user_id', 'target']).where('user_id', '=', Number(o.chiefId)).orderBy('id').execute();
     expect(log.map((r) => r.target)).toEqual([`member.create:${m.UserIdStr}`, `member.disable:${o.rangerId}`, `member.enable:${o.rangerId}`, `member.resetPassword:${o.rangerId}`]);
@@ -100,25 +110,26 @@ describe.each(DIALECTS)('organisation members on %s', (dialect) => {
     const o = await org();
     const other = await org();
     const before = await users();
-    const cases: [string, unknown][] = [
+    const tempPwd = tempPassword();
+    const cases: [string, Record<string, unknown>][] = [
       [calls.GetMemberList.path, {}],
-      [calls.CreateMember.path, { userName: `Sneaky${o.tag}`, nickName: 'Sneaky' }],
+      [calls.CreateMember.path, { userName: `Sneaky${o.tag}`, nickName: 'Sneaky', tempPwd }],
       [calls.SetMemberEnabled.path, { memberId: o.chiefId, enabled: 0 }],
-      [calls.ResetMemberPassword.path, { memberId: o.chiefId }],
+      [calls.ResetMemberPassword.path, { memberId: o.chiefId, tempPwd }],
     ];
     for (const [p, body] of cases) {
-      expect((await t.call(p, body, { token: o.ranger, lang: 'zh' })).body, `${p} by a member`).toMatchObject({ Code: Code.Forbidden, Msg: '没有权限执行此操作' });
-      expect((await t.call(p, body)).body.Code, `${p} without a token`).toBe(Code.SessionExpired);
+      expect((await sealedCall(p, body, ['tempPwd'], { token: o.ranger, lang: 'zh' })).body, `${p} by a member`).toMatchObject({ Code: Code.Forbidden, Msg: '没有权限执行此操作' });
+      expect((await sealedCall(p, body, ['tempPwd'])).body.Code, `${p} without a token`).toBe(Code.SessionExpired);
     }
     for (const [p, body] of [
       [calls.SetMemberEnabled.path, { memberId: other.rangerId, enabled: 0 }],
-      [calls.ResetMemberPassword.path, { memberId: other.rangerId }],
+      [calls.ResetMemberPassword.path, { memberId: other.rangerId, tempPwd }],
       [calls.SetMemberEnabled.path, { memberId: '999999999', enabled: 0 }],
     ] as const) {
-      expect((await t.call(p, body, { token: o.chief })).body, `${p} on another organisation's member`).toMatchObject({ Code: Code.NotFound, Msg: 'No such member in your organisation' });
+      expect((await sealedCall(p, body, ['tempPwd'], { token: o.chief })).body, `${p} on another organisation's member`).toMatchObject({ Code: Code.NotFound, Msg: 'No such member in your organisation' });
     }
     expect((await t.call(calls.SetMemberEnabled.path, { memberId: o.chiefId, enabled: 0 }, { token: o.chief })).body).toMatchObject({ Code: Code.Failed, Msg: 'You cannot do this to your own account' });
-    expect((await t.call(calls.ResetMemberPassword.path, { memberId: other.chiefId }, { token: other.chief, lang: 'zh' })).body).toMatchObject({ Code: Code.Failed, Msg: '不能对自己的账号执行此操作' });
+    expect((await resetMember({ memberId: other.chiefId, tempPwd }, { token: other.chief, lang: 'zh' })).body).toMatchObject({ Code: Code.Failed, Msg: '不能对自己的账号执行此操作' });
     // The other organisation's list holds none of this one's accounts.
     const theirs = ((await t.call(calls.GetMemberList.path, {}, { token: other.chief })).body.Data as { List: Member[] }).List.map((m) => m.UserIdStr);
     expect(theirs).not.toContain(o.rangerId);
@@ -130,22 +141,31 @@ describe.each(DIALECTS)('organisation members on %s', (dialect) => {
   it('answers bad input with 601 naming the field in the caller language, creating nothing', async () => {
     const o = await org();
     const before = await users();
-    const cases: { body: unknown; lang: 'en' | 'zh'; field: string; msg?: string }[] = [
-      { body: { userName: '', nickName: 'A' }, lang: 'en', field: 'userName', msg: 'Enter the account name.' },
-      { body: { userName: '1abcdef', nickName: 'A' }, lang: 'en', field: 'userName' },
-      { body: { userName: 'abc', nickName: 'A' }, lang: 'zh', field: 'userName' },
-      { body: { userName: 'abc@defg', nickName: 'A' }, lang: 'en', field: 'userName' },
-      { body: { userName: `Ok${o.tag}x`, nickName: '   ' }, lang: 'en', field: 'nickName' },
-      { body: { userName: `Ok${o.tag}x`, nickName: 'A', emailAddress: 'not-mail' }, lang: 'en', field: 'emailAddress' },
-      { body: { userName: `Ok${o.tag}x`, nickName: 'A', phone: '12345' }, lang: 'zh', field: 'phone' },
-      { body: { userName: o.rangerName.toUpperCase(), nickName: 'A' }, lang: 'en', field: 'userName', msg: 'The account name is already in use.' },
-      { body: { userName: `Ok${o.tag}x`, nickName: 'A', extra: 1 }, lang: 'en', field: 'extra' },
+    const tempPwd = tempPassword();
+    const cases: { body: Record<string, unknown>; lang: 'en' | 'zh'; field: string; msg?: string }[] = [
+      { body: { userName: '', nickName: 'A', tempPwd }, lang: 'en', field: 'userName', msg: 'Enter the account name.' },
+      { body: { userName: '1abcdef', nickName: 'A', tempPwd }, lang: 'en', field: 'userName' },
+      { body: { userName: 'abc', nickName: 'A', tempPwd }, lang: 'zh', field: 'userName' },
+      { body: { userName: 'abc@defg', nickName: 'A', tempPwd }, lang: 'en', field: 'userName' },
+      { body: { userName: `Ok${o.tag}x`, nickName: '   ', tempPwd }, lang: 'en', field: 'nickName' },
+      { body: { userName: `Ok${o.tag}x`, nickName: 'A', emailAddress: 'not-mail', tempPwd }, lang: 'en', field: 'emailAddress' },
+      { body: { userName: `Ok${o.tag}x`, nickName: 'A', phone: '12345', tempPwd }, lang: 'zh', field: 'phone' },
+      { body: { userName: o.rangerName.toUpperCase(), nickName: 'A', tempPwd }, lang: 'en', field: 'userName', msg: 'The account name is already in use.' },
+      { body: { userName: `Ok${o.tag}x`, nickName: 'A', tempPwd, extra: 1 }, lang: 'en', field: 'extra' },
+      // The temporary password: required, §5's rule once opened
+      { body: { userName: `Ok${o.tag}x`, nickName: 'A' }, lang: 'en', field: 'tempPwd' },
+      { body: { userName: `Ok${o.tag}x`, nickName: 'A', tempPwd: 'abcdefgh' }, lang: 'en', field: 'tempPwd' },
+      { body: { userName: `Ok${o.tag}x`, nickName: 'A', tempPwd: 'Ab1' }, lang: 'zh', field: 'tempPwd' },
     ];
     for (const c of cases) {
-      const r = await t.call(calls.CreateMember.path, c.body, { token: o.chief, lang: c.lang });
+      const r = await createMember(c.body, { token: o.chief, lang: c.lang });
       expect(r.body, JSON.stringify(c.body)).toMatchObject({ Code: Code.Invalid, Data: { Field: c.field } });
       if (c.msg) expect(r.body.Msg).toBe(c.msg);
     }
+    // A password in clear is no sealed value: refused (1023), for a create and a reset.
+    expect((await t.call(calls.CreateMember.path, { userName: `Ok${o.tag}x`, nickName: 'A', tempPwd }, { token: o.chief })).body.Code).toBe(Code.BadCiphertext);
+    expect((await t.call(calls.ResetMemberPassword.path, { memberId: o.rangerId, tempPwd }, { token: o.chief })).body.Code).toBe(Code.BadCiphertext);
+    expect((await resetMember({ memberId: o.rangerId, tempPwd: 'short' }, { token: o.chief })).body).toMatchObject({ Code: Code.Invalid, Data: { Field: 'tempPwd' } });
     for (const body of [{ memberId: 'x', enabled: 0 }, { memberId: o.rangerId, enabled: 2 }, { enabled: 1 }]) {
       const r = await t.call(calls.SetMemberEnabled.path, body, { token: o.chief });
       expect(r.body.Code, JSON.stringify(body)).toBe(Code.Invalid);

@@ -1,5 +1,4 @@
-import { randomInt } from 'node:crypto';
-import { Code, type CreateMemberInput, formatTime, LanguageId, type Member, temporaryPassword } from '@wildtrack/contract';
+import { Code, type CreateMemberInput, formatTime, LanguageId, type Member } from '@wildtrack/contract';
 import argon2 from 'argon2';
 import type { Caller } from '../../http/caller.js';
 import { AppError, FieldRefusal, forbidden } from '../../http/errors.js';
@@ -71,12 +70,15 @@ export class MemberService {
     return { List: (await this.members.list(caller.session.orgId)).map((r) => toMember(r, caller.zone)) };
   }
 
-  async create(caller: Caller, input: CreateMemberInput): Promise<{ Member: Member; TempPassword: string }> {
+  /**
+   * The temporary password is the one the primary user's browser made and sealed (input.tempPwd, opened
+   * and checked against §5 before this runs); it is stored hashed and answered to nobody.
+   */
+  async create(caller: Caller, input: CreateMemberInput): Promise<{ Member: Member }> {
     await this.requirePrimary(caller);
     // Account names and e-mails sign in alike, so neither may name another account, of any organisation.
     if (await this.members.accountTaken(input.userName.toLowerCase())) throw new FieldRefusal(['userName'], 'validation.taken');
     if (input.emailAddress && (await this.members.accountTaken(input.emailAddress.toLowerCase()))) throw new FieldRefusal(['emailAddress'], 'validation.taken');
-    const password = temporaryPassword(randomInt);
     const id = await this.members.create(
       caller.session.orgId,
       {
@@ -84,13 +86,13 @@ export class MemberService {
         nick_name: input.nickName,
         email: input.emailAddress || null,
         phone: input.phone || null,
-        password_hash: await hashPassword(password),
+        password_hash: await hashPassword(input.tempPwd),
         now: Date.now(),
       },
       { lcid: LanguageId[caller.lang], time_zone: caller.zone },
     );
     await this.record(caller, 'create', id);
-    return { Member: await this.reread(caller, id), TempPassword: password };
+    return { Member: await this.reread(caller, id) };
   }
 
   /** Disabling ends the member's sessions at once; a disabled account cannot sign in. */
@@ -103,15 +105,14 @@ export class MemberService {
     return this.reread(caller, id);
   }
 
-  /** A new temporary password: the member's sessions end, and their next sign-in must change it. */
-  async resetPassword(caller: Caller, memberId: string): Promise<{ Member: Member; TempPassword: string }> {
+  /** A new temporary password (made and sealed by the browser, like create's): the member's sessions end, and their next sign-in must change it. */
+  async resetPassword(caller: Caller, memberId: string, tempPwd: string): Promise<{ Member: Member }> {
     const row = await this.changeable(caller, memberId);
     const id = Number(row.id);
-    const password = temporaryPassword(randomInt);
-    await this.members.setPassword(id, await hashPassword(password), 1, Date.now());
+    await this.members.setPassword(id, await hashPassword(tempPwd), 1, Date.now());
     await this.auth.endUserSessions(id);
     await this.record(caller, 'resetPassword', id);
-    return { Member: await this.reread(caller, id), TempPassword: password };
+    return { Member: await this.reread(caller, id) };
   }
 
   /** The change a temporary password asks for: the temporary one checked, the new one different. */

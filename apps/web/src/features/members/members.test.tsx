@@ -1,9 +1,9 @@
-import { Code, type Member } from '@wildtrack/contract';
+import { Code, PasswordSchema, type Member } from '@wildtrack/contract';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppProviders } from '../../app/providers';
 import { clearSession, markMustChangePassword } from '../../lib/session';
-import { callsTo, envelope, fakeServer } from '../../test/server';
+import { callsTo, envelope, fakeServer, openSealed } from '../../test/server';
 import { signInForTest } from '../../test/session';
 import { MembersDialog } from './components/MembersDialog';
 import { TemporaryPasswordGate } from './components/TemporaryPasswordGate';
@@ -18,14 +18,14 @@ beforeEach(() => signInForTest());
 afterEach(() => clearSession());
 
 describe('members', () => {
-  it('lists the accounts, refuses a bad account name in the form, creates one and shows its temporary password once', async () => {
+  it('lists the accounts, refuses a bad account name in the form, creates one with a temporary password made here and sent sealed, and shows it once', async () => {
     const created = member({ UserIdStr: '8', UserName: 'Guide01', NickName: 'Guide', MustChangePassword: true });
     let list = [chief, member({})];
     const server = fakeServer({
       '/api/User/GetMemberList': () => envelope(Code.Success, '', { List: list }),
       '/api/User/CreateMember': () => {
         list = [...list, created];
-        return envelope(Code.Success, '', { Member: created, TempPassword: 'Abcdefgh2345' });
+        return envelope(Code.Success, '', { Member: created });
       },
     });
     render(
@@ -52,9 +52,43 @@ describe('members', () => {
     fireEvent.change(screen.getByTestId('member-userName'), { target: { value: 'Guide01' } });
     fireEvent.change(screen.getByTestId('member-phone'), { target: { value: '13800138000' } });
     fireEvent.click(document.getElementById('member-create')!);
-    expect((await screen.findByTestId('member-temp-password')).textContent).toContain('Abcdefgh2345');
-    expect(JSON.parse(callsTo(server, '/api/User/CreateMember')[0]!.body as string)).toMatchObject({ userName: 'Guide01', nickName: 'Guide', emailAddress: '', phone: '13800138000' });
+    const shown = (await screen.findByTestId('member-temp-password')).textContent!;
+    const [sent] = callsTo(server, '/api/User/CreateMember');
+    expect(JSON.parse(sent!.body as string)).toMatchObject({ userName: 'Guide01', nickName: 'Guide', emailAddress: '', phone: '13800138000' });
+    // The password shown is the one sent, sealed to the server key (never in clear on the wire), and meets §5.
+    const password = openSealed(server, sent!, 'tempPwd');
+    expect(shown).toBe(password);
+    expect(sent!.body as string).not.toContain(password);
+    expect(PasswordSchema.safeParse(password).success).toBe(true);
     await waitFor(() => expect(box.querySelectorAll('.ant-table-row')).toHaveLength(3));
+  });
+
+  it('resets a password after the confirmation: a new one made here each time, sent sealed and shown once', async () => {
+    const server = fakeServer({
+      '/api/User/GetMemberList': () => envelope(Code.Success, '', { List: [chief, member({})] }),
+      '/api/User/ResetMemberPassword': () => envelope(Code.Success, '', { Member: member({ MustChangePassword: true }) }),
+    });
+    render(
+      <AppProviders>
+        <MembersDialog open onClose={() => undefined} />
+      </AppProviders>,
+    );
+    const resetShows = async (n: number): Promise<string> => {
+      fireEvent.click(await screen.findByTestId('member-reset-ranger01'));
+      fireEvent.click(await waitFor(() => document.getElementById('member-reset-ok')!));
+      await waitFor(() => expect(callsTo(server, '/api/User/ResetMemberPassword')).toHaveLength(n));
+      // what was sent, opened as the server opens it, is what the dialog shows
+      const password = openSealed(server, callsTo(server, '/api/User/ResetMemberPassword')[n - 1]!, 'tempPwd');
+      await waitFor(() => expect(screen.getByTestId('member-temp-password').textContent).toBe(password));
+      fireEvent.click(screen.getByTestId('member-temp-close'));
+      return password;
+    };
+    const first = await resetShows(1);
+    const second = await resetShows(2);
+    const sent = callsTo(server, '/api/User/ResetMemberPassword');
+    expect(first).not.toBe(second);
+    expect(sent.some((init) => (init.body as string).includes(first) || (init.body as string).includes(second))).toBe(false);
+    expect(JSON.parse(sent[0]!.body as string)).toMatchObject({ memberId: '7' });
   });
 
   it('disables a member only after the confirmation', async () => {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ErrorState } from '../../../components/ErrorState';
 import { zodRule } from '../../../lib/form';
 import { useZone } from '../../../lib/session';
-import { useCreateMember, useMemberList, useResetMemberPassword, useSetMemberEnabled } from '../api/useMembers';
+import { type TemporaryPassword, useCreateMember, useMemberList, useResetMemberPassword, useSetMemberEnabled } from '../api/useMembers';
 
 /** Optional fields: empty, or the contract's rule. */
 const optional = (schema: z.ZodType) => z.union([z.literal(''), schema]);
@@ -19,16 +19,10 @@ interface NewMember {
   phone: string;
 }
 
-/** A temporary password as the server answered it: shown once, then gone. */
-interface Shown {
-  member: Member;
-  password: string;
-}
-
 /**
  * The organisation's members for its primary user (issue 17 item 5): the accounts with their e-mail,
- * phone, switch and last sign-in; a new account or a reset gets a temporary password shown here once,
- * which its owner must change at the next sign-in. The server refuses all of it to anyone else.
+ * phone, switch and last sign-in; a new account or a reset gets a temporary password made in this
+ * browser and sent sealed (no answer carries it), shown here once; its owner must change it at the next sign-in. The server refuses all of it to anyone else.
  */
 export function MembersDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
@@ -47,7 +41,7 @@ function MembersBody() {
   const setEnabled = useSetMemberEnabled();
   const reset = useResetMemberPassword();
   const [creating, setCreating] = useState(false);
-  const [shown, setShown] = useState<Shown | null>(null);
+  const [shown, setShown] = useState<TemporaryPassword | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
 
   const toggle = (m: Member, on: boolean): void => {
@@ -75,8 +69,7 @@ function MembersBody() {
 
   const resetPassword = async (m: Member): Promise<void> => {
     try {
-      const r = await reset.mutateAsync({ memberId: m.UserIdStr, timeZone: zone });
-      setShown({ member: r.Member, password: r.TempPassword });
+      setShown(await reset.mutateAsync({ memberId: m.UserIdStr, timeZone: zone }));
     } catch {
       // shown by the client
     }
@@ -172,7 +165,7 @@ function MembersBody() {
   );
 }
 
-function CreateMemberModal({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (s: Shown) => void }) {
+function CreateMemberModal({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (s: TemporaryPassword) => void }) {
   const { t } = useTranslation();
   const zone = useZone();
   const [form] = Form.useForm<NewMember>();
@@ -186,7 +179,7 @@ function CreateMemberModal({ open, onClose, onCreated }: { open: boolean; onClos
       return;
     }
     try {
-      const r = await create.mutateAsync({
+      const created = await create.mutateAsync({
         userName: values.userName,
         nickName: values.nickName,
         emailAddress: (values.emailAddress ?? '').trim(),
@@ -194,7 +187,7 @@ function CreateMemberModal({ open, onClose, onCreated }: { open: boolean; onClos
         timeZone: zone,
       });
       form.resetFields();
-      onCreated({ member: r.Member, password: r.TempPassword });
+      onCreated(created);
     } catch {
       // the client has shown the server's refusal (a taken account name names the field)
     }
@@ -239,7 +232,7 @@ function CreateMemberModal({ open, onClose, onCreated }: { open: boolean; onClos
   );
 }
 
-function TemporaryPasswordModal({ shown, onClose }: { shown: Shown | null; onClose: () => void }) {
+function TemporaryPasswordModal({ shown, onClose }: { shown: TemporaryPassword | null; onClose: () => void }) {
   const { t } = useTranslation();
   return (
     <Modal
