@@ -104,8 +104,12 @@ async function main(): Promise<void> {
   fs.copyFileSync(childJs, runnable);
   console.log(`bench/export: ${ROWS.toLocaleString('en')} fixes of one device (seeded in ${seedSeconds.toFixed(1)} s, SQLite), each format in its own process, written to a file`);
   const results: Record<string, { seconds: number; rows: number; bytes: number; rssMb: number; baseMb: number }> = {};
-  for (const format of FORMATS) {
-    const r = spawnSync(process.execPath, [runnable, format, dbFile, String(device.id), String(ROWS * STEP_MS)], { encoding: 'utf8' });
+  // BENCH_EXPORT_FORMATS=read,csv: only those.
+  const chosen = process.env.BENCH_EXPORT_FORMATS?.split(',') ?? FORMATS;
+  for (const format of FORMATS.filter((f) => chosen.includes(f))) {
+    // BENCH_EXPORT_PROFILE=1: each child writes a V8 CPU profile to bench/out/ (open it in Chrome's DevTools).
+    const profile = process.env.BENCH_EXPORT_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.dirname(runnable)}`, `--cpu-prof-name=export-${format}.cpuprofile`] : [];
+    const r = spawnSync(process.execPath, [...profile, runnable, format, dbFile, String(device.id), String(ROWS * STEP_MS)], { encoding: 'utf8' });
     const line = r.stdout.trim().split('\n').pop() ?? '';
     if (r.status !== 0 || !line.startsWith('{')) {
       console.log(`${format}: failed\n${r.stderr}`);
