@@ -149,6 +149,19 @@ describe.each(cases)('device sharing ($tag)', ({ locale, tag, texts, imei, recip
       await animationsSettled(other);
       await screenshot(other, `share-${tag}-received`);
 
+      // ---- the owner lengthens it to 7 days from now in the edit dialog ----
+      const until = given.locator('td').nth(3);
+      const oneDay = (await until.textContent()) ?? '';
+      await given.getByTestId('share-edit').click();
+      const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('share-window') });
+      await dialog.getByTestId('share-days-7').click();
+      await animationsSettled(page);
+      await screenshot(page, `share-${tag}-edit`);
+      await dialog.locator('.ant-modal-footer .ant-btn-primary').click();
+      await expect.poll(() => until.textContent(), { timeout: 30_000 }).not.toBe(oneDay);
+      const days = (Date.parse(`${(await until.textContent())!.replace(' ', 'T')}+08:00`) - Date.parse(`${oneDay.replace(' ', 'T')}+08:00`)) / 86_400_000;
+      expect(Math.round(days)).toBe(6);
+
       // ---- the owner revokes it after confirmation ----
       await given.getByTestId('share-revoke').click();
       await page.getByTestId('share-revoke-ok').waitFor();
