@@ -5,7 +5,7 @@ import { animationsSettled, catalogue, chooseUserMenuItem, lookup, newContext, o
 /**
  * Organisation members (issue 17 item 5), in both languages, no network, one server for the file: the
  * primary user opens Members from the user menu, is refused a bad account name by the form, creates a
- * member and sees the temporary password once; the member signs in in a second browser with it and must
+ * member and sees the temporary password once (made in the browser, sent sealed, in no answer); the member signs in in a second browser with it and must
  * change it before anything else; the primary user disables the member, whose session ends (the next
  * load goes to /login) and whose sign-in is refused. A member who is not primary has no Members entry.
  */
@@ -47,11 +47,17 @@ describe.each(cases)('organisation members ($tag)', ({ locale, tag, lang, texts 
       expect(await fault.textContent()).toBe(MESSAGES['validation.accountName.start'][lang]);
       await form.getByTestId('member-userName').fill(guideName);
       await form.getByTestId('member-email').fill(`guide${tag}@example.org`);
+      const created = page.waitForResponse((r) => r.url().endsWith('/api/User/CreateMember'));
       await page.locator('#member-create').click();
       const temp = page.getByTestId('member-temp-password');
       await temp.waitFor();
       const tempPassword = (await temp.innerText()).trim();
       expect(tempPassword).toMatch(/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z0-9]{12}$/);
+      // On the wire (§7.1): the browser made the password and sent it sealed; the answer carries none.
+      const wire = await created;
+      expect((wire.request().postDataJSON() as { tempPwd: string }).tempPwd).toMatch(/^wt1\./);
+      expect(wire.request().postData()).not.toContain(tempPassword);
+      expect(await wire.text()).not.toContain(tempPassword);
       await animationsSettled(page);
       await screenshot(page, `members-${locale}-temporary-password`);
       await page.getByTestId('member-temp-close').click();
