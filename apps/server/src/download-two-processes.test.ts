@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calls, Code, DeviceType, type DownloadTask, INGEST_BASE, ingestHeaders } from '@wildtrack/contract';
+import { calls, Code, DeviceType, type DownloadTask, formatTime, INGEST_BASE, ingestHeaders } from '@wildtrack/contract';
 import { connect, migrateToLatest } from './db/connect.js';
 import { callProcess, type ServerProcess, signInProcess, startServerProcess } from './test/server-process.js';
 import { DeviceRegistry } from './modules/device/registry.js';
@@ -26,6 +26,8 @@ describe.skipIf(!DATABASE_URL)('download tasks with two server processes on one 
   const password = 'Godwit-Flats-7';
   const imeis = ['865000000000951', '865000000000952'];
   let servers: ServerProcess[] = [];
+  let bulkDeviceId = 0;
+  const env = (dir: string) => ({ WILDTRACK_DATA: dir, DATABASE_URL: DATABASE_URL!, DATABASE_SCHEMA: schema, SIGN_IN_RATE_LIMIT: '0' });
 
   beforeAll(async () => {
     const admin = new pg.Client({ connectionString: DATABASE_URL });
@@ -38,8 +40,8 @@ describe.skipIf(!DATABASE_URL)('download tasks with two server processes on one 
     const orgId = Number((await database.db.selectFrom('organisations').select('id').where('name', '=', 'Godwit Lab').executeTakeFirstOrThrow()).id);
     const secrets = [];
     for (const imei of imeis) secrets.push((await new DeviceRegistry(new DeviceRepository(database.db)).register({ orgId, imei, type: DeviceType.Tracker })).secret);
+    bulkDeviceId = Number((await new DeviceRegistry(new DeviceRepository(database.db)).register({ orgId, imei: '865000000000953', type: DeviceType.Tracker })).id);
     await database.close();
-    const env = (dir: string) => ({ WILDTRACK_DATA: dir, DATABASE_URL: DATABASE_URL!, DATABASE_SCHEMA: schema, SIGN_IN_RATE_LIMIT: '0' });
     servers = await Promise.all(dirs.map((d) => startServerProcess(env(d))));
     // a day of fixes for each device, through the ingest route
     const now = Date.now();
@@ -85,5 +87,48 @@ describe.skipIf(!DATABASE_URL)('download tasks with two server processes on one 
     }
     const perProcess = dirs.map((d) => (fs.existsSync(path.join(d, 'downloads', user)) ? fs.readdirSync(path.join(d, 'downloads', user)).length : 0));
     console.log(`10 tasks over two processes: ${perProcess.join(' + ')} zips`);
+  });
+
+  it('a process killed mid-task leaves it DOWNLOADING only until its heartbeat ages: restarted, the process takes it up again and it ends SUCCESSFUL, no part file left', { timeout: 240_000 }, async () => {
+    // one process only from here: the other must not take the task over
+    await servers[1]!.stop();
+    const now = Date.now();
+    const client = new pg.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(`set search_path to ${schema}`);
+      // 400,000 fixes over the last 3 days: an XLSX of them takes seconds to write
+      await client.query('insert into fixes (device_id, pick_time, lon, lat, valid, received_at) select $1::bigint, $2::bigint + g * 600, 10 + g * 0.000001, 50, 1, $3::bigint from generate_series(0, 399999) g', [bulkDeviceId, now - 3 * 86_400_000, now]);
+    } finally {
+      await client.end();
+    }
+    const a = servers[0]!;
+    const credential = await signInProcess(a, 'godwit01', password);
+    const created = await callProcess(a, calls.CreateDownloadTask.path, { imeis: ['865000000000953'], kinds: ['fix'], fileType: 'xls', startTime: formatTime(now - 3 * 86_400_000 - 60_000, '+08:00'), endTime: formatTime(now, '+08:00'), timeZone: '+08:00' }, { credential });
+    expect(created.Code, created.Msg).toBe(Code.Success);
+    const id = Number((created.Data as DownloadTask).IdStr);
+    const database = connect({ databaseUrl: DATABASE_URL, pgSchema: schema });
+    try {
+      const row = () => database.db.selectFrom('download_tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      await expect.poll(async () => { const r = await row(); return r.status === 'DOWNLOADING' && Number(r.rows) > 0; }, { timeout: 60_000, interval: 100 }).toBe(true);
+      a.child.kill('SIGKILL');
+      await new Promise((r) => a.child.once('exit', r));
+      const killed = await row();
+      expect(killed.status).toBe('DOWNLOADING');
+      const user = String(killed.user_id);
+      const part = path.join(dirs[0]!, 'downloads', user, `${id}.zip.part`);
+      expect(fs.existsSync(part), 'the killed process left its part file').toBe(true);
+      console.log(`killed at ${killed.rows} rows`);
+      // restarted on the same data folder: once the heartbeat is older than 15 s the task is queued again and run
+      servers[0] = await startServerProcess(env(dirs[0]!));
+      await expect.poll(async () => (await row()).status, { timeout: 150_000, interval: 500 }).toBe('SUCCESSFUL');
+      const done = await row();
+      expect(Number(done.attempts)).toBe(2);
+      expect(Number(done.rows)).toBe(400_000);
+      expect(fs.existsSync(part)).toBe(false);
+      expect(fs.existsSync(path.join(dirs[0]!, 'downloads', user, `${id}.zip`))).toBe(true);
+    } finally {
+      await database.close();
+    }
   });
 });
