@@ -28,7 +28,7 @@ interface Props {
  * CSV for positions and acceleration. Disabled with the download-permission tooltip without DownloadData,
  * and with a hint without a device. A choice is confirmed first; the confirmation of the export stays
  * EXPORT_CONFIRMATION_MS; the file downloads as a blob under the server's name, and a refusal (a non-file
- * reply) shows the reply's message (§8).
+ * reply) shows the reply's message (§8) as the client shows any call's.
  */
 export function ExportButton({ imei, name, kind, start, end, canDownload }: Props) {
   const { t } = useTranslation();
@@ -44,8 +44,9 @@ export function ExportButton({ imei, name, kind, start, end, canDownload }: Prop
     try {
       const file = await download(ExportData, { imei: imei!, kind, fileType, startTime: range.start, endTime: range.end, timeZone: zone }, { loading: false });
       void message.success({ content: t('export.done', { file }), duration: EXPORT_CONFIRMATION_MS / 1000, key: 'export' });
-    } catch (err) {
-      void message.error({ content: (err as Error).message || t('export.failed'), key: 'export' });
+    } catch {
+      // The client has shown the refusal (a non-file reply's Msg, §8) or the transport error already.
+      message.destroy('export');
     } finally {
       setBusy(false);
     }
