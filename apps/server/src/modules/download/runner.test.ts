@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceType, SpeciesType } from '@wildtrack/contract';
 import type { Caller } from '../../http/caller.js';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { zipEntries } from '../../test/zip-entries.js';
 import type { DeviceConsole } from '../device/console.js';
 import { DownloadTaskRepository } from './repository.js';
 import { DownloadTaskService, type ExportRequest, type ExportWriters, HEARTBEAT_MS, MAX_ATTEMPTS, STALE_MS } from './service.js';
@@ -67,14 +68,14 @@ describe.each(DIALECTS)('download task runner on %s', (dialect) => {
   const devices = {} as DeviceConsole;
   const repo = () => new DownloadTaskRepository(t.database.db);
   const runner = (writers: ExportWriters) => new DownloadTaskService(repo(), devices, writers, t.dataDir, { keepMs: 7 * 24 * 3600_000 }, silent);
-  const queue = async (n: number) => {
+  const queue = async (n: number, caption = 'Stork') => {
     const ids: number[] = [];
     for (let i = 0; i < n; i++) {
       ids.push(
         await repo().create({
           userId,
           title: `task ${i}`,
-          imeis: JSON.stringify([{ imei: 'R-ONE', caption: 'Stork', from: 0, to: 1 }, { imei: 'R-TWO', caption: 'Crane', from: 0, to: 1 }]),
+          imeis: JSON.stringify([{ imei: 'R-ONE', caption, from: 0, to: 1 }, { imei: 'R-TWO', caption: 'Crane', from: 0, to: 1 }]),
           kinds: JSON.stringify(['fix', 'temperature']),
           fileType: 'csv',
           from: 0,
@@ -191,5 +192,15 @@ describe.each(DIALECTS)('download task runner on %s', (dialect) => {
     expect(filesLeft().filter((f) => f.startsWith(`${id}.`))).toEqual([]);
     await runner(countingWriters()).drain();
     expect(await row(id!)).toMatchObject({ status: 'SUCCESSFUL', attempts: 2 });
+  });
+
+  it("names the zip's entries by the server: a device's caption cannot climb out of the archive", async () => {
+    const [id] = await queue(1, '../../etc/passwd\\x:*?"<>| 白鹳');
+    await runner(countingWriters()).drain();
+    const names = [...zipEntries(fs.readFileSync(path.join(dir(), `${id}.zip`))).keys()];
+    expect(names).toHaveLength(4);
+    for (const name of names) expect(name).toMatch(/^[\p{L}\p{N}._()-]+$/u);
+    expect(names.filter((n) => n.includes('白鹳'))).toHaveLength(2);
+    expect(names.some((n) => n.startsWith('.'))).toBe(false);
   });
 });
