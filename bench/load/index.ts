@@ -13,7 +13,7 @@
 //   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the server process
 //   BENCH_LOAD_SECONDS=20 BENCH_SOAK_MINUTES=10 BENCH_LOAD_DEVICES=1000 BENCH_LOAD_FIXES=10000 (per device)
 // The database is built once per dialect (minutes) under $BENCH_LOAD_DIR (default <tmp>/wildtrack-bench-load)
-// and, on PostgreSQL, in the schema bench_load; later runs reuse it.
+// and, on PostgreSQL, in the schema bench_load (BENCH_LOAD_SCHEMA); later runs reuse it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -283,13 +283,37 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** CPU time so far of each PostgreSQL process on this machine (the server's queries run in them), in ms by pid. */
+function postgresCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.split(') ')[1]!.split(' ');
+      out.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return out;
+}
+
+/** CPU the PostgreSQL processes used since `before` (those that ended meanwhile are not counted). */
+function postgresCpuSince(before: Map<string, number>): number {
+  let total = 0;
+  for (const [pid, ms] of postgresCpu()) total += ms - (before.get(pid) ?? 0);
+  return total;
+}
+
 /**
  * Each kind of call alone: BENCH_PER_CALL (600) calls of it in 3 rounds, 4 at a time, and the server's CPU time they
  * cost, per call. Wall-clock rates on a shared machine move with everything else running; the server's
  * own CPU per call does not, and it says which calls limit the mix (at 2,000 req/s on one core a call
  * may cost 0.5 ms on average).
  */
-async function cpuPerKind(base: string, pid: number, users: UserState[], serverKey: string): Promise<{ name: string; ms: number; failed: number; kB: number }[]> {
+async function cpuPerKind(base: string, pid: number, users: UserState[], serverKey: string, postgres: boolean): Promise<{ name: string; ms: number; failed: number; kB: number }[]> {
   const n = Number(process.env.BENCH_PER_CALL ?? 600);
   type Send = (u: UserState) => Promise<boolean>;
   // As autocannon sends them in the mix: without accept-encoding (fetch would ask for gzip), so uncompressed.
@@ -335,6 +359,7 @@ async function cpuPerKind(base: string, pid: number, users: UserState[], serverK
       let failed = 0;
       bytes = 0;
       const before = cpuMs(pid);
+      const pgBefore = postgres ? postgresCpu() : new Map<string, number>();
       await Promise.all(
         Array.from({ length: 4 }, async () => {
           while (next < count) {
@@ -343,7 +368,7 @@ async function cpuPerKind(base: string, pid: number, users: UserState[], serverK
           }
         }),
       );
-      out[j]!.ms = Math.min(out[j]!.ms, (cpuMs(pid) - before) / count);
+      out[j]!.ms = Math.min(out[j]!.ms, (cpuMs(pid) - before + (postgres ? postgresCpuSince(pgBefore) : 0)) / count);
       out[j]!.failed += failed;
       out[j]!.kB = bytes / count / 1000;
     }
@@ -380,7 +405,7 @@ for (const dialect of dialects) {
   const target: Target = {
     dataDir: path.join(baseDir, dialect),
     databaseUrl: dialect === 'postgres' ? process.env.DATABASE_URL : undefined,
-    schema: dialect === 'postgres' ? 'bench_load' : undefined,
+    schema: dialect === 'postgres' ? (process.env.BENCH_LOAD_SCHEMA ?? 'bench_load') : undefined,
   };
   console.log(`\n[${dialect}] database: ${params.devices.toLocaleString('en-US')} devices × ${params.fixesPerDevice.toLocaleString('en-US')} fixes, ${params.orgs * params.usersPerOrg} users`);
   const seeded = await seed(target, params, (line) => console.log(line));
@@ -400,11 +425,13 @@ for (const dialect of dialects) {
 
   // warm-up: JIT, caches, the database's pages (BENCH_PER_CALL_ONLY: each kind warms itself, so that a profile holds only the kinds asked for)
   if (!process.env.BENCH_PER_CALL_ONLY) await run(server.base, users, serverKey, 'mix', 5);
-  const perKind = await cpuPerKind(server.base, server.child.pid!, users, serverKey);
+  // On PostgreSQL the database's processes are counted too (all of them on this machine: other work on it, tests of
+  // other checkouts, adds to the figure).
+  const perKind = await cpuPerKind(server.base, server.child.pid!, users, serverKey, dialect === 'postgres');
   const mixWeight = MIX.reduce((a, k) => a + k.weight, 0) + SIGN_IN_WEIGHT;
   const weightOf = (name: string) => (name === 'sign-in' ? SIGN_IN_WEIGHT : (MIX.find((k) => k.name === name)?.weight ?? 0));
   const mixMs = perKind.reduce((a, k) => a + (k.ms * weightOf(k.name)) / mixWeight, 0);
-  console.log(`\n  server CPU per call [${dialect}] (ms, the least of 3 rounds of ${Math.ceil(Number(process.env.BENCH_PER_CALL ?? 600) / 3)} calls, 4 at a time; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}):`);
+  console.log(`\n  server${dialect === 'postgres' ? ' + PostgreSQL' : ''} CPU per call [${dialect}] (ms, the least of 3 rounds of ${Math.ceil(Number(process.env.BENCH_PER_CALL ?? 600) / 3)} calls, 4 at a time; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}):`);
   for (const k of perKind) {
     const share = weightOf(k.name) ? `  ${((k.ms * weightOf(k.name)) / mixWeight / mixMs * 100).toFixed(1).padStart(5)} % of the mix's CPU` : '';
     console.log(`      ${k.name.padEnd(24)} ${k.ms.toFixed(2).padStart(7)} ms ${k.kB.toFixed(1).padStart(6)} kB${share}${k.failed ? `, ${k.failed} failed` : ''}`);
