@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { SENSOR_KIND_NAMES, type SensorKindName } from '../device.js';
-import { orderedRange, TimeZoneField } from '../paging.js';
+import { orderedRange, TimeTextSchema, TimeZoneField } from '../paging.js';
 import { ImeiSchema as imei } from '../validation.js';
-import { TimeTextSchema } from './fix.js';
 
 /**
  * Exports (§2.5 Export button, §5 Export, §6 DownloadData, §7.1 blob downloads, §7.2 Exports, §8): one
