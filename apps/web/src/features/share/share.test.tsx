@@ -1,0 +1,81 @@
+import { Code, type ShareRecord, type TreeData } from '@wildtrack/contract';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AppProviders } from '../../app/providers';
+import { clearSession, writeStoredUser } from '../../lib/session';
+import { callsTo, envelope, fakeServer } from '../../test/server';
+import { signInForTest } from '../../test/session';
+import { ShareForm } from './components/ShareForm';
+import { ShareList } from './components/ShareList';
+
+const share = (over: Partial<ShareRecord>): ShareRecord => ({
+  IdStr: '5', IMEI: '861500000000101', Caption: 'Stork A', UserIdStr: '9', NickName: 'Egret station', EffectiveTime: '2026-11-25 10:00:00',
+  FailureTime: '2026-11-26 10:00:00', CanEditDevice: false, CanRemoteInstr: false, CanDownloadData: true, CreateTime: '2026-11-25 10:00:00', State: 'ACTIVE', ...over,
+});
+const EMPTY_TREE: TreeData = { Folders: [], Permissions: [], Total: 0, SensorCounts: {} };
+
+beforeEach(() => {
+  signInForTest();
+  writeStoredUser({ userName: 'chief01' });
+});
+afterEach(() => clearSession());
+
+describe('share management', () => {
+  it('lists what I shared with its rights and state, and revokes a share only after confirmation', async () => {
+    let list = [share({}), share({ IdStr: '6', IMEI: '861500000000102', Caption: 'Stork B', State: 'EXPIRED', CanDownloadData: false })];
+    const server = fakeServer({
+      '/api/DeviceShare/GetSharedListByPage': () => envelope(Code.Success, '', { List: list, Total: list.length }),
+      '/api/DeviceShare/Revoke': () => {
+        list = list.filter((s) => s.IdStr !== '5');
+        return envelope(Code.Success, '', { Count: 1 });
+      },
+    });
+    render(
+      <AppProviders>
+        <ShareList side="given" />
+      </AppProviders>,
+    );
+    const box = await screen.findByTestId('share-list-given');
+    await waitFor(() => expect(box.querySelectorAll('.ant-table-row')).toHaveLength(2));
+    const first = box.querySelector('tr[data-imei="861500000000101"]') as HTMLElement;
+    expect(within(first).getByText('Download data')).toBeTruthy();
+    expect(within(first).getByText('Active')).toBeTruthy();
+    expect(within(box.querySelector('tr[data-imei="861500000000102"]') as HTMLElement).getByText('View only')).toBeTruthy();
+
+    fireEvent.click(within(first).getByTestId('share-revoke'));
+    expect(await screen.findByText('Egret station will no longer see Stork A.')).toBeTruthy();
+    expect(callsTo(server, '/api/DeviceShare/Revoke')).toHaveLength(0);
+    fireEvent.click(await screen.findByTestId('share-revoke-ok'));
+    await waitFor(() => expect(callsTo(server, '/api/DeviceShare/Revoke')).toHaveLength(1));
+    expect(JSON.parse(callsTo(server, '/api/DeviceShare/Revoke')[0]!.body as string)).toEqual({ shareIds: ['5'] });
+    await waitFor(() => expect(box.querySelectorAll('.ant-table-row')).toHaveLength(1));
+  });
+
+  it('says what is missing instead of sharing, and refuses yourself before asking the server', async () => {
+    const server = fakeServer({
+      '/api/Device/GetTree': () => envelope(Code.Success, '', EMPTY_TREE),
+      '/api/DeviceShare/GetRecipient': () => envelope(Code.Success, '', { Exists: false, NickName: '' }),
+    });
+    render(
+      <AppProviders>
+        <ShareForm onShared={() => undefined} />
+      </AppProviders>,
+    );
+    const form = await screen.findByTestId('share-form');
+    expect(await within(form).findByText('Check the devices to share in the tree on the left.')).toBeTruthy();
+    fireEvent.click(within(form).getByTestId('share-submit'));
+    const problems = await within(form).findByTestId('share-problems');
+    expect(problems.textContent).toContain('Check at least one device you may share.');
+    expect(problems.textContent).toContain('Enter the account (user name or e-mail).');
+    expect(problems.textContent).toContain('Choose the time window.');
+
+    const account = within(form).getByTestId('share-account').querySelector('input')!;
+    fireEvent.change(account, { target: { value: 'Chief01' } });
+    expect(within(form).getByTestId('share-recipient').textContent).toBe('You cannot share devices with yourself.');
+    fireEvent.change(account, { target: { value: 'nobody' } });
+    fireEvent.blur(account);
+    await waitFor(() => expect(within(form).getByTestId('share-recipient').textContent).toBe('There is no account with this user name or e-mail.'));
+    expect(callsTo(server, '/api/DeviceShare/GetRecipient').map((c) => JSON.parse(c.body as string))).toEqual([{ account: 'nobody' }]);
+    expect(callsTo(server, '/api/DeviceShare/Create')).toHaveLength(0);
+  });
+});
