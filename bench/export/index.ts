@@ -19,7 +19,7 @@ const ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
 const STEP_MS = 30_000;
 const START = Date.UTC(2025, 0, 1);
 const IMEI = 'STORK-EXPORT';
-const FORMATS = ['read', 'csv', 'xlsx', 'exceljs', 'movebank'] as const;
+const FORMATS = ['read', 'read-raw', 'csv', 'xlsx', 'exceljs', 'movebank'] as const;
 const GOALS: Record<string, { rate: number; rss: number } | undefined> = {
   csv: { rate: 400_000, rss: 150 },
   xlsx: { rate: 100_000, rss: 200 },
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   }
   const pad = (s: string, n: number) => s.padStart(n);
   console.log(`${'format'.padEnd(26)}${pad('rows', 10)}${pad('seconds', 9)}${pad('rows/s', 10)}${pad('MB file', 9)}${pad('peak RSS', 10)}${pad('at start', 10)}  goal`);
-  const NAMES: Record<string, string> = { read: 'reads alone (keyset)', csv: 'CSV', xlsx: 'XLSX (ours, yazl)', exceljs: 'XLSX (ExcelJS streaming)', movebank: 'Movebank CSV' };
+  const NAMES: Record<string, string> = { read: 'reads alone (keyset)', 'read-raw': 'reads, raw SQLite arrays', csv: 'CSV', xlsx: 'XLSX (ours, yazl)', exceljs: 'XLSX (ExcelJS streaming)', movebank: 'Movebank CSV' };
   for (const [format, r] of Object.entries(results)) {
     const rate = r.rows / r.seconds;
     const goal = GOALS[format];
