@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type AccessRule, accessRules, API_BASE, type CallDef, calls, Code, isAccessRule, type Lang, LIVE_STREAM_PATH, message, type MessageKey } from '@wildtrack/contract';
+import { type AccessRule, accessRules, API_BASE, type CallDef, calls, Code, isAccessRule, type Lang, LIVE_STREAM_PATH, message, type MessageKey, newRequestCode, sealSecret } from '@wildtrack/contract';
 import { DIALECTS } from '../helper.js';
 import { bodyFor, ruleKinds, subjectFields } from './bodies.js';
 import { buildWorld, send, type Subject, type World } from './world.js';
@@ -74,8 +74,15 @@ describe('every call declares its access rule', () => {
   });
 });
 
+/** A body with the named string fields sealed to the server key for this request code, as the client sends it. */
+function sealFields(body: Record<string, unknown>, fields: readonly string[], publicKey: string, requestCode: string): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, fields.includes(k) && typeof v === 'string' ? sealSecret(publicKey, v, requestCode) : v]));
+}
+
 describe.each(DIALECTS)('the access walk on %s', (dialect) => {
   let w: World;
+  /** The server key sealed fields go to. */
+  let publicKey = '';
   /** Calls the owner made with success: the generated bodies reach the handlers, not just the schema. */
   const ownerSucceeded = new Set<string>();
 
@@ -83,6 +90,7 @@ describe.each(DIALECTS)('the access walk on %s', (dialect) => {
     // Background jobs stay still: the walk compares the database before and after each call.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     w = await buildWorld(dialect);
+    publicKey = ((await w.t.call(calls.GetPublicKey.path, {})).body.Data as { PublicKey: string }).PublicKey;
   }, 120_000);
   afterAll(async () => {
     await w?.close();
@@ -121,7 +129,13 @@ describe.each(DIALECTS)('the access walk on %s', (dialect) => {
       const body = bodyFor(def, s, w.range);
       const parsed = (def.multipart?.fields ?? def.body).safeParse(body);
       if (!parsed.success) throw new Error(`${def.path}: the generated body ${JSON.stringify(body)} is refused by its own schema: ${parsed.error.message}`);
-      const a = await send(w.t, def, body, s.token, lang);
+      // Where the rule refuses callers by who they are, the sealed fields go sealed as the client sends them,
+      // so that the answer is the rule's and not 1023 for a clear value. Under 'session' and 'public' any
+      // caller is let through; there the clear value (1023) keeps a wrong password from counting against anyone.
+      const requestCode = newRequestCode();
+      const byWho = accessRules(def.access!).some((r) => r !== 'public' && r !== 'session');
+      const sealed = def.sealed?.length && byWho ? sealFields(body, def.sealed, publicKey, requestCode) : body;
+      const a = await send(w.t, def, sealed, s.token, lang, undefined, requestCode);
       const expected = expectedOfAccess(def, s);
       if (s === w.owner && a.code === Code.Success) ownerSucceeded.add(def.path);
       const where = `${s.name} (${lang}) sent ${a.sent} → HTTP ${a.status} ${a.code} ${a.msg}`;

@@ -415,7 +415,8 @@ function plainObject(body: unknown): Record<string, unknown> {
 }
 
 /** One signed call as the web client makes it: POST with a JSON body, or GET with the body's fields as the query. */
-export async function send(t: TestApp, def: CallDef, body: unknown, token: string | undefined, lang: 'en' | 'zh', raw?: string): Promise<Answer> {
+/** requestCode: the one a body's sealed fields were sealed for (sealedBody); a fresh one otherwise. */
+export async function send(t: TestApp, def: CallDef, body: unknown, token: string | undefined, lang: 'en' | 'zh', raw?: string, requestCode?: string): Promise<Answer> {
   let started = 0;
   let cpu = process.cpuUsage();
   let res: LightMyRequestResponse;
@@ -447,7 +448,7 @@ export async function send(t: TestApp, def: CallDef, body: unknown, token: strin
   } else {
     const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body));
     sent = payload ?? '';
-    const headers = signedHeaders({ token, path: def.path, body: payload, lcid: LanguageId[lang] });
+    const headers = signedHeaders({ token, path: def.path, body: payload, lcid: LanguageId[lang], requestCode });
     if (payload !== undefined) headers['content-type'] = 'application/json';
     started = performance.now();
     cpu = process.cpuUsage();
