@@ -107,12 +107,16 @@ export const GetSharedCount = defineCall({
   summary: 'How many shares the caller has given (every state).',
 });
 
+/** A page of shares: the body and the answer of both lists. */
+const ShareListBody = z.object({ ...PageSchema, timeZone: TimeZoneField });
+const ShareListData = z.object({ List: z.array(ShareRecordSchema), Total: z.number().int() });
+
 export const GetSharedListByPage = defineCall({
   path: '/api/DeviceShare/GetSharedListByPage',
   auth: 'session',
   access: 'session',
-  body: z.object({ ...PageSchema, timeZone: TimeZoneField }),
-  data: z.object({ List: z.array(ShareRecordSchema), Total: z.number().int() }),
+  body: ShareListBody,
+  data: ShareListData,
   summary: 'One page of the shares the caller has given, newest first: device, recipient, window, rights.',
 });
 
@@ -120,8 +124,8 @@ export const GetReceivedListByPage = defineCall({
   path: '/api/DeviceShare/GetReceivedListByPage',
   auth: 'session',
   access: 'session',
-  body: z.object({ ...PageSchema, timeZone: TimeZoneField }),
-  data: z.object({ List: z.array(ShareRecordSchema), Total: z.number().int() }),
+  body: ShareListBody,
+  data: ShareListData,
   summary: 'One page of the shares given to the caller, newest first: device, sharer, window, rights.',
 });
 
