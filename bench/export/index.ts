@@ -109,7 +109,9 @@ async function main(): Promise<void> {
   for (const format of FORMATS.filter((f) => chosen.includes(f))) {
     // BENCH_EXPORT_PROFILE=1: each child writes a V8 CPU profile to bench/out/ (open it in Chrome's DevTools).
     const profile = process.env.BENCH_EXPORT_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.dirname(runnable)}`, `--cpu-prof-name=export-${format}.cpuprofile`] : [];
-    const r = spawnSync(process.execPath, [...profile, runnable, format, dbFile, String(device.id), String(ROWS * STEP_MS)], { encoding: 'utf8' });
+    // BENCH_EXPORT_NODE_FLAGS: node flags for the children (e.g. a heap limit, to tell garbage not yet collected from memory held).
+    const flags = process.env.BENCH_EXPORT_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+    const r = spawnSync(process.execPath, [...flags, ...profile, runnable, format, dbFile, String(device.id), String(ROWS * STEP_MS)], { encoding: 'utf8' });
     const line = r.stdout.trim().split('\n').pop() ?? '';
     if (r.status !== 0 || !line.startsWith('{')) {
       console.log(`${format}: failed\n${r.stderr}`);
