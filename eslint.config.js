@@ -69,7 +69,7 @@ const layerZones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'e2e/artifacts/**', 'bench/out/**'] },
+  { ignores: ['**/dist/**', '**/dist-*/**', '**/node_modules/**', 'data/**', 'e2e/artifacts/**', 'bench/out/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
