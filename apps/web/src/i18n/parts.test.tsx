@@ -70,15 +70,15 @@ describe('the signed-out part of the texts', () => {
       );
       const signIn = lang === 'en' ? 'Sign in' : /登\s*录/;
       const wait = { timeout: 15_000 };
-      fireEvent.click(await screen.findByRole('button', { name: signIn }, wait));
-      await screen.findByText(lang === 'en' ? 'Enter the account.' : '请输入账号。', {}, wait);
-      fireEvent.change(screen.getByLabelText(lang === 'en' ? 'Account' : '账号'), { target: { value: 'ranger01' } });
       if (path === '/login2') {
         // /login2 opens on the QR code (docs/accounts.md); its texts are signed-out ones too
         await screen.findByText(lang === 'en' ? /Scan it with the Wildtrack console/ : /请用已登录的手机端/, {}, wait);
         await screen.findByTestId('qr-login-image', {}, wait);
         fireEvent.click(within(screen.getByTestId('login-method')).getByText(lang === 'en' ? 'By password' : '密码登录'));
       }
+      fireEvent.click(await screen.findByRole('button', { name: signIn }, wait));
+      await screen.findByText(lang === 'en' ? 'Enter the account.' : '请输入账号。', {}, wait);
+      fireEvent.change(screen.getByLabelText(lang === 'en' ? 'Account' : '账号'), { target: { value: 'ranger01' } });
       fireEvent.change(screen.getByLabelText(lang === 'en' ? 'Password' : '密码'), { target: { value: 'nope' } });
       fireEvent.click(screen.getByRole('button', { name: signIn }));
       await screen.findByText('Incorrect account or password', {}, wait);
