@@ -1,9 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { simpleParser } from 'mailparser';
 import type { Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { animationsSettled, chooseUserMenuItem, newContext, onScreen, pollUntil, screenshot, serverAndBrowser, signIn } from './harness';
+import { smtpSink } from './smtp-sink';
 
 /**
  * Issue 17 items 2-4 in the browser: register by e-mail (the code read from a local SMTP sink), sign
@@ -11,28 +9,8 @@ import { animationsSettled, chooseUserMenuItem, newContext, onScreen, pollUntil,
  * a phone bound with the code from the operator's outbox, the prompt gone, and a password change with a
  * wrong original refused, then a sign-in with a code sent to that phone (zh-CN). One server for the file.
  */
-const mails: { to: string; text: string }[] = [];
-const sink = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  onData(stream, _session, done) {
-    simpleParser(stream)
-      .then((m) => {
-        mails.push({ to: String((m.to as { text: string } | undefined)?.text ?? ''), text: m.text ?? '' });
-        done();
-      })
-      .catch(done);
-  },
-});
-const env: Record<string, string> = {};
 // Before serverAndBrowser's hooks: the server starts with SMTP_URL pointing at the sink.
-beforeAll(async () => {
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  env.SMTP_URL = `smtp://127.0.0.1:${(sink.server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await new Promise<void>((resolve) => sink.close(() => resolve()));
-});
+const { mails, env } = smtpSink();
 const setup = serverAndBrowser({ env });
 
 /** The code of the newest mail to `to` after `after` mails were in (polls; the server sends after answering). */

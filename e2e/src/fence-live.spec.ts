@@ -1,11 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import { CreateFence, SetAccountSetting } from '@wildtrack/contract';
 import { IngestClient } from '@wildtrack/simulator';
-import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiSignIn, type ApiUser } from './api';
 import { animationsSettled, newContext, onScreen, pollUntil, screenshot, serverAndBrowser, signIn } from './harness';
+import { smtpSink } from './smtp-sink';
 
 /**
  * A fence crossed, end to end (issue 15: geofences, events, live delivery, e-mail), in both languages, no
@@ -16,28 +14,8 @@ import { animationsSettled, newContext, onScreen, pollUntil, screenshot, serverA
  * pointing at it) receives the event mail naming the fence, sent to the user whose e-mail notifications
  * are on. One server for the file.
  */
-const mails: { to: string; subject: string; text: string }[] = [];
-const sink = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  onData(stream, _session, done) {
-    simpleParser(stream)
-      .then((m) => {
-        mails.push({ to: String((m.to as { text: string } | undefined)?.text ?? ''), subject: m.subject ?? '', text: m.text ?? '' });
-        done();
-      })
-      .catch(done);
-  },
-});
-const env: Record<string, string> = {};
 // Before serverAndBrowser's hooks: the server starts with SMTP_URL pointing at the sink.
-beforeAll(async () => {
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  env.SMTP_URL = `smtp://127.0.0.1:${(sink.server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await new Promise<void>((resolve) => sink.close(() => resolve()));
-});
+const { mails, env } = smtpSink();
 const setup = serverAndBrowser({ env });
 
 const cases = [
