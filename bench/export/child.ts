@@ -1,5 +1,5 @@
 // One format of bench/export in a process of its own: opens the seeded database, writes the file, prints
-// one JSON line (rows, seconds, bytes, peak RSS in MB and the RSS before writing).
+// one JSON line (rows, seconds, CPU seconds, bytes, peak RSS in MB and the RSS before writing).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,7 @@ export async function runChild(format: string, dbFile: string, deviceId: number,
   const range = { startTime: START, endTime: START + spanMs };
   const baseMb = process.memoryUsage().rss / 2 ** 20;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   let rows = 0;
   if (format === 'read') {
     // The reads alone: what every format pays before making a cell.
@@ -48,9 +49,12 @@ export async function runChild(format: string, dbFile: string, deviceId: number,
     ({ rows } = await writeExport(database.db, { imei: IMEI, kind: 'fix', ...range, timeZone: ZONE, language: 'en', fileType }, out));
   }
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  // CPU seconds (user + system) of the writing: steadier than wall time on a loaded machine.
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const bytes = fs.statSync(file).size;
   fs.rmSync(file);
   // maxRSS is in kilobytes.
-  console.log(JSON.stringify({ rows, seconds, bytes, rssMb: process.resourceUsage().maxRSS / 1024, baseMb }));
+  console.log(JSON.stringify({ rows, seconds, cpuSeconds, bytes, rssMb: process.resourceUsage().maxRSS / 1024, baseMb }));
   await database.db.destroy();
 }

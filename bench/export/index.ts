@@ -102,8 +102,8 @@ async function main(): Promise<void> {
   const runnable = new URL(`../out/export-child-${process.pid}.mjs`, import.meta.url).pathname;
   fs.mkdirSync(path.dirname(runnable), { recursive: true });
   fs.copyFileSync(childJs, runnable);
-  console.log(`bench/export: ${ROWS.toLocaleString('en')} fixes of one device (seeded in ${seedSeconds.toFixed(1)} s, SQLite), each format in its own process, written to a file`);
-  const results: Record<string, { seconds: number; rows: number; bytes: number; rssMb: number; baseMb: number }> = {};
+  console.log(`bench/export: ${ROWS.toLocaleString('en')} fixes of one device (seeded in ${seedSeconds.toFixed(1)} s, SQLite), each format in its own process, written to a file; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  const results: Record<string, { seconds: number; cpuSeconds: number; rows: number; bytes: number; rssMb: number; baseMb: number }> = {};
   // BENCH_EXPORT_FORMATS=read,csv: only those.
   const chosen = process.env.BENCH_EXPORT_FORMATS?.split(',') ?? FORMATS;
   for (const format of FORMATS.filter((f) => chosen.includes(f))) {
@@ -120,16 +120,17 @@ async function main(): Promise<void> {
     results[format] = JSON.parse(line);
   }
   const pad = (s: string, n: number) => s.padStart(n);
-  console.log(`${'format'.padEnd(26)}${pad('rows', 10)}${pad('seconds', 9)}${pad('rows/s', 10)}${pad('MB file', 9)}${pad('peak RSS', 10)}${pad('at start', 10)}  goal`);
+  console.log(`${'format'.padEnd(26)}${pad('rows', 10)}${pad('seconds', 9)}${pad('CPU s', 8)}${pad('rows/s', 10)}${pad('rows/CPU s', 12)}${pad('MB file', 9)}${pad('peak RSS', 10)}${pad('at start', 10)}  goal`);
   const NAMES: Record<string, string> = { read: 'reads alone (keyset)', 'read-raw': 'reads, raw SQLite arrays', csv: 'CSV', xlsx: 'XLSX (ours, yazl)', exceljs: 'XLSX (ExcelJS streaming)', movebank: 'Movebank CSV' };
   for (const [format, r] of Object.entries(results)) {
     const rate = r.rows / r.seconds;
     const goal = GOALS[format];
     const verdict = goal ? `>= ${goal.rate / 1000}k rows/s, <= ${goal.rss} MB: ${rate >= goal.rate && r.rssMb <= goal.rss ? 'met' : 'NOT met'}` : '-';
     console.log(
-      `${NAMES[format]!.padEnd(26)}${pad(r.rows.toLocaleString('en'), 10)}${pad(r.seconds.toFixed(2), 9)}${pad(Math.round(rate).toLocaleString('en'), 10)}${pad((r.bytes / 1e6).toFixed(1), 9)}${pad(`${r.rssMb.toFixed(0)} MB`, 10)}${pad(`${r.baseMb.toFixed(0)} MB`, 10)}  ${verdict}`,
+      `${NAMES[format]!.padEnd(26)}${pad(r.rows.toLocaleString('en'), 10)}${pad(r.seconds.toFixed(2), 9)}${pad(r.cpuSeconds.toFixed(2), 8)}${pad(Math.round(rate).toLocaleString('en'), 10)}${pad(Math.round(r.rows / r.cpuSeconds).toLocaleString('en'), 12)}${pad((r.bytes / 1e6).toFixed(1), 9)}${pad(`${r.rssMb.toFixed(0)} MB`, 10)}${pad(`${r.baseMb.toFixed(0)} MB`, 10)}  ${verdict}`,
     );
   }
+  console.log(`load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   if (results.xlsx && results.exceljs) console.log(`ours vs ExcelJS on the same rows: ${(results.exceljs.seconds / results.xlsx.seconds).toFixed(2)}x the speed, ${(results.xlsx.bytes / results.exceljs.bytes).toFixed(2)}x the bytes`);
   fs.rmSync(runnable, { force: true });
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -44,6 +44,15 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+const sqliteUnder = new WeakMap<Kysely<Database>, SQLite.Database>();
+
+/**
+ * The better-sqlite3 connection under a Kysely that connect() made on SQLite, for bulk reads that want
+ * rows as arrays (modules/export); undefined on PostgreSQL and for a transaction's Kysely. Run it only
+ * inside `db.connection().execute(...)` and synchronously there, so that Kysely runs nothing between.
+ */
+export const rawSqlite = (db: Kysely<Database>): SQLite.Database | undefined => sqliteUnder.get(db);
+
 export function connect(opts: ConnectOptions): Db {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({
@@ -68,6 +77,7 @@ export function connect(opts: ConnectOptions): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+  sqliteUnder.set(db, sqlite);
   return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
 }
 

@@ -58,7 +58,14 @@ export function csvField(v: Cell): string {
 
 export const csvLine = (row: readonly Cell[]): string => {
   let line = '';
-  for (let i = 0; i < row.length; i++) line += (i === 0 ? '' : ',') + csvField(row[i]!);
+  for (let i = 0; i < row.length; i++) {
+    const v = row[i];
+    if (i > 0) line += ',';
+    // Numbers inline (most cells): csvField per cell was a tenth of the CSV's time.
+    if (typeof v === 'number') {
+      if (Number.isFinite(v)) line += v;
+    } else if (v !== null && v !== undefined) line += csvField(v);
+  }
   return `${line}\r\n`;
 };
 
