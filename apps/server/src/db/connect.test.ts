@@ -61,3 +61,24 @@ describe('SQLite transactions with another process writing', () => {
     expect(all).toEqual(expect.arrayContaining(['Other process', 'This process']));
   });
 });
+
+describe('migrations written side by side', () => {
+  it('runs a pending migration whose name sorts before one the database already ran', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wt-migrate-'));
+    const database = connect({ sqliteFile: path.join(dir, 'wildtrack.db') });
+    try {
+      await migrateToLatest(database);
+      // A database that ran every migration but the share-management index, as one migrated before that
+      // migration was written beside a later-dated one would be.
+      const name = '2026-11-25T06-20-00_share_management';
+      await database.db.schema.dropIndex('device_shares_owner_idx').execute();
+      await database.db.deleteFrom('kysely_migration' as never).where('name' as never, '=', name as never).execute();
+      expect(await migrateToLatest(database)).toEqual([name]);
+      const index = database.sqlite!.prepare("select name from sqlite_master where type = 'index' and name = 'device_shares_owner_idx'").get();
+      expect(index).toBeTruthy();
+    } finally {
+      await database.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

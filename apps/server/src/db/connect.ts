@@ -86,6 +86,9 @@ export async function migrateToLatest(database: Db): Promise<string[]> {
   const migrator = new Migrator({
     db: database.db,
     provider: { getMigrations: async () => migrations },
+    // Work done side by side adds migrations whose dates interleave (06-20 written after 06-30 ran on a
+    // developer's database); each migration stands alone, so a pending one runs even when a later one has.
+    allowUnorderedMigrations: true,
     ...(database.schema ? { migrationTableSchema: database.schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
