@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /** Times are epoch milliseconds in every table (integer on SQLite, bigint on PostgreSQL). */
 export interface OrganisationTable {
@@ -360,6 +360,10 @@ export interface NoticeTable {
   /** '' when none. */
   website: string;
   send_time: number;
+  /** The only user it is to (…_user_notices.ts); null: every user of org_id (or of all). */
+  user_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** A system notice's text as message keys (JSON NoticeTemplate), rendered in the reader's language; null: title and body as stored. */
+  template: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A user's read / delete of a notice (no row: unread, not deleted). */
@@ -644,6 +648,8 @@ export interface DownloadTaskTable {
   rows: Generated<number>;
   files_done: Generated<number>;
   files_total: Generated<number>;
+  /** The rows the files will hold, counted when claimed (0 until then). */
+  rows_total: Generated<number>;
   file_size: Generated<number>;
   /** JSON {key, params} of the message when it failed. */
   error: string | null;

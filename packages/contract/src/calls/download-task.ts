@@ -39,9 +39,15 @@ export const DownloadTaskSchema = z.object({
   IMEIs: z.array(z.string()),
   Kinds: z.array(ExportKindSchema),
   FileType: ExportFileTypeSchema,
-  /** Rows written so far, and the share of the task's files done, 0-100. */
+  /**
+   * Rows written so far; the rows the files will hold (counted when the task starts, 0 before); Percent is
+   * Rows / RowsTotal, 0-100 (files done / files total before the count); EtaMs the estimated time left while
+   * DOWNLOADING, from the rate so far (-1: not known yet).
+   */
   Rows: z.number().int(),
+  RowsTotal: z.number().int(),
   Percent: z.number(),
+  EtaMs: z.number().int(),
   /** In the caller's zone, 'YYYY-MM-DD HH:mm:ss'; ExpireTime '' until the file is written. */
   CreateTime: z.string(),
   ExpireTime: z.string(),

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE, calls, Code, DeviceType, type DownloadTask, INGEST_BASE, ingestHeaders, LanguageId, signedHeaders, SpeciesType } from '@wildtrack/contract';
+import { API_BASE, calls, Code, DeviceType, type DownloadTask, INGEST_BASE, ingestHeaders, LanguageId, type Notice, signedHeaders, SpeciesType } from '@wildtrack/contract';
 import { contractCalls } from '../../test/contract-calls.js';
 import { BASE, DAY, HOUR, local, MIN, type Page, ZONE } from '../../test/fixed-time.js';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
@@ -12,6 +12,7 @@ describe.each(DIALECTS)('download tasks on %s', (dialect) => {
   let t: TestApp;
   let alice: string;
   let bob: string;
+  let carol: string;
   const { call, data } = contractCalls(() => t, () => alice, { timeZone: ZONE });
   const range = { startTime: local(BASE - DAY), endTime: local(BASE + DAY) };
   const tasks = async (token = alice) => (await data<Page<DownloadTask>>(calls.GetDownloadTaskListByPage, { currentPage: 1, pageSize: 10 }, { token })).List;
@@ -38,6 +39,7 @@ describe.each(DIALECTS)('download tasks on %s', (dialect) => {
     t = await createTestApp(dialect);
     ({ token: alice } = await t.userWithToken({ org: 'Heron Lab' }));
     ({ token: bob } = await t.userWithToken({ org: 'Crane Lab' }));
+    ({ token: carol } = await t.userWithToken({ org: 'Heron Lab' }));
     const aliceOrg = await t.services.devices.orgIdByName('Heron Lab');
     const bobOrg = await t.services.devices.orgIdByName('Crane Lab');
     const userOf = async (org: number) => Number((await t.database.db.selectFrom('users').select('id').where('org_id', '=', org).executeTakeFirstOrThrow()).id);
@@ -81,6 +83,8 @@ describe.each(DIALECTS)('download tasks on %s', (dialect) => {
     const done = await finished(created.IdStr);
     expect(done, done.Error).toMatchObject({ Status: 'SUCCESSFUL', Percent: 100, Error: '' });
     expect(done.Rows).toBe(2 * (3 + 2));
+    // counted before writing: the rows the files hold
+    expect(done.RowsTotal).toBe(done.Rows);
     // kept 7 days by default: shown as days and hours from RemainingMs
     expect(done.RemainingMs).toBeGreaterThan(7 * DAY - HOUR);
     expect(done.RemainingMs).toBeLessThanOrEqual(7 * DAY);
@@ -100,6 +104,23 @@ describe.each(DIALECTS)('download tasks on %s', (dialect) => {
     const dir = path.join(t.dataDir, 'downloads');
     const files = fs.readdirSync(dir, { recursive: true }).map(String);
     expect(files.filter((f) => f.endsWith('.part'))).toEqual([]);
+  });
+
+  it('tells its owner "your download is ready" as a notice in their language, with its name and range; another member of the organisation is not told', async () => {
+    const notices = async (token: string, lang: 'en' | 'zh' = 'en') => (await data<{ list: Notice[] }>(calls.GetNoticeList, {}, { token, lang })).list;
+    const carolBefore = (await notices(carol)).length;
+    const created = await data<DownloadTask>(calls.CreateDownloadTask, { imeis: ['H-ONE'], kinds: ['fix'], fileType: 'csv', title: 'Herons autumn', ...range });
+    expect((await finished(created.IdStr)).Status).toBe('SUCCESSFUL');
+    const task = (await tasks()).find((x) => x.IdStr === created.IdStr)!;
+    await expect.poll(async () => (await notices(alice)).some((n) => n.Body.includes('Herons autumn'))).toBe(true);
+    const en = (await notices(alice)).find((n) => n.Body.includes('Herons autumn'))!;
+    expect(en).toMatchObject({ Title: 'Your download is ready', Viewed: 0 });
+    expect(en.Body).toContain(`(${task.StartTime} to ${task.EndTime})`);
+    const zh = (await notices(alice, 'zh')).find((n) => n.Id === en.Id)!;
+    expect(zh.Title).toBe('您的下载已就绪');
+    expect(zh.Body).toContain(`（${task.StartTime} 至 ${task.EndTime}）`);
+    expect(await notices(carol)).toHaveLength(carolBefore);
+    expect((await call(calls.GetNotice, { Id: en.IdStr }, { token: carol })).Code).toBe(Code.NotFound);
   });
 
   it('counts and pages the caller\'s own tasks only', async () => {

@@ -1,3 +1,4 @@
+import { SensorKind, type SensorKindName } from '@wildtrack/contract';
 import type { Kysely, Selectable } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
 import type { Database, DownloadTaskTable } from '../../db/schema.js';
@@ -87,7 +88,7 @@ export class DownloadTaskRepository {
     if (this.postgres) {
       return this.db
         .updateTable('download_tasks')
-        .set((eb) => ({ status: 'DOWNLOADING', started_at: now, heartbeat_at: now, attempts: eb('attempts', '+', 1), rows: 0, files_done: 0 }))
+        .set((eb) => ({ status: 'DOWNLOADING', started_at: now, heartbeat_at: now, attempts: eb('attempts', '+', 1), rows: 0, rows_total: 0, files_done: 0 }))
         .where('id', '=', (eb) =>
           eb.selectFrom('download_tasks').select('id').where('status', '=', 'WAITING').orderBy('id').limit(1).forUpdate().skipLocked(),
         )
@@ -100,7 +101,7 @@ export class DownloadTaskRepository {
       if (!next) return undefined;
       const r = await this.db
         .updateTable('download_tasks')
-        .set((eb) => ({ status: 'DOWNLOADING', started_at: now, heartbeat_at: now, attempts: eb('attempts', '+', 1), rows: 0, files_done: 0 }))
+        .set((eb) => ({ status: 'DOWNLOADING', started_at: now, heartbeat_at: now, attempts: eb('attempts', '+', 1), rows: 0, rows_total: 0, files_done: 0 }))
         .where('id', '=', next.id)
         .where('status', '=', 'WAITING')
         .returningAll()
@@ -120,6 +121,31 @@ export class DownloadTaskRepository {
       .executeTakeFirst();
     // a row gone (deleted) or no longer running is a cancel too
     return !row || row.cancel_requested === 1;
+  }
+
+  /**
+   * How many rows a device's file of `kind` will hold over [from, to] (ms, both ends included): a count per
+   * table by its (device, time) index, the same rows the export writer reads (acceleration: a row per sample).
+   */
+  async rowsOf(imei: string, kind: string, from: number, to: number): Promise<number> {
+    const device = await this.db.selectFrom('devices').select('id').where('imei', '=', imei).executeTakeFirst();
+    if (!device) return 0;
+    const id = device.id;
+    let q;
+    if (kind === 'fix') q = this.db.selectFrom('fixes').select((eb) => eb.fn.countAll<number>().as('n')).where('device_id', '=', id).where('pick_time', '>=', from).where('pick_time', '<=', to);
+    else if (kind === 'acceleration')
+      q = this.db.selectFrom('acc_bursts').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('sample_count'), eb.lit(0)).as('n')).where('device_id', '=', id).where('start_time', '>=', from).where('start_time', '<=', to);
+    else if (kind === 'event') q = this.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('device_id', '=', id).where('happen_time', '>=', from).where('happen_time', '<=', to);
+    else {
+      const sensor = SensorKind[kind as SensorKindName];
+      if (!sensor) return 0;
+      q = this.db.selectFrom('sensor_records').select((eb) => eb.fn.countAll<number>().as('n')).where('device_id', '=', id).where('kind', '=', sensor.id).where('time', '>=', from).where('time', '<=', to);
+    }
+    return Number((await q.executeTakeFirstOrThrow()).n);
+  }
+
+  async setRowsTotal(id: number, rowsTotal: number): Promise<void> {
+    await this.db.updateTable('download_tasks').set({ rows_total: rowsTotal }).where('id', '=', id).execute();
   }
 
   /** Ends a running task; answers whether it was still running (a delete meanwhile: nothing to end). */

@@ -194,6 +194,48 @@ describe.each(DIALECTS)('download task runner on %s', (dialect) => {
     expect(await row(id!)).toMatchObject({ status: 'SUCCESSFUL', attempts: 2 });
   });
 
+  it('reports progress as rows written of rows counted: a one-file task half written reads 50 %, with a time left', async () => {
+    // 40 fixes of R-ONE at ms 1000..40000, one outside the range; a task of that one device and kind only
+    const device = Number((await t.database.db.selectFrom('devices').select('id').where('imei', '=', 'R-ONE').executeTakeFirstOrThrow()).id);
+    const fix = (pick: number) => ({ device_id: device, pick_time: pick, lon: 8.5, lat: 47.4, valid: 1, received_at: pick });
+    await t.database.db.insertInto('fixes').values([...Array.from({ length: 40 }, (_, i) => fix(1000 * (i + 1))), fix(99_000)]).execute();
+    const id = await repo().create({
+      userId, title: 'one file', imeis: JSON.stringify([{ imei: 'R-ONE', caption: 'Stork', from: 1000, to: 50_000 }]), kinds: JSON.stringify(['fix']),
+      fileType: 'csv', from: 1000, to: 50_000, zone: '+08:00', lang: 'en', filesTotal: 1, now: Date.now(),
+    });
+    // a writer that writes 20 of its 40 rows, then waits to be let go
+    let release!: () => void;
+    let halfway!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const half = new Promise<void>((r) => (halfway = r));
+    const writers: ExportWriters = {
+      async write(_req, out, { onRows }) {
+        for (let i = 1; i <= 40; i++) {
+          out.write(`${i}\n`);
+          onRows(i);
+          if (i === 20) {
+            halfway();
+            await gate;
+          }
+        }
+        out.end();
+      },
+      fileName: () => 'fixes.csv',
+    };
+    const r = runner(writers);
+    const running = r.drain();
+    await half;
+    const view = async () => (await r.page(caller, undefined, 1, 50)).List.find((x) => x.IdStr === String(id))!;
+    // the heartbeat writes the progress: wait for it, not for a time
+    await expect.poll(async () => (await view()).Rows, { timeout: 10_000, interval: 50 }).toBe(20);
+    const mid = await view();
+    expect(mid).toMatchObject({ Status: 'DOWNLOADING', Rows: 20, RowsTotal: 40, Percent: 50 });
+    expect(mid.EtaMs).toBeGreaterThanOrEqual(0);
+    release();
+    await running;
+    expect(await view()).toMatchObject({ Status: 'SUCCESSFUL', Rows: 40, RowsTotal: 40, Percent: 100, EtaMs: -1 });
+  });
+
   it("names the zip's entries by the server: a device's caption cannot climb out of the archive", async () => {
     const [id] = await queue(1, '../../etc/passwd\\x:*?"<>| 白鹳');
     await runner(countingWriters()).drain();

@@ -103,7 +103,8 @@ export class DownloadTaskService {
     /** How long a file is kept; whether this process runs tasks (false: it serves the calls, another process runs them). */
     private readonly opts: { keepMs: number; runs?: boolean },
     private readonly log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void },
-    private readonly onReady: (task: DownloadTaskRow) => Promise<void> = async () => undefined,
+    /** Told when a task ends SUCCESSFUL or FAILED (its owner's notice), with the task as stored then. */
+    private readonly onEnded: (task: DownloadTaskRow) => Promise<void> = async () => undefined,
   ) {}
 
   private dir(userId: number): string {
@@ -244,6 +245,7 @@ export class DownloadTaskService {
       const error = stored({ key: 'downloadTask.interrupted', params: { attempts: Number(row.attempts) } });
       if (await this.repo.reclaim(Number(row.id), now - STALE_MS, MAX_ATTEMPTS, error, now)) {
         await fs.promises.rm(`${this.fileOf(row)}.part`, { force: true });
+        if ((await this.repo.byId(Number(row.id)))?.status === 'FAILED') await this.ended(Number(row.id));
         n += 1;
       }
     }
@@ -307,6 +309,10 @@ export class DownloadTaskService {
       zipped.catch(() => undefined);
       const devices = JSON.parse(task.imeis) as TaskDevice[];
       const kinds = JSON.parse(task.kinds) as ExportKind[];
+      // progress is rows written / rows the files will hold: counted first (an index count per file)
+      let rowsTotal = 0;
+      for (const device of devices) for (const kind of kinds) rowsTotal += await this.repo.rowsOf(device.imei, kind, device.from, device.to);
+      await this.repo.setRowsTotal(id, rowsTotal);
       const names = new Set<string>();
       for (const device of devices) {
         for (const kind of kinds) {
@@ -351,7 +357,7 @@ export class DownloadTaskService {
       if (!(await this.repo.finish(id, { status: 'SUCCESSFUL', progress, fileSize: size, expiresAt: now + this.opts.keepMs }, now))) {
         await fs.promises.rm(file, { force: true });
       } else {
-        await this.onReady((await this.repo.byId(id))!).catch((err: unknown) => this.log.warn({ err }, 'download ready notice not sent'));
+        await this.ended(id);
       }
     } catch (err) {
       clearInterval(beat);
@@ -363,12 +369,22 @@ export class DownloadTaskService {
         await this.repo.finish(id, { status: 'CANCELLED', progress }, Date.now());
       } else {
         this.log.error({ err, downloadTaskId: id }, 'download task failed');
-        await this.repo.finish(id, { status: 'FAILED', progress, error: stored({ key: 'downloadTask.failed', params: { id } }) }, Date.now());
+        if (await this.repo.finish(id, { status: 'FAILED', progress, error: stored({ key: 'downloadTask.failed', params: { id } }) }, Date.now())) await this.ended(id);
       }
     } finally {
       clearInterval(beat);
       this.running.delete(id);
       ended();
+    }
+  }
+
+  /** Tells onEnded (the owner's notice) of a task that ended; a failure to is logged, the task stays as it ended. */
+  private async ended(id: number): Promise<void> {
+    try {
+      const row = await this.repo.byId(id);
+      if (row) await this.onEnded(row);
+    } catch (err) {
+      this.log.warn({ err, downloadTaskId: id }, 'download task notice not sent');
     }
   }
 
@@ -380,6 +396,9 @@ export class DownloadTaskService {
     const devices = JSON.parse(r.imeis) as TaskDevice[];
     const total = Number(r.files_total);
     const done = Number(r.files_done);
+    const rows = Number(r.rows);
+    const rowsTotal = Number(r.rows_total);
+    const started = r.started_at === null ? null : Number(r.started_at);
     const error = r.error ? (JSON.parse(r.error) as StoredMessage) : null;
     const id = String(r.id);
     return {
@@ -398,7 +417,9 @@ export class DownloadTaskService {
       Kinds: JSON.parse(r.kinds) as ExportKind[],
       FileType: r.file_type as ExportFileType,
       Rows: Number(r.rows),
-      Percent: status === 'SUCCESSFUL' ? 100 : total > 0 ? Math.round((1000 * done) / total) / 10 : 0,
+      RowsTotal: rowsTotal,
+      Percent: status === 'SUCCESSFUL' ? 100 : rowsTotal > 0 ? Math.min(99.9, Math.round((1000 * rows) / rowsTotal) / 10) : total > 0 ? Math.round((1000 * done) / total) / 10 : 0,
+      EtaMs: status === 'DOWNLOADING' && started !== null && rows > 0 && rowsTotal > rows ? Math.round(((now - started) * (rowsTotal - rows)) / rows) : -1,
       CreateTime: formatTime(Number(r.created_at), caller.zone),
       ExpireTime: expires === null ? '' : formatTime(expires, caller.zone),
       RemainingMs: status === 'SUCCESSFUL' && expires !== null ? Math.max(0, expires - now) : 0,

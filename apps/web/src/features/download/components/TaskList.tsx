@@ -90,7 +90,18 @@ export function TaskList() {
                   {t(`download.status.${r.Status}`)}
                 </Tag>
                 {r.Status === 'DOWNLOADING' ? <Progress percent={r.Percent} size="small" data-testid="task-progress" /> : null}
-                {r.Status === 'DOWNLOADING' || r.Status === 'SUCCESSFUL' ? <Typography.Text type="secondary">{t('download.list.rows', { count: r.Rows })}</Typography.Text> : null}
+                {r.Status === 'DOWNLOADING' && r.RowsTotal > 0 ? (
+                  <Typography.Text type="secondary" data-testid="task-rows">
+                    {t('download.list.rowsOf', { rows: r.Rows.toLocaleString(), total: r.RowsTotal.toLocaleString() })}
+                  </Typography.Text>
+                ) : r.Status === 'DOWNLOADING' || r.Status === 'SUCCESSFUL' ? (
+                  <Typography.Text type="secondary">{t('download.list.rows', { count: r.Rows })}</Typography.Text>
+                ) : null}
+                {r.Status === 'DOWNLOADING' && r.EtaMs >= 0 ? (
+                  <Typography.Text type="secondary" data-testid="task-eta">
+                    {t('download.list.eta', { minutes: Math.max(1, Math.ceil(r.EtaMs / 60_000)) })}
+                  </Typography.Text>
+                ) : null}
                 {r.Error ? <Typography.Text type="danger">{r.Error}</Typography.Text> : null}
               </Space>
             ),
