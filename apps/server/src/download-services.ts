@@ -4,7 +4,11 @@ import { DeviceConsole } from './modules/device/console.js';
 import { DeviceConsoleRepository } from './modules/device/console-repository.js';
 import { DownloadTaskRepository } from './modules/download/repository.js';
 import { DownloadTaskService } from './modules/download/service.js';
+import type { DownloadTaskRow } from './modules/download/repository.js';
 import { exportFileName, writeExport } from './modules/export/index.js';
+import { NoticeRepository } from './modules/notice/repository.js';
+import { type NoticeTemplate, type NoticeText, NoticeService } from './modules/notice/service.js';
+import { formatTime } from '@wildtrack/contract';
 
 type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
@@ -14,6 +18,7 @@ type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: strin
  * no other module's tables.
  */
 export function downloadTaskService(database: Db, config: Pick<Config, 'dataDir' | 'downloadKeepMs' | 'downloadTasks'>, log: Log, devices?: DeviceConsole): DownloadTaskService {
+  const notices = new NoticeService(new NoticeRepository(database.db));
   return new DownloadTaskService(
     new DownloadTaskRepository(database.db),
     devices ?? new DeviceConsole(new DeviceConsoleRepository(database.db, database.sqlite)),
@@ -21,5 +26,27 @@ export function downloadTaskService(database: Db, config: Pick<Config, 'dataDir'
     config.dataDir,
     { keepMs: config.downloadKeepMs, runs: config.downloadTasks === 'run' },
     log,
+    (task) => notices.sendToUser(Number(task.user_id), taskEndedNotice(task)).then(() => undefined),
   );
+}
+
+/**
+ * The owner's notice of a task that ended (§2.1 /download): "your download is ready" with the task's name,
+ * range (in the task's zone, as its list shows it) and until when its file is kept, or that it failed and why;
+ * rendered in the reader's language when read.
+ */
+export function taskEndedNotice(task: DownloadTaskRow): NoticeTemplate {
+  const params = {
+    title: task.title,
+    start: formatTime(Number(task.start_time), task.time_zone),
+    end: formatTime(Number(task.end_time), task.time_zone),
+  };
+  if (task.status === 'SUCCESSFUL') {
+    return {
+      title: { key: 'downloadTask.ready' },
+      body: { key: 'downloadTask.readyBody', params: { ...params, expires: { time: Number(task.expires_at ?? 0) } } },
+    };
+  }
+  const reason: NoticeText = task.error ? (JSON.parse(task.error) as NoticeText) : { key: 'downloadTask.failed', params: { id: Number(task.id) } };
+  return { title: { key: 'downloadTask.failedTitle' }, body: { key: 'downloadTask.failedBody', params: { ...params, reason } } };
 }

@@ -5,7 +5,8 @@ import { EventEmitter } from 'node:events';
  * in this process by whoever stored it, after its transaction committed. Live delivery (L1) listens with
  * onCreated and carries it to consoles (and across processes); nothing here knows who reads it.
  *
- * - notice: written by NoticeService.send (the CLI's send-notice, system notices); orgId null = to all.
+ * - notice: written by NoticeService.send (the CLI's send-notice; orgId null = to all) and sendToUser (a
+ *   system notice to one user: userId, who alone reads it; null = every user of orgId).
  * - event: whoever stores an event (fences at ingest, detection, instruction status changes) calls
  *   announceCreated({ kind: 'event', ... }) once the row is committed.
  *
@@ -13,7 +14,7 @@ import { EventEmitter } from 'node:events';
  * synchronous transaction, or about to commit, is done before a listener reads the row.
  */
 export type Created =
-  | { kind: 'notice'; noticeId: number; orgId: number | null }
+  | { kind: 'notice'; noticeId: number; orgId: number | null; userId: number | null }
   | { kind: 'event'; eventId: number; deviceId: number; type: number; happenTime: number };
 
 const feed = new EventEmitter<{ created: [Created] }>();

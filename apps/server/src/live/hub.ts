@@ -147,6 +147,11 @@ export function eventMessage(e: EventRow): LiveMessage {
   return { type: 'event', id: `e:${e.id}`, eventId: e.id, imei: e.imei, eventType: e.type, happenTime: e.happenTime };
 }
 
+/** A notice is for a session when it is to all, or to the session's organisation and to every user of it or to the session's user. */
+function noticeFor(n: { orgId: number | null; userId: number | null }, session: SessionInfo): boolean {
+  return (n.orgId === null || n.orgId === session.orgId) && (n.userId === null || n.userId === session.userId);
+}
+
 function noticeMessage(id: number): LiveMessage {
   return { type: 'notice', id: `n:${id}`, noticeId: id };
 }
@@ -157,7 +162,7 @@ function fixMessage(id: string, f: FixEntry): LiveMessage {
 
 /**
  * Live delivery in one server process (issue 15 item 5): the open consoles' streams, fed with
- * - new notices (to the user's organisation or to all), read from the notices table the same way;
+ * - new notices (to the user's organisation, to all, or to the user alone), read from the notices table the same way;
  * - new events, read from the events table every EVENT_POLL_MS while a console is connected (whoever wrote
  *   them, in whichever process: instruction status, fences, device events), each checked against the
  *   reader's access and subscriptions;
@@ -252,7 +257,7 @@ export class LiveHub {
       if (query.notice !== undefined) {
         const rows = await this.repo.noticesAfter(query.notice, CATCH_UP_MAX + 1);
         if (rows.length > CATCH_UP_MAX) conn.deliver({ type: 'resync', id: 's:notice', what: 'notice' }, null);
-        else for (const n of rows) if (n.orgId === null || n.orgId === session.orgId) conn.deliver(noticeMessage(n.id), null);
+        else for (const n of rows) if (noticeFor(n, session)) conn.deliver(noticeMessage(n.id), null);
       }
       if (query.fix !== undefined) {
         const missed = await this.bus.after(query.fix);
@@ -325,7 +330,7 @@ export class LiveHub {
       }
       for (const n of await this.repo.noticesAfter(this.noticeCursor, 1000)) {
         this.noticeCursor = n.id;
-        for (const c of this.connections) if (n.orgId === null || n.orgId === c.session.orgId) c.offer(noticeMessage(n.id), null);
+        for (const c of this.connections) if (noticeFor(n, c.session)) c.offer(noticeMessage(n.id), null);
       }
       for (const e of found) {
         const msg = eventMessage(e);

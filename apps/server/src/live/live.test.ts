@@ -162,6 +162,21 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
     await back.waitFor((m) => m.type === 'notice' && m.noticeId === toAll);
     back.close();
 
+    // A notice to one user (a download's "ready"): their console gets it, another member of their organisation's does not, live or replayed.
+    const mate = await t.userWithToken({ org: 'Live Owner' });
+    const mates = await openLiveReader(base, mate.token);
+    const mateReady = (await mates.waitFor((m) => m.type === 'ready')) as Extract<LiveMessage, { type: 'ready' }>;
+    const toOwnerAlone = await t.services.notices.sendToUser(ownerId, { title: { key: 'downloadTask.ready' }, body: { key: 'downloadTask.failed', params: { id: 1 } } });
+    const toOrgAfter = await t.services.notices.send({ title: 'Owners again', body: 'z', orgName: 'Live Owner' });
+    await mine.waitFor((m) => m.type === 'notice' && m.noticeId === toOwnerAlone);
+    await mates.waitFor((m) => m.type === 'notice' && m.noticeId === toOrgAfter);
+    expect(mates.messages.some((m) => m.type === 'notice' && m.noticeId === toOwnerAlone)).toBe(false);
+    mates.close();
+    const mateBack = await openLiveReader(base, mate.token, { notice: mateReady.cursor.notice });
+    await mateBack.waitFor((m) => m.type === 'notice' && m.noticeId === toOrgAfter);
+    expect(mateBack.messages.some((m) => m.type === 'notice' && m.noticeId === toOwnerAlone)).toBe(false);
+    mateBack.close();
+
     // Instruction events off for this device (EventSubscribe): none arrives; a Device event still does.
     expect((await t.call(calls.SetEventSubscribe.path, { imei: dev.imei, FenceEvent: true, InstrEvent: false, FixUpdateEvent: true }, { token: owner.token })).body.Code).toBe(Code.Success);
     await recordInstructionEvent(t.database.db, { deviceId: dev.id, instructionId: 9, type: 'SetWork', status: 'SUCCESSFUL', at: Date.now() });

@@ -62,10 +62,10 @@ export class LiveRepository {
     return Number(r?.m ?? 0);
   }
 
-  /** Notices with an id above `afterId`, oldest first: their organisation (null: to every organisation). */
-  async noticesAfter(afterId: number, limit: number): Promise<{ id: number; orgId: number | null }[]> {
-    const rows = await this.db.selectFrom('notices').select(['id', 'org_id']).where('id', '>', afterId).orderBy('id').limit(limit).execute();
-    return rows.map((r) => ({ id: Number(r.id), orgId: r.org_id === null ? null : Number(r.org_id) }));
+  /** Notices with an id above `afterId`, oldest first: their organisation (null: to every organisation) and user (null: every user of it). */
+  async noticesAfter(afterId: number, limit: number): Promise<{ id: number; orgId: number | null; userId: number | null }[]> {
+    const rows = await this.db.selectFrom('notices').select(['id', 'org_id', 'user_id']).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    return rows.map((r) => ({ id: Number(r.id), orgId: r.org_id === null ? null : Number(r.org_id), userId: r.user_id === null ? null : Number(r.user_id) }));
   }
 
   async maxNoticeId(): Promise<number> {

@@ -97,4 +97,33 @@ describe.each(DIALECTS)('notices on %s', (dialect) => {
     await expect(t.services.notices.send({ title: 'x', body: 'y', orgName: 'Nowhere' })).rejects.toThrow('no organisation named Nowhere');
     expect(await count()).toBe(before);
   });
+
+  it("a notice to one user: only that user lists, counts, reads and deletes it, rendered in the reader's language", async () => {
+    const userId = async (org: string) => Number((await t.database.db.selectFrom('users as u').innerJoin('organisations as o', 'o.id', 'u.org_id').select('u.id').where('o.name', '=', org).orderBy('u.id').executeTakeFirstOrThrow()).id);
+    const aliceId = await userId('Heron Lab');
+    const [aliceUnread, carolUnread, carolList] = [await unread(), await unread(carol), (await list(carol)).length];
+    const id = await t.services.notices.sendToUser(aliceId, {
+      title: { key: 'downloadTask.failedTitle' },
+      body: { key: 'downloadTask.failedBody', params: { title: 'Storks', start: '2026-11-01 00:00:00', end: '2026-11-02 00:00:00', reason: { key: 'downloadTask.interrupted', params: { attempts: 3 } } } },
+    });
+    await expect.poll(() => sent.find((c) => c.kind === 'notice' && c.noticeId === id)).toMatchObject({ userId: aliceId });
+    expect(await unread()).toBe(aliceUnread + 1);
+    expect((await list()).find((n) => n.Id === id)).toMatchObject({
+      Title: 'Your download failed',
+      Body: 'The download task "Storks" (2026-11-01 00:00:00 to 2026-11-02 00:00:00) failed: The server stopped while writing the file; tried 3 times.',
+      Viewed: 0,
+    });
+    const zh = await call(calls.GetNotice, { Id: String(id) }, { lang: 'zh' });
+    expect(zh.Data).toMatchObject({ Title: '您的下载未能完成', Body: '下载任务“Storks”（2026-11-01 00:00:00 至 2026-11-02 00:00:00）未能完成：服务器在生成文件时停止，已重试 3 次。' });
+    // another user of the same organisation does not see it, nor can read or delete it
+    expect((await list(carol)).length).toBe(carolList);
+    expect(await unread(carol)).toBe(carolUnread);
+    const before = await states();
+    for (const def of [calls.GetNotice, calls.NoticeViewed, calls.DeleteNotice]) expect((await call(def, { Id: String(id) }, { token: carol })).Code).toBe(Code.NotFound);
+    expect(await states()).toBe(before);
+    expect((await call(calls.NoticeViewed, { Id: String(id) })).Code).toBe(Code.Success);
+    expect(await unread()).toBe(aliceUnread);
+    expect((await call(calls.DeleteNotice, { Id: String(id) })).Code).toBe(Code.Success);
+    expect((await list()).some((n) => n.Id === id)).toBe(false);
+  });
 });

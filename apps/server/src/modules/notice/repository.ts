@@ -8,6 +8,8 @@ export interface NoticeRow {
   website: string;
   send_time: number;
   viewed_at: number | null;
+  /** A system notice's text as message keys (JSON), rendered in the reader's language; null: title and body as stored. */
+  template: string | null;
 }
 
 /** Most notices one GetList answers (the newest). */
@@ -22,27 +24,34 @@ export class NoticeRepository {
     return r ? Number(r.id) : undefined;
   }
 
-  async create(n: { orgId: number | null; title: string; body: string; website: string; sendTime: number }): Promise<number> {
+  /** The organisation of a user (a notice to one user is also to their organisation). */
+  async orgIdOfUser(userId: number): Promise<number | undefined> {
+    const r = await this.db.selectFrom('users').select('org_id').where('id', '=', userId).executeTakeFirst();
+    return r ? Number(r.org_id) : undefined;
+  }
+
+  async create(n: { orgId: number | null; userId?: number; title: string; body: string; website: string; template?: string; sendTime: number }): Promise<number> {
     const r = await this.db
       .insertInto('notices')
-      .values({ org_id: n.orgId, title: n.title, body: n.body, website: n.website, send_time: n.sendTime })
+      .values({ org_id: n.orgId, user_id: n.userId ?? null, title: n.title, body: n.body, website: n.website, template: n.template ?? null, send_time: n.sendTime })
       .returning('id')
       .executeTakeFirstOrThrow();
     return Number(r.id);
   }
 
-  /** The user's notices (their organisation's and those to all) they have not deleted. */
+  /** The user's notices (their organisation's, those to all, and those to them alone) they have not deleted. */
   private mine(userId: number, orgId: number) {
     return this.db
       .selectFrom('notices as n')
       .leftJoin('notice_states as s', (j) => j.onRef('s.notice_id', '=', 'n.id').on('s.user_id', '=', userId))
       .where((eb) => eb.or([eb('n.org_id', 'is', null), eb('n.org_id', '=', orgId)]))
+      .where((eb) => eb.or([eb('n.user_id', 'is', null), eb('n.user_id', '=', userId)]))
       .where('s.deleted_at', 'is', null);
   }
 
   async list(userId: number, orgId: number): Promise<NoticeRow[]> {
     const rows = await this.mine(userId, orgId)
-      .select(['n.id', 'n.title', 'n.body', 'n.website', 'n.send_time', 's.viewed_at'])
+      .select(['n.id', 'n.title', 'n.body', 'n.website', 'n.send_time', 'n.template', 's.viewed_at'])
       .orderBy('n.send_time', 'desc')
       .orderBy('n.id', 'desc')
       .limit(LIST_MAX)
@@ -51,7 +60,7 @@ export class NoticeRepository {
   }
 
   async one(userId: number, orgId: number, id: number): Promise<NoticeRow | undefined> {
-    const r = await this.mine(userId, orgId).select(['n.id', 'n.title', 'n.body', 'n.website', 'n.send_time', 's.viewed_at']).where('n.id', '=', id).executeTakeFirst();
+    const r = await this.mine(userId, orgId).select(['n.id', 'n.title', 'n.body', 'n.website', 'n.send_time', 'n.template', 's.viewed_at']).where('n.id', '=', id).executeTakeFirst();
     return r && normalise(r);
   }
 
@@ -78,6 +87,6 @@ export class NoticeRepository {
   }
 }
 
-function normalise(r: { id: number; title: string; body: string; website: string; send_time: number; viewed_at: number | null }): NoticeRow {
+function normalise(r: NoticeRow): NoticeRow {
   return { ...r, id: Number(r.id), send_time: Number(r.send_time), viewed_at: r.viewed_at === null ? null : Number(r.viewed_at) };
 }

@@ -1,4 +1,4 @@
-import { Code, formatTime, isPlainText, type Notice, NOTICE_BODY_MAX, NOTICE_TITLE_MAX, NOTICE_WEBSITE_MAX } from '@wildtrack/contract';
+import { Code, formatTime, isPlainText, type Lang, message, type MessageKey, type Notice, NOTICE_BODY_MAX, NOTICE_TITLE_MAX, NOTICE_WEBSITE_MAX } from '@wildtrack/contract';
 import type { Caller } from '../../http/caller.js';
 import { AppError } from '../../http/errors.js';
 import { announceCreated } from '../../db/created.js';
@@ -6,6 +6,26 @@ import type { NoticeRepository, NoticeRow } from './repository.js';
 
 /** A notice the operator (or the system) wants to send refused before anything is stored. */
 export class NoticeInputError extends Error {}
+
+/** A message of the catalogue and its parameters; a parameter is text, a number, a time (epoch ms, shown in the reader's zone) or another message. */
+export interface NoticeText {
+  key: MessageKey;
+  params?: Record<string, string | number | { time: number } | NoticeText>;
+}
+
+/** A system notice's title and body, stored as messages and rendered in the reader's language and zone when read. */
+export interface NoticeTemplate {
+  title: NoticeText;
+  body: NoticeText;
+}
+
+function render(t: NoticeText, lang: Lang, zone: string): string {
+  const params: Record<string, string | number> = {};
+  for (const [name, v] of Object.entries(t.params ?? {})) {
+    params[name] = typeof v === 'object' ? ('time' in v ? formatTime(v.time, zone) : render(v, lang, zone)) : v;
+  }
+  return message(lang, t.key, params);
+}
 
 const noticeNotFound = () => new AppError(Code.NotFound, 'notice.notFound');
 
@@ -35,18 +55,39 @@ export class NoticeService {
       orgId = found;
     }
     const id = await this.repo.create({ orgId, title, body, website, sendTime: now });
-    announceCreated({ kind: 'notice', noticeId: id, orgId });
+    announceCreated({ kind: 'notice', noticeId: id, orgId, userId: null });
     return id;
   }
 
-  private record(r: NoticeRow, zone: string): Notice {
+  /**
+   * A system notice to one user only (their organisation's other users never see it), its text rendered in
+   * the reader's language at read time; the English text is stored as title and body too. Answers its id.
+   */
+  async sendToUser(userId: number, template: NoticeTemplate, now = Date.now()): Promise<number> {
+    const orgId = await this.repo.orgIdOfUser(userId);
+    if (orgId === undefined) throw new NoticeInputError(`no user ${userId}`);
+    const id = await this.repo.create({
+      orgId,
+      userId,
+      title: render(template.title, 'en', 'UTC'),
+      body: render(template.body, 'en', 'UTC'),
+      website: '',
+      template: JSON.stringify(template),
+      sendTime: now,
+    });
+    announceCreated({ kind: 'notice', noticeId: id, orgId, userId });
+    return id;
+  }
+
+  private record(r: NoticeRow, lang: Lang, zone: string): Notice {
+    const template = r.template === null ? null : (JSON.parse(r.template) as NoticeTemplate);
     return {
       Id: r.id,
       NoticeId: r.id,
       IdStr: String(r.id),
       NoticeIdStr: String(r.id),
-      Title: r.title,
-      Body: r.body,
+      Title: template ? render(template.title, lang, zone) : r.title,
+      Body: template ? render(template.body, lang, zone) : r.body,
       SendTime: formatTime(r.send_time, zone),
       Viewed: r.viewed_at === null ? 0 : 1,
       Website: r.website,
@@ -58,7 +99,7 @@ export class NoticeService {
   }
 
   async list(caller: Caller): Promise<Notice[]> {
-    return (await this.repo.list(caller.session.userId, caller.session.orgId)).map((r) => this.record(r, caller.zone));
+    return (await this.repo.list(caller.session.userId, caller.session.orgId)).map((r) => this.record(r, caller.lang, caller.zone));
   }
 
   private async mine(caller: Caller, idStr: string): Promise<NoticeRow> {
@@ -68,7 +109,7 @@ export class NoticeService {
   }
 
   async get(caller: Caller, idStr: string): Promise<Notice> {
-    return this.record(await this.mine(caller, idStr), caller.zone);
+    return this.record(await this.mine(caller, idStr), caller.lang, caller.zone);
   }
 
   async viewed(caller: Caller, idStr: string, now = Date.now()): Promise<void> {
