@@ -63,13 +63,36 @@ function withAccessQuery(db: Kysely<Database>) {
  * json_each on SQLite, a text[] on PostgreSQL), so that the SQL's text does not change with their count.
  */
 function withAccessManyQuery(db: Kysely<Database>, sqlite: boolean) {
+  return preparedQuery(db, 3, (imeis: string | string[], userId: number, now: number) => accessSelect(db, userId, now).where(imeisIn(sqlite, imeis)));
+}
+
+/**
+ * withAccessManyQuery with only the columns of the access decision and a device's name (BRIEF_COLUMNS): last
+ * positions name up to 50 devices, and every device column of each cost more than the rest of its access
+ * query (bench/load).
+ */
+function withBriefAccessManyQuery(db: Kysely<Database>, sqlite: boolean) {
   return preparedQuery(db, 3, (imeis: string | string[], userId: number, now: number) =>
-    accessSelect(db, userId, now).where(sqlite ? sql<boolean>`d.imei in (select value from json_each(${imeis}))` : sql<boolean>`d.imei = any(${imeis}::text[])`),
+    accessJoins(db, userId, now).select([...BRIEF_COLUMNS, ...ACCESS_COLUMNS]).orderBy('s.failure_time', 'desc').where(imeisIn(sqlite, imeis)),
   );
 }
 
-/** The access query without its device: one device (withAccessQuery) or several (withAccessMany). */
-function accessSelect(db: Kysely<Database>, userId: number, now: number) {
+function imeisIn(sqlite: boolean, imeis: string | string[]) {
+  return sqlite ? sql<boolean>`d.imei in (select value from json_each(${imeis}))` : sql<boolean>`d.imei = any(${imeis}::text[])`;
+}
+
+/** What decides the caller's access besides the device's organisation (d.org_id): see DeviceConsole.resolve. */
+const ACCESS_COLUMNS = [
+  'o.is_samples', 'r.remark_name',
+  's.id as share_id', 's.edit_device', 's.remote_instr', 's.download_data', 's.effective_time as share_effective', 's.failure_time as share_failure',
+  's.owner_user_id', 'ou.nick_name as owner_name',
+] as const;
+
+/** A device's columns in the brief access query: its access (org_id) and what names it. */
+const BRIEF_COLUMNS = ['d.id', 'd.imei', 'd.org_id', 'd.caption', 'd.second_level_fix'] as const;
+
+/** The device with its organisation, the caller's open share and remark: the access queries' joins. */
+function accessJoins(db: Kysely<Database>, userId: number, now: number) {
   return db
     .selectFrom('devices as d')
     .innerJoin('organisations as o', 'o.id', 'd.org_id')
@@ -77,14 +100,15 @@ function accessSelect(db: Kysely<Database>, userId: number, now: number) {
       j.onRef('s.device_id', '=', 'd.id').on('s.recipient_user_id', '=', userId).on('s.effective_time', '<=', now).on('s.failure_time', '>', now),
     )
     .leftJoin('users as ou', 'ou.id', 's.owner_user_id')
-    .leftJoin('device_remarks as r', (j) => j.onRef('r.device_id', '=', 'd.id').on('r.user_id', '=', userId))
+    .leftJoin('device_remarks as r', (j) => j.onRef('r.device_id', '=', 'd.id').on('r.user_id', '=', userId));
+}
+
+/** The access query without its device: one device (withAccessQuery) or several (withAccessMany). */
+function accessSelect(db: Kysely<Database>, userId: number, now: number) {
+  return accessJoins(db, userId, now)
     .leftJoin('folders as f', 'f.id', 'd.folder_id')
     .selectAll('d')
-    .select([
-      'o.is_samples', 'o.name as org_name', 'r.remark_name', 'f.name as folder_name',
-      's.id as share_id', 's.edit_device', 's.remote_instr', 's.download_data', 's.effective_time as share_effective', 's.failure_time as share_failure',
-      's.owner_user_id', 'ou.nick_name as owner_name',
-    ])
+    .select([...ACCESS_COLUMNS, 'o.name as org_name', 'f.name as folder_name'])
     .orderBy('s.failure_time', 'desc');
 }
 
@@ -96,6 +120,7 @@ export class DeviceConsoleRepository {
   private readonly accessQuery: ReturnType<typeof withAccessQuery>;
   private readonly firstFixQuery: (deviceId: number) => Promise<{ pick_time: number }[]>;
   private readonly accessManyQuery: ReturnType<typeof withAccessManyQuery>;
+  private readonly briefAccessManyQuery: ReturnType<typeof withBriefAccessManyQuery>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -103,6 +128,7 @@ export class DeviceConsoleRepository {
   ) {
     this.accessQuery = withAccessQuery(db);
     this.accessManyQuery = withAccessManyQuery(db, sqlite !== undefined);
+    this.briefAccessManyQuery = withBriefAccessManyQuery(db, sqlite !== undefined);
     this.firstFixQuery = preparedQuery(db, 1, (deviceId: number) => db.selectFrom('fixes').select('pick_time').where('device_id', '=', deviceId).orderBy('pick_time').limit(1));
   }
 
@@ -145,11 +171,20 @@ export class DeviceConsoleRepository {
    * by IMEI, the row withAccess would answer (the open share that ends last first).
    */
   async withAccessMany(imeis: readonly string[], userId: number, now: number) {
-    const out = new Map<string, NonNullable<Awaited<ReturnType<DeviceConsoleRepository['withAccess']>>>>();
+    return this.byImei(imeis, (chunk) => this.accessManyQuery(chunk, userId, now));
+  }
+
+  /** withAccessMany with only the columns of the access decision and the device's name (BRIEF_COLUMNS). */
+  async withBriefAccessMany(imeis: readonly string[], userId: number, now: number) {
+    return this.byImei(imeis, (chunk) => this.briefAccessManyQuery(chunk, userId, now));
+  }
+
+  /** One query per 500 IMEIs (a JSON array on SQLite); by IMEI, each device's first row (the open share that ends last). */
+  private async byImei<R extends { imei: string }>(imeis: readonly string[], query: (chunk: string | string[]) => Promise<R[]>): Promise<Map<string, R>> {
+    const out = new Map<string, R>();
     for (let i = 0; i < imeis.length; i += 500) {
       const chunk = imeis.slice(i, i + 500);
-      const rows = await this.accessManyQuery(this.sqlite ? JSON.stringify(chunk) : chunk, userId, now);
-      for (const row of rows) if (!out.has(row.imei)) out.set(row.imei, row);
+      for (const row of await query(this.sqlite ? JSON.stringify(chunk) : chunk)) if (!out.has(row.imei)) out.set(row.imei, row);
     }
     return out;
   }

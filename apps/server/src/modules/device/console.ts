@@ -36,6 +36,9 @@ import { describeWorkStatus, readWorkStatus, reportGapOf, type WorkStatusDoc, wo
 const SECOND_LEVEL_GAP_MS = 10_000;
 
 export type ResolvedDevice = NonNullable<Awaited<ReturnType<DeviceConsoleRepository['withAccess']>>> & { access: DeviceAccess };
+type BriefRow = Awaited<ReturnType<DeviceConsoleRepository['withBriefAccessMany']>> extends Map<string, infer R> ? R : never;
+/** A device as resolveManyBrief answers it: the access and what names the device. */
+export type BriefDevice = BriefRow & { access: DeviceAccess };
 
 /**
  * The console's device calls, each through the caller's access (§2.5 device tree, §3, §6): the tree,
@@ -50,6 +53,11 @@ export class DeviceConsole {
   async resolve(caller: Caller, imei: string, known?: Awaited<ReturnType<DeviceConsoleRepository['withAccess']>>): Promise<ResolvedDevice> {
     const row = known ?? (await this.q.withAccess(imei.trim(), caller.session.userId, Date.now()));
     if (!row) throw deviceNotFound();
+    return { ...row, access: await this.accessOfRow(caller, row) };
+  }
+
+  /** The caller's access to a device by its access query's row, or "no such device". */
+  private async accessOfRow(caller: Caller, row: BriefRow): Promise<DeviceAccess> {
     const accessRow: AccessRow = {
       org_id: row.org_id,
       is_samples: row.is_samples,
@@ -65,7 +73,7 @@ export class DeviceConsole {
     const experience = row.is_samples === 1 ? await this.q.experienceFlag(caller.session.userId) : false;
     const access = accessOf(accessRow, caller.session, experience);
     if (!access) throw deviceNotFound();
-    return { ...row, access };
+    return access;
   }
 
   /**
@@ -74,13 +82,31 @@ export class DeviceConsole {
    * a folder's devices; one query each was most of that call's time, bench/load).
    */
   async resolveMany(caller: Caller, imeis: readonly string[]): Promise<ResolvedDevice[]> {
+    return this.resolveRows(caller, imeis, (wanted, userId, now) => this.q.withAccessMany(wanted, userId, now));
+  }
+
+  /**
+   * resolveMany with only the access and what names a device (id, IMEI, organisation, caption,
+   * second-level fixes, the caller's remark): the same refusals from the same rows' access columns, a
+   * narrower query (bench/load's last positions, 50 devices).
+   */
+  async resolveManyBrief(caller: Caller, imeis: readonly string[]): Promise<BriefDevice[]> {
+    return this.resolveRows(caller, imeis, (wanted, userId, now) => this.q.withBriefAccessMany(wanted, userId, now));
+  }
+
+  /** Each wanted device once, in order, with its access from its access-query row; any missing or unseen one refuses. */
+  private async resolveRows<R extends BriefRow>(
+    caller: Caller,
+    imeis: readonly string[],
+    query: (wanted: string[], userId: number, now: number) => Promise<Map<string, R>>,
+  ): Promise<(R & { access: DeviceAccess })[]> {
     const wanted = [...new Set(imeis.map((i) => i.trim()))];
-    const rows = await this.q.withAccessMany(wanted, caller.session.userId, Date.now());
-    const out: ResolvedDevice[] = [];
+    const rows = await query(wanted, caller.session.userId, Date.now());
+    const out: (R & { access: DeviceAccess })[] = [];
     for (const imei of wanted) {
       const row = rows.get(imei);
       if (!row) throw deviceNotFound();
-      out.push(await this.resolve(caller, imei, row));
+      out.push({ ...row, access: await this.accessOfRow(caller, row) });
     }
     return out;
   }

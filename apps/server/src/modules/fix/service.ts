@@ -26,7 +26,7 @@ import { AppError, FieldRefusal } from '../../http/errors.js';
 import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { requireRight } from '../device/access.js';
-import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
+import type { DeviceConsole, BriefDevice } from '../device/console.js';
 import { captionFor } from '../device/samples.js';
 import {
   averageRun, averageTrack, type Group, groupSet, type GroupSet, groupsFromSummaries, groupsOf, joinSets, pageOf, type SpanGroup, summarise, type TableRow,
@@ -43,7 +43,7 @@ interface Device {
   imei: string;
   name: string;
   secondLevel: boolean;
-  resolved: ResolvedDevice;
+  resolved: BriefDevice;
   /** The part of time the caller may see: all of it, or a share's window. */
   from: number;
   to: number;
@@ -121,7 +121,7 @@ export class FixService {
     private readonly fixes: FixRepository,
   ) {}
 
-  private async device(caller: Caller, imei: string, known?: ResolvedDevice): Promise<Device> {
+  private async device(caller: Caller, imei: string, known?: BriefDevice): Promise<Device> {
     const resolved = known ?? (await this.devices.resolve(caller, imei));
     const { access } = resolved;
     return {
@@ -369,7 +369,7 @@ export class FixService {
   /** Each device's latest valid fix inside what the caller may see: one access query, one fix query, one name query. */
   async last(caller: Caller, imeis: readonly string[]): Promise<Fix[]> {
     const devices: Device[] = [];
-    for (const resolved of await this.devices.resolveMany(caller, imeis)) devices.push(await this.device(caller, resolved.imei, resolved));
+    for (const resolved of await this.devices.resolveManyBrief(caller, imeis)) devices.push(await this.device(caller, resolved.imei, resolved));
     const rows = await this.fixes.lastMany(
       devices.map((d) => ({ deviceId: d.id, notAfter: Math.min(d.to, Number.MAX_SAFE_INTEGER), notBefore: Math.max(d.from, Number.MIN_SAFE_INTEGER) })),
     );
