@@ -379,6 +379,8 @@ export const MESSAGES = {
   'field.emailAddress': { zh: '邮箱', en: 'e-mail' },
   'field.originalPwd': { zh: '原密码', en: 'original password' },
   'field.newPwd': { zh: '新密码', en: 'new password' },
+  'field.tempPwd': { zh: '临时密码', en: 'temporary password' },
+  'field.fileType': { zh: '文件格式', en: 'file format' },
   'field.region': { zh: '地区', en: 'region' },
   'field.days': { zh: '天数', en: 'number of days' },
   'field.Name': { zh: '字段名', en: 'field name' },
