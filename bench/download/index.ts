@@ -4,6 +4,9 @@
 // database, then per file type (CSV, XLSX): creates a task over HTTP, polls its list until SUCCESSFUL,
 // downloads the zip. Prints task created -> file ready, rows/s, the zip's bytes and download time, the
 // server's peak RSS (VmHWM), and beside them the export writer alone on the same rows in this process.
+// Measured 2026-11-25, 1M fixes, load average 11 on 2 cores (other builds beside it): CSV created -> ready
+// 10.7 s = 93k rows/s (writer alone 9.5 s), zip 19.9 MB; XLSX 17.0 s = 59k rows/s (writer alone 15.3 s),
+// zip 62.6 MB; server peak RSS 286 MB after CSV, 314 MB after XLSX (154 MB at start).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
