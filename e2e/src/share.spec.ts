@@ -74,6 +74,11 @@ describe.each(cases)('device sharing ($tag)', ({ locale, tag, texts, imei, recip
       const page = await owner.newPage();
       await signInAt(page, '/share', setup.server.admin.account, setup.server.admin.password);
       await page.getByTestId('share-page').waitFor({ timeout: 60_000 });
+      // §5: the tree starts with the devices one may share; a hint counts the others (the sample VHF receiver) and shows them on request
+      const hidden = page.getByTestId('tree-right-hidden');
+      await hidden.waitFor({ timeout: 60_000 });
+      expect(await hidden.textContent()).toContain(t('tree.showAllRights'));
+      await screenshot(page, `share-${tag}-tree-filtered`);
       await page.getByTestId('tree-search').locator('input').fill(`Stork ${tag} shared`);
       await treeRow(page, imei).waitFor();
       await treeRow(page, imei).getByRole('checkbox').click();

@@ -44,7 +44,7 @@ afterEach(() => {
   clearSession();
 });
 
-function renderTree(page: 'device' | 'download' = 'device') {
+function renderTree(page: 'device' | 'download' | 'share' = 'device') {
   return render(
     <AppProviders>
       <DeviceTree page={page} />
@@ -97,6 +97,19 @@ describe('DeviceTree', () => {
     expect(document.querySelectorAll('.ant-tree-checkbox').length).toBeGreaterThan(0);
     fireEvent.click(screen.getByText('Stork B').closest('.ant-tree-treenode')!.querySelector('.ant-tree-checkbox')!);
     await waitFor(() => expect(getTreeSelection('download').checkedKeys).toContain('d:10:860000000000012'));
+  });
+
+  it('starts /share filtered to the devices the user may share, says how many are hidden and shows them on request (§5)', async () => {
+    fakeServer({ '/api/Device/GetTree': () => envelope(Code.Success, '', sample()) });
+    renderTree('share');
+    await screen.findByText('Stork A');
+    // the VHF receiver can't be shared: left out, and the hint says so
+    expect(titles()).not.toContain('VHF station');
+    const hint = screen.getByTestId('tree-right-hidden');
+    expect(hint.textContent).toContain('Hidden: 1 without the share right');
+    fireEvent.click(within(hint).getByRole('button', { name: 'Show all' }));
+    await waitFor(() => expect(titles()).toContain('VHF station'));
+    expect(screen.queryByTestId('tree-right-hidden')).toBeNull();
   });
 
   it('checks a folder as the devices below it, half-checking the folders above', async () => {

@@ -1,6 +1,6 @@
 import { DeleteOutlined, DragOutlined, EditOutlined, FolderAddOutlined, TagOutlined } from '@ant-design/icons';
 import { ROOT_FOLDER_ID } from '@wildtrack/contract';
-import { App, Dropdown, Empty, Skeleton, type MenuProps } from 'antd';
+import { Alert, App, Button, Dropdown, Empty, Skeleton, type MenuProps } from 'antd';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
@@ -15,7 +15,9 @@ import {
   folderActions,
   firstNormalDevice,
   folderKey,
+  hiddenByRight,
   NO_FILTERS,
+  pageFilters,
   SENSOR_FILTER_NAME,
   SENSOR_FILTER_VALUES,
   sensorCounts,
@@ -62,7 +64,7 @@ export function DeviceTree({ page, checkable = CHECKABLE_PAGES.includes(page) }:
   // ---- filters (deferred so typing stays responsive on large trees) ----
   const [search, setSearch] = useState('');
   const [sensor, setSensor] = useState<number>(NO_FILTERS.sensor);
-  const [right, setRight] = useState<RightFilter>(NO_FILTERS.right);
+  const [right, setRight] = useState<RightFilter>(pageFilters(page).right);
   const filters = useMemo<TreeFilters>(() => ({ search, sensor, right }), [search, sensor, right]);
   const deferred = useDeferredValue(filters);
   const active = filtersActive(deferred);
@@ -321,6 +323,20 @@ export function DeviceTree({ page, checkable = CHECKABLE_PAGES.includes(page) }:
         onCollapseAll={collapseAll}
         onAddRoot={addRoot}
       />
+      {page === 'share' && right === 'share' && index && hiddenByRight(index, 'share') > 0 && (
+        <Alert
+          type="info"
+          showIcon
+          data-testid="tree-right-hidden"
+          style={{ margin: '4px 0' }}
+          message={t('tree.hiddenByShare', { count: hiddenByRight(index, 'share') })}
+          action={
+            <Button size="small" type="link" onClick={() => setRight('all')}>
+              {t('tree.showAllRights')}
+            </Button>
+          }
+        />
+      )}
       <div className="wt-tree-box" ref={boxRef}>
         <TreeMarksProvider>{content}</TreeMarksProvider>
       </div>

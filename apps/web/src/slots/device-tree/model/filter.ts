@@ -12,6 +12,19 @@ export interface TreeFilters {
 
 export const NO_FILTERS: TreeFilters = { search: '', sensor: SENSOR_FILTER.All, right: 'all' };
 
+/** The filters a page's tree starts with: /share starts with the devices the user may share (§5: those without ShareDevice are filtered out first). */
+export function pageFilters(page: TreePage): TreeFilters {
+  return page === 'share' ? { ...NO_FILTERS, right: 'share' } : NO_FILTERS;
+}
+
+/** Devices (by IMEI) the right filter leaves out of the tree. */
+export function hiddenByRight(index: TreeIndex, right: RightFilter): number {
+  if (right === 'all') return 0;
+  const hidden = new Set<string>();
+  for (const e of index.devices) if (!matchesRight(e.device, e.permission, right)) hidden.add(e.device.IMEI);
+  return hidden.size;
+}
+
 export function filtersActive(filters: TreeFilters): boolean {
   return filters.search.trim() !== '' || filters.sensor !== SENSOR_FILTER.All || filters.right !== 'all';
 }
