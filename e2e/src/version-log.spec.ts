@@ -23,6 +23,21 @@ const cases = [
   { locale: 'en-US' as const, tag: 'en', lang: 'en' as const, texts: catalogue('en-US.json'), host: HOSTS.VERSION_DOWNLOAD_HOST_NA },
 ];
 
+/**
+ * Chooses a member in the user log's filter: the option is clicked once the dropdown is at rest (a click
+ * while it still slid in could land on its neighbour), and the choice is read back from the select itself
+ * before the rows are read.
+ */
+async function chooseMember(page: Page, log: ReturnType<Page['getByTestId']>, label: string): Promise<void> {
+  const select = log.getByTestId('user-log-member');
+  await select.click();
+  const option = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: label });
+  await option.waitFor();
+  await animationsSettled(page);
+  await option.click();
+  await expect.poll(async () => (await select.locator('.ant-select-content, .ant-select-selection-item').first().textContent()) ?? '', { timeout: 15_000 }).toContain(label);
+}
+
 async function signOut(page: Page, texts: ReturnType<typeof catalogue>): Promise<void> {
   await chooseUserMenuItem(page, lookup(texts, 'layout.logout'), page.getByText(lookup(texts, 'layout.logoutContent')));
   await page.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
@@ -76,8 +91,7 @@ describe.each(cases)('version page and user log ($tag)', ({ locale, tag, lang, t
       await onScreen(page, '/device');
       const log = page.getByTestId('user-log');
       await chooseUserMenuItem(page, lookup(texts, 'layout.userLog'), log.locator('.ant-table'));
-      await log.getByTestId('user-log-member').click();
-      await page.locator('.ant-select-item-option').filter({ hasText: ranger.account }).click();
+      await chooseMember(page, log, ranger.account);
       const rows = log.locator('.ant-table-row');
       // Each row as "member | type | page or action" (the member shown by nickname and account, or account).
       const rowTexts = async (): Promise<string[]> =>
@@ -95,8 +109,7 @@ describe.each(cases)('version page and user log ($tag)', ({ locale, tag, lang, t
       await screenshot(page, `version-log-${locale}-log`);
 
       // Everyone: the primary user's own visit is there too.
-      await log.getByTestId('user-log-member').click();
-      await page.locator('.ant-select-item-option').filter({ hasText: lookup(texts, 'userLog.allMembers') }).click();
+      await chooseMember(page, log, lookup(texts, 'userLog.allMembers'));
       await expect.poll(async () => (await rowTexts()).some((r) => member(chief.account).test(r)), { timeout: 30_000 }).toBe(true);
     } finally {
       await context.close();
