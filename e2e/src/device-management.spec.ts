@@ -120,6 +120,10 @@ function dialog(page: Page, title: string | RegExp): Locator {
 
 async function nameDialog(page: Page, title: string, value: string): Promise<void> {
   const d = dialog(page, title);
+  // Typed and saved once the dialog is at rest: a Save clicked while it still zoomed in was lost once in CI
+  // (the dialog stayed open with the name typed, no message).
+  await d.getByRole('textbox').waitFor();
+  await animationsSettled(page);
   await d.getByRole('textbox').fill(value);
   await d.locator('.ant-modal-footer .ant-btn-primary').click();
   try {
