@@ -1,3 +1,4 @@
+import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { describe, expect, it } from 'vitest';
 import { decodeTrackSet, encodeTrack, encodeTrackSet, TrackFlag, trackSetFromParts, type TrackColumns } from './track-codec.js';
 
@@ -70,6 +71,64 @@ describe('track codec', () => {
     const bytes = encodeTrackSet([columns('BIG', pts)]);
     expect(bytes.length / n).toBeLessThan(10);
     expect(decodeTrackSet(bytes)[0]!.count).toBe(n);
+  });
+});
+
+describe('track codec wire format', () => {
+  /** Reads a Track message's packed sint32 fields with @bufbuild's own reader: field -> values. */
+  function packedFields(bytes: Uint8Array): Map<number, number[]> {
+    const r = new BinaryReader(bytes);
+    const out = new Map<number, number[]>();
+    while (r.pos < r.len) {
+      const [field, wire] = r.tag();
+      if (field >= 4 && field <= 7) {
+        const end = r.uint32() + r.pos;
+        const values: number[] = [];
+        while (r.pos < end) values.push(r.sint32());
+        out.set(field, values);
+      } else r.skip(wire, field);
+    }
+    return out;
+  }
+
+  it('writes the deltas as protobuf packed sint32 varints of one to five bytes, negative ones too, and reads them back', () => {
+    const t0 = Date.UTC(2026, 0, 1);
+    const pts = [
+      { t: t0, lon: 179.999999, lat: 89.999999, alt: 100_000 },
+      { t: t0 + 1000, lon: -179.999999, lat: -89.999999, alt: -100_000 },
+      { t: t0 + 1000 + (2 ** 31 - 1) * 1000, lon: 0.000001, lat: -0.000064, alt: 0.1 },
+      { t: t0 + 1000 + (2 ** 31 - 1) * 1000 + 128_000, lon: 0.000065, lat: 0, alt: null },
+    ];
+    const bytes = encodeTrack(columns('WIDE', pts));
+    const fields = packedFields(bytes);
+    expect(fields.get(4)).toEqual([0, 1, 2 ** 31 - 1, 128]);
+    expect(fields.get(5)).toEqual([179_999_999, -359_999_998, 180_000_000, 64]);
+    expect(fields.get(6)).toEqual([89_999_999, -179_999_998, 89_999_935, 64]);
+    expect(fields.get(7)).toEqual([1_000_000, -2_000_000, 1_000_001, 0]);
+    const [track] = decodeTrackSet(trackSetFromParts([bytes]));
+    expect(Array.from(track!.times)).toEqual(pts.map((p) => p.t));
+    expect(Array.from(track!.lonLat)).toEqual(pts.flatMap((p) => [p.lon, p.lat]));
+    expect(Array.from(track!.alt).slice(0, 3).map((a) => Math.round(a * 10))).toEqual([1_000_000, -1_000_000, 1]);
+  });
+
+  it('is read by a reader that knows only protobuf: the same bytes as @bufbuild writes a packed field with', () => {
+    const values = [0, -1, 1, 63, -64, 64, 8191, -8192, 8192, 2 ** 31 - 1, -(2 ** 31)];
+    const w = new BinaryWriter();
+    w.tag(5, WireType.LengthDelimited).fork();
+    for (const v of values) w.sint32(v);
+    w.join();
+    const reference = w.finish();
+    // lon deltas are those values in 1e-6 degrees (the first from 0)
+    let lon = 0;
+    const pts = values.map((v, i) => ({ t: Date.UTC(2026, 0, 1) + i * 1000, lon: (lon += v) / 1e6, lat: 0, alt: null }));
+    const bytes = encodeTrack(columns('REF', pts));
+    const at = bytes.findIndex((b, i) => b === reference[0] && bytes.subarray(i, i + reference.length).every((x, j) => x === reference[j]));
+    expect(at).toBeGreaterThan(0);
+    expect(packedFields(bytes).get(5)).toEqual(values);
+  });
+
+  it('refuses a coordinate that is not a number rather than writing a wrong delta', () => {
+    expect(() => encodeTrack(columns('NAN', [{ t: 0, lon: Number.NaN, lat: 1, alt: null }]))).toThrow(/int32/);
   });
 });
 
