@@ -12,6 +12,8 @@ describe('config', () => {
     expect(c.redisUrl).toBeUndefined();
     expect(c.redisKeyPrefix).toBe('wildtrack:');
     expect(c.signInRateLimit).toBe(60);
+    // Event e-mail claims a batch a minute.
+    expect(c.eventMailIntervalMs).toBe(60_000);
   });
 
   it('fails fast naming the variable that is wrong', () => {
@@ -20,6 +22,9 @@ describe('config', () => {
     expect(() => loadConfig({ TLS_CERT: '/tmp/cert.pem' })).toThrow(/TLS_CERT and TLS_KEY/);
     expect(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/);
     expect(() => loadConfig({ SIGN_IN_RATE_LIMIT: '-1' })).toThrow(/SIGN_IN_RATE_LIMIT/);
+    expect(() => loadConfig({ EVENT_MAIL_INTERVAL_SECONDS: '0' })).toThrow(/EVENT_MAIL_INTERVAL_SECONDS/);
+    expect(() => loadConfig({ EVENT_MAIL_INTERVAL_SECONDS: '1.5' })).toThrow(/EVENT_MAIL_INTERVAL_SECONDS/);
+    expect(loadConfig({ EVENT_MAIL_INTERVAL_SECONDS: '2' }).eventMailIntervalMs).toBe(2_000);
     expect(loadConfig({ REDIS_URL: 'rediss://cache.example.org:6380', SIGN_IN_RATE_LIMIT: '0' })).toMatchObject({ redisUrl: 'rediss://cache.example.org:6380', signInRateLimit: 0 });
   });
 });

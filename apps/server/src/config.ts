@@ -59,6 +59,7 @@ const EnvSchema = z.object({
   WEATHER_URL: httpUrl.default(DEFAULT_WEATHER_URL),
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).max(200).default('Wildtrack <no-reply@wildtrack.local>'),
+  EVENT_MAIL_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   SMS_URL: httpUrl.optional(),
   REGISTRATION: z.enum(['open', 'closed']).default('open'),
   DOWNLOAD_KEEP_DAYS: z.coerce.number().min(0.001).max(365).default(7),
@@ -112,6 +113,8 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From address of every message the server sends. */
   mailFrom: string;
+  /** How often the event e-mail job claims a batch (the events of one interval are one mail per user); 60 s by default. */
+  eventMailIntervalMs: number;
   /** The SMS gateway codes are posted to (sms/http-gateway.ts); undefined = the operator's outbox. */
   smsUrl: string | undefined;
   /** Whether anyone may register an account (issue 17 item 4); closed hides the link and refuses the calls. */
@@ -166,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     weatherUrl: e.WEATHER_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    eventMailIntervalMs: e.EVENT_MAIL_INTERVAL_SECONDS * 1000,
     smsUrl: e.SMS_URL,
     registration: e.REGISTRATION,
     downloadKeepMs: Math.round(e.DOWNLOAD_KEEP_DAYS * 24 * 3600 * 1000),

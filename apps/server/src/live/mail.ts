@@ -1,16 +1,15 @@
 import { formatTime, langFromId, message } from '@wildtrack/contract';
+import type { Config } from '../config.js';
 import { createMailer, type Mailer } from '../mail/transport.js';
 import { describeEvent } from '../modules/event/service.js';
 import type { EventFilter } from './hub.js';
 import type { MailRepository, MailEventRow } from './mail-repository.js';
 
-/** How often the job runs: the events of one interval (a burst) are one mail per user. */
-export const EVENT_MAIL_INTERVAL_MS = 60_000;
 /** Most events listed in one mail; the rest are counted. */
 const LISTED_MAX = 50;
 
 /**
- * Event e-mail (issue 15 item 5): every EVENT_MAIL_INTERVAL_MS one process claims the events written since
+ * Event e-mail (issue 15 item 5): every interval (EVENT_MAIL_INTERVAL_SECONDS, a minute by default) one process claims the events written since
  * the last batch (MailRepository.claimBatch: one conditional update, so two servers never mail a batch
  * twice) and sends each user whose ReceiveNotification.Email is on one mail listing the batch's events of the
  * devices they may read now (their organisation's, shares open now; sample devices are not mailed) and
@@ -63,9 +62,12 @@ export class EventMailer {
   }
 }
 
-/** The event e-mail job on the app's configuration (SMTP_URL, MAIL_FROM), with the one start log line when it is off. */
+/**
+ * The event e-mail job on the app's configuration (SMTP_URL, MAIL_FROM, EVENT_MAIL_INTERVAL_SECONDS), with the
+ * one start log line when it is off.
+ */
 export function eventMailJob(
-  config: Parameters<typeof createMailer>[0],
+  config: Parameters<typeof createMailer>[0] & Pick<Config, 'eventMailIntervalMs'>,
   repo: MailRepository,
   wants: EventFilter,
   log: { warn(obj: object, msg: string): void; info(msg: string): void },
@@ -74,5 +76,5 @@ export function eventMailJob(
   if (!mailer.enabled) log.info('event e-mail is off: SMTP_URL is not set');
   // The first pass a second after start: the first pass ever only places the cursor (no mail about history),
   // so events made before it, a minute of them after a fresh start, were never mailed (seen in fence-live.spec).
-  return { mailer, job: { name: 'event e-mail', everyMs: EVENT_MAIL_INTERVAL_MS, firstAfterMs: 1_000, run: () => mailer.tick() } };
+  return { mailer, job: { name: 'event e-mail', everyMs: config.eventMailIntervalMs, firstAfterMs: 1_000, run: () => mailer.tick() } };
 }
