@@ -32,8 +32,9 @@ import { type ServerProcess, startServerProcess } from './test/server-process.js
 import { openLiveReader } from './live/live-client.js';
 
 const DATABASE_URL = process.env.DATABASE_URL;
-const skipped = !DATABASE_URL ? 'DATABASE_URL is not set' : !(await redisAnswers()) ? `no Redis answers at ${TEST_REDIS_URL} (set REDIS_URL)` : null;
-if (skipped) console.warn(`two-processes.test.ts is skipped: ${skipped}; it needs PostgreSQL (DATABASE_URL) and Redis`);
+const noRedis = (await redisAnswers()) ? null : `no Redis answers at ${TEST_REDIS_URL} (set REDIS_URL)`;
+if (noRedis) console.warn(`two-processes.test.ts is skipped: ${noRedis}; it needs Redis (and PostgreSQL, DATABASE_URL, for its PostgreSQL half)`);
+else if (!DATABASE_URL) console.warn('two-processes.test.ts runs on SQLite only: DATABASE_URL is not set');
 
 interface Envelope {
   Code: number;
@@ -75,9 +76,16 @@ function findFolder(folders: readonly TreeFolder[], id: string): TreeFolder | un
   return undefined;
 }
 
-describe.skipIf(skipped !== null)('two server processes on one PostgreSQL with REDIS_URL', () => {
+// PostgreSQL: each process with a data folder of its own. SQLite: both on one data folder, so one database
+// file in WAL mode (how a server uses both cores of a machine without PostgreSQL; bench/load BENCH_SERVERS=2).
+describe.each([
+  { dialect: 'PostgreSQL', skip: noRedis ?? (DATABASE_URL ? null : 'DATABASE_URL is not set') },
+  { dialect: 'SQLite', skip: noRedis },
+])('two server processes on one $dialect database with REDIS_URL', ({ dialect, skip }) => {
+  if (skip) return void it.skip(`skipped: ${skip}`, () => {});
+  const onPostgres = dialect === 'PostgreSQL';
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const dirs = [0, 1].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'wildtrack-two-')));
+  const dirs = onPostgres ? [0, 1].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'wildtrack-two-'))) : Array(2).fill(fs.mkdtempSync(path.join(os.tmpdir(), 'wildtrack-two-'))) as string[];
   const password = 'Curlew-Flats-3';
   const RATE_LIMIT = 8;
   let a: ServerProcess;
@@ -86,11 +94,13 @@ describe.skipIf(skipped !== null)('two server processes on one PostgreSQL with R
   let deviceSecret = '';
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const database = connect({ databaseUrl: DATABASE_URL, pgSchema: schema });
+    if (onPostgres) {
+      const admin = new pg.Client({ connectionString: DATABASE_URL });
+      await admin.connect();
+      await admin.query(`create schema ${schema}`);
+      await admin.end();
+    }
+    const database = onPostgres ? connect({ databaseUrl: DATABASE_URL, pgSchema: schema }) : connect({ sqliteFile: path.join(dirs[0]!, 'wildtrack.db') });
     await migrateToLatest(database);
     const users = new UserService(new UserRepository(database.db));
     await users.createUser({ orgName: 'Estuary Lab', userName: 'dunlin01', password, email: 'dunlin@example.org', isPrimary: true });
@@ -101,8 +111,7 @@ describe.skipIf(skipped !== null)('two server processes on one PostgreSQL with R
 
     const env = (dir: string) => ({
       WILDTRACK_DATA: dir,
-      DATABASE_URL: DATABASE_URL!,
-      DATABASE_SCHEMA: schema,
+      ...(onPostgres ? { DATABASE_URL: DATABASE_URL!, DATABASE_SCHEMA: schema } : {}),
       REDIS_URL: TEST_REDIS_URL,
       REDIS_KEY_PREFIX: `wildtrack-test-${schema}:`,
       SIGN_IN_RATE_LIMIT: String(RATE_LIMIT),
@@ -113,11 +122,13 @@ describe.skipIf(skipped !== null)('two server processes on one PostgreSQL with R
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`drop schema if exists ${schema} cascade`);
-    await admin.end();
-    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+    if (onPostgres) {
+      const admin = new pg.Client({ connectionString: DATABASE_URL });
+      await admin.connect();
+      await admin.query(`drop schema if exists ${schema} cascade`);
+      await admin.end();
+    }
+    for (const d of new Set(dirs)) fs.rmSync(d, { recursive: true, force: true });
   });
 
   it('refuses on one process a request code used on the other', async () => {
