@@ -3,7 +3,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import ExcelJS from 'exceljs';
 import { connect } from '../../apps/server/src/db/connect.js';
 import { writeExport } from '../../apps/server/src/modules/export/index.js';
 import { ExportRepository } from '../../apps/server/src/modules/export/repository.js';
@@ -23,8 +22,8 @@ export async function runChild(format: string, dbFile: string, deviceId: number,
   const cpu0 = process.cpuUsage();
   let rows = 0;
   if (format === 'read') {
-    // The reads alone: what every format pays before making a cell.
-    for await (const batch of new ExportRepository(database.db).fixes({ deviceId, from: range.startTime, to: range.endTime })) rows += batch.length;
+    // The reads alone: what the CSV and XLSX pay before making a cell (their columns, as arrays).
+    for await (const batch of new ExportRepository(database.db).fixCells({ deviceId, from: range.startTime, to: range.endTime })) rows += batch.length;
     await new Promise((resolve) => out.end(resolve));
   } else if (format === 'read-raw') {
     // The same rows straight from better-sqlite3 as arrays, one statement iterated: what Kysely's objects cost.
@@ -32,7 +31,9 @@ export async function runChild(format: string, dbFile: string, deviceId: number,
     for (const _row of stmt.iterate(deviceId, range.startTime, range.endTime)) rows += 1;
     await new Promise((resolve) => out.end(resolve));
   } else if (format === 'exceljs') {
-    // ExcelJS's streaming writer on the same rows (the same reads and cells as ours).
+    // ExcelJS's streaming writer on the same rows (the same reads and cells as ours); imported here only, so that
+    // its code is not in the other formats' memory.
+    const { default: ExcelJS } = await import('exceljs');
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
     const sheet = workbook.addWorksheet('positions');
     sheet.addRow(headersOf('fix', 'en')).commit();

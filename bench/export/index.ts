@@ -30,52 +30,62 @@ await main();
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wildtrack-bench-export-'));
-  const dbFile = path.join(dataDir, 'wildtrack.db');
+  // BENCH_EXPORT_DB=/tmp/x.db: the seeded database kept there and reused by the next run (same ROWS), to measure a change quickly.
+  const keptDb = process.env.BENCH_EXPORT_DB;
+  const dbFile = keptDb ?? path.join(dataDir, 'wildtrack.db');
+  const reuse = keptDb !== undefined && fs.existsSync(keptDb);
   const config = loadConfig({ WILDTRACK_DATA: dataDir, LOG_LEVEL: 'warn', WEB_DIST: path.join(dataDir, 'none') });
   const database = connect({ sqliteFile: dbFile });
   await migrateToLatest(database);
   const { app, services } = await buildApp(config, database, { jobs: false });
-  const orgId = (await services.users.createUser({ orgName: 'Flyway Study', userName: 'flyway', password: 'Fly-Way-2026', email: 'flyway@example.org' }), await services.devices.orgIdByName('Flyway Study'));
-  const device = await services.devices.register({ orgId, imei: IMEI, type: DeviceType.Tracker, speciesType: SpeciesType.Bird, sensors: ['GNSS'], caption: 'stork' });
-
-  // A year of a stork's fixes: a slow random walk, speeds and altitudes as a tag reports them; 1 in 50 invalid.
-  const rnd = random(11);
-  const t0 = performance.now();
-  const insert = database.sqlite!.prepare(
-    `insert into fixes (device_id, pick_time, lon, lat, alt, speed, course, temperature, activity, voltage, channel, satellites, hdop, vdop, grade, valid, tx_time, received_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  let lon = 8.5;
-  let lat = 47.4;
-  database.sqlite!.transaction(() => {
-    for (let i = 0; i < ROWS; i++) {
-      lon += (rnd() - 0.5) * 0.01;
-      lat += (rnd() - 0.5) * 0.01;
-      const t = START + i * STEP_MS;
-      insert.run(
-        device.id,
-        t,
-        Math.round(lon * 1e6) / 1e6,
-        Math.round(lat * 1e6) / 1e6,
-        Math.round(400 + rnd() * 300),
-        Math.round(rnd() * 600) / 10,
-        Math.round(rnd() * 359),
-        Math.round((10 + rnd() * 20) * 10) / 10,
-        Math.round(rnd() * 100),
-        Math.round((3.7 + rnd() * 0.5) * 100) / 100,
-        1,
-        4 + Math.floor(rnd() * 9),
-        Math.round((0.7 + rnd() * 3) * 10) / 10,
-        Math.round((0.9 + rnd() * 3) * 10) / 10,
-        1 + Math.floor(rnd() * 7),
-        i % 50 === 49 ? 0 : 1,
-        t + 60_000,
-        t + 120_000,
-      );
-    }
-  })();
-  const seedSeconds = (performance.now() - t0) / 1000;
+  let seedSeconds = 0;
+  let device: { id: number };
+  if (reuse) device = { id: Number((database.sqlite!.prepare('select id from devices where imei = ?').get(IMEI) as { id: number }).id) };
+  else ({ device, seedSeconds } = await seed());
   await app.close();
+
+  async function seed(): Promise<{ device: { id: number }; seedSeconds: number }> {
+    const orgId = (await services.users.createUser({ orgName: 'Flyway Study', userName: 'flyway', password: 'Fly-Way-2026', email: 'flyway@example.org' }), await services.devices.orgIdByName('Flyway Study'));
+    const device = await services.devices.register({ orgId, imei: IMEI, type: DeviceType.Tracker, speciesType: SpeciesType.Bird, sensors: ['GNSS'], caption: 'stork' });
+
+    // A year of a stork's fixes: a slow random walk, speeds and altitudes as a tag reports them; 1 in 50 invalid.
+    const rnd = random(11);
+    const t0 = performance.now();
+    const insert = database.sqlite!.prepare(
+      `insert into fixes (device_id, pick_time, lon, lat, alt, speed, course, temperature, activity, voltage, channel, satellites, hdop, vdop, grade, valid, tx_time, received_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    let lon = 8.5;
+    let lat = 47.4;
+    database.sqlite!.transaction(() => {
+      for (let i = 0; i < ROWS; i++) {
+        lon += (rnd() - 0.5) * 0.01;
+        lat += (rnd() - 0.5) * 0.01;
+        const t = START + i * STEP_MS;
+        insert.run(
+          device.id,
+          t,
+          Math.round(lon * 1e6) / 1e6,
+          Math.round(lat * 1e6) / 1e6,
+          Math.round(400 + rnd() * 300),
+          Math.round(rnd() * 600) / 10,
+          Math.round(rnd() * 359),
+          Math.round((10 + rnd() * 20) * 10) / 10,
+          Math.round(rnd() * 100),
+          Math.round((3.7 + rnd() * 0.5) * 100) / 100,
+          1,
+          4 + Math.floor(rnd() * 9),
+          Math.round((0.7 + rnd() * 3) * 10) / 10,
+          Math.round((0.9 + rnd() * 3) * 10) / 10,
+          1 + Math.floor(rnd() * 7),
+          i % 50 === 49 ? 0 : 1,
+          t + 60_000,
+          t + 120_000,
+        );
+      }
+    })();
+    return { device, seedSeconds: (performance.now() - t0) / 1000 };
+  }
 
   // The children run bundled JavaScript under plain node (as the production server does), not under tsx,
   // whose transpiler would be most of their memory.
@@ -102,7 +112,7 @@ async function main(): Promise<void> {
   const runnable = new URL(`../out/export-child-${process.pid}.mjs`, import.meta.url).pathname;
   fs.mkdirSync(path.dirname(runnable), { recursive: true });
   fs.copyFileSync(childJs, runnable);
-  console.log(`bench/export: ${ROWS.toLocaleString('en')} fixes of one device (seeded in ${seedSeconds.toFixed(1)} s, SQLite), each format in its own process, written to a file; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(`bench/export: ${ROWS.toLocaleString('en')} fixes of one device (${reuse ? `reused ${dbFile}` : `seeded in ${seedSeconds.toFixed(1)} s`}, SQLite), each format in its own process, written to a file; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const results: Record<string, { seconds: number; cpuSeconds: number; rows: number; bytes: number; rssMb: number; baseMb: number }> = {};
   // BENCH_EXPORT_FORMATS=read,csv: only those.
   const chosen = process.env.BENCH_EXPORT_FORMATS?.split(',') ?? FORMATS;

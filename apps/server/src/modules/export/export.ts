@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { deviceNotFound } from '../device/access.js';
 import { movebankAccelerationTable, movebankFixTable } from './movebank.js';
 import { type ExportDevice, type ExportQuery, ExportRepository } from './repository.js';
-import { type Cell, headersOf, KIND_LABELS, tableRows } from './tables.js';
+import { KIND_LABELS, type Table, tableOf } from './tables.js';
 import { csvSink, type Sink, xlsxSink } from './writers.js';
 
 /** What one export file holds. Times are epoch ms, both ends included, already clamped to what the asker may see. */
@@ -42,13 +42,13 @@ export function exportFileName(p: { caption: string; imei: string; kind: ExportK
 /** Whether a Movebank CSV can carry the kind. */
 export const movebankCarries = (kind: ExportKind) => MOVEBANK_EXPORT_KINDS.includes(kind);
 
-async function tableOf(repo: ExportRepository, device: ExportDevice, p: ExportParams, q: ExportQuery): Promise<{ headers: string[]; rows: () => AsyncGenerator<Cell[][]> }> {
+async function fileTable(repo: ExportRepository, device: ExportDevice, p: ExportParams, q: ExportQuery): Promise<Table> {
   if (p.fileType === 'movebank') {
-    if (p.kind === 'fix') return movebankFixTable(repo, device, q);
-    if (p.kind === 'acceleration') return movebankAccelerationTable(repo, device, q);
+    if (p.kind === 'fix') return (await movebankFixTable(repo, device, q)) as Table;
+    if (p.kind === 'acceleration') return movebankAccelerationTable(repo, device, q) as Table;
     throw new Error(`a Movebank CSV does not carry ${p.kind}`);
   }
-  return { headers: headersOf(p.kind, p.language), rows: () => tableRows(p.kind, { repo, device, q, lang: p.language, zone: p.timeZone }) };
+  return tableOf(p.kind, { repo, device, q, lang: p.language, zone: p.timeZone });
 }
 
 /**
@@ -66,13 +66,14 @@ export async function writeExport(db: Kysely<Database>, p: ExportParams, out: Wr
   let rows = 0;
   try {
     signal?.throwIfAborted();
-    const table = await tableOf(repo, device, p, q);
+    const table = await fileTable(repo, device, p, q);
     const sink: Sink =
-      p.fileType === 'xls' ? xlsxSink(out, table.headers, KIND_LABELS[p.kind][p.language]) : csvSink(out, table.headers, p.fileType !== 'movebank');
-    const batches = table.rows();
-    for await (const batch of batches) {
+      p.fileType === 'xls'
+        ? xlsxSink(out, table.headers, KIND_LABELS[p.kind][p.language], p.timeZone)
+        : csvSink(out, table.headers, p.fileType !== 'movebank', p.timeZone);
+    for await (const batch of table.batches()) {
       signal?.throwIfAborted();
-      await sink.rows(batch);
+      await sink.rows(batch, table.emit);
       rows += batch.length;
       onRows?.(rows);
     }

@@ -1,6 +1,6 @@
 import { burstSamples } from '../sensor/burst-samples.js';
 import type { ExportDevice, ExportFixRow, ExportQuery, ExportRepository } from './repository.js';
-import type { Cell } from './tables.js';
+import { type Cell, cellTable, type Table } from './tables.js';
 
 /**
  * Movebank's CSV (its event table: one row per location, acceleration in the plain long layout, one row per
@@ -62,7 +62,7 @@ function fieldColumn(alternatives: readonly string[], preferred: string, extraKe
 const num = (v: number | null, f: (n: number) => number = (n) => n): Cell => (v === null ? null : f(v));
 
 /** A Movebank CSV's header and rows for positions, a batch at a time; `columns` first, known after a pass over the extras. */
-export async function movebankFixTable(repo: ExportRepository, device: ExportDevice, q: ExportQuery): Promise<{ headers: string[]; rows: () => AsyncGenerator<Cell[][]> }> {
+export async function movebankFixTable(repo: ExportRepository, device: ExportDevice, q: ExportQuery): Promise<Table<Cell[]>> {
   const extraKeys = new Set<string>();
   const markKeys = new Set<string>();
   for await (const batch of repo.fixExtras(q)) {
@@ -122,12 +122,9 @@ export async function movebankFixTable(repo: ExportRepository, device: ExportDev
     for (const [k, v] of ids) set(k, v);
     return cells;
   };
-  return {
-    headers,
-    rows: async function* () {
-      for await (const batch of repo.fixes(q)) yield batch.map(row);
-    },
-  };
+  return cellTable(headers, async function* () {
+    for await (const batch of repo.fixes(q)) yield batch.map(row);
+  });
 }
 
 const ACC_HEADERS = [
@@ -144,28 +141,25 @@ const ACC_HEADERS = [
 ] as const;
 
 /** Acceleration in Movebank's plain long layout: a row per sample, the burst named by its start-timestamp. */
-export function movebankAccelerationTable(repo: ExportRepository, device: ExportDevice, q: ExportQuery): { headers: string[]; rows: () => AsyncGenerator<Cell[][]> } {
+export function movebankAccelerationTable(repo: ExportRepository, device: ExportDevice, q: ExportQuery): Table<Cell[]> {
   const ids = identity(device);
   let eventId = 0;
-  return {
-    headers: [...ACC_HEADERS, ...ids.map(([k]) => k)],
-    rows: async function* () {
-      for await (const batch of repo.bursts(q)) {
-        const rows: Cell[][] = [];
-        for (const b of batch) {
-          const { raw, scale, offset } = burstSamples(b);
-          const axes = b.axes.length;
-          const column = (['X', 'Y', 'Z'] as const).map((a) => b.axes.indexOf(a));
-          const start = movebankTime(b.start_time);
-          for (let i = 0; i < b.sample_count; i++) {
-            const origin = column.map((c) => (c < 0 ? null : raw[i * axes + c]!));
-            const cal = origin.map((v, k) => (v === null ? null : (v - offset[column[k]!]!) * scale[column[k]!]!));
-            eventId += 1;
-            rows.push([eventId, movebankTime(b.start_time + (i * 1000) / b.hz), start, 'acceleration', ...origin, ...cal, ...ids.map(([, v]) => v)]);
-          }
+  return cellTable([...ACC_HEADERS, ...ids.map(([k]) => k)], async function* () {
+    for await (const batch of repo.bursts(q)) {
+      const rows: Cell[][] = [];
+      for (const b of batch) {
+        const { raw, scale, offset } = burstSamples(b);
+        const axes = b.axes.length;
+        const column = (['X', 'Y', 'Z'] as const).map((a) => b.axes.indexOf(a));
+        const start = movebankTime(b.start_time);
+        for (let i = 0; i < b.sample_count; i++) {
+          const origin = column.map((c) => (c < 0 ? null : raw[i * axes + c]!));
+          const cal = origin.map((v, k) => (v === null ? null : (v - offset[column[k]!]!) * scale[column[k]!]!));
+          eventId += 1;
+          rows.push([eventId, movebankTime(b.start_time + (i * 1000) / b.hz), start, 'acceleration', ...origin, ...cal, ...ids.map(([, v]) => v)]);
         }
-        yield rows;
       }
-    },
-  };
+      yield rows;
+    }
+  });
 }

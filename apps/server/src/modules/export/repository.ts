@@ -33,14 +33,23 @@ const fixOf = (r: Readonly<Cells<22>>): ExportFixRow => ({
   satellites: r[11], hdop: r[12], vdop: r[13], grade: r[14], valid: r[15], tx_time: r[16], received_at: r[17], invalid_by: r[18], invalid_at: r[19], invalid_reason: r[20], extra: r[21],
 });
 
-/** The fix pages' two statements on one SQLite connection (the first page, and the pages after a key), prepared once, rows as arrays. */
-const fixStatements = new WeakMap<SQLite.Database, { first: SQLite.Statement; after: SQLite.Statement }>();
-function fixStatementsOf(sqlite: SQLite.Database) {
-  let s = fixStatements.get(sqlite);
+/** The columns of a fix the CSV and XLSX tables write, in this order (pick_time first: the pages' key). */
+const FIX_CELL_COLUMNS = ['pick_time', 'lon', 'lat', 'alt', 'speed', 'course', 'temperature', 'activity', 'voltage', 'channel', 'satellites', 'hdop', 'vdop', 'grade', 'valid', 'tx_time', 'invalid_at'] as const;
+type FixCellColumn = (typeof FIX_CELL_COLUMNS)[number];
+type Cols<T extends readonly FixCellColumn[]> = { readonly [K in keyof T]: T[K] extends FixCellColumn ? ExportFixRow[T[K]] : never };
+/** A fix as the tables read it: the values of FIX_CELL_COLUMNS, in that order. */
+export type ExportFixCells = Cols<typeof FIX_CELL_COLUMNS>;
+
+/** The fix pages' two statements on one SQLite connection (the first page, and the pages after a key), prepared once per column list, rows as arrays. */
+const fixStatements = new WeakMap<SQLite.Database, Map<string, { first: SQLite.Statement; after: SQLite.Statement }>>();
+function fixStatementsOf(sqlite: SQLite.Database, columns: string) {
+  let byColumns = fixStatements.get(sqlite);
+  if (!byColumns) fixStatements.set(sqlite, (byColumns = new Map()));
+  let s = byColumns.get(columns);
   if (!s) {
-    const sql = (op: string) => `select ${FIX_COLUMNS} from fixes where device_id = ? and pick_time ${op} ? and pick_time <= ? order by pick_time limit ? offset ?`;
+    const sql = (op: string) => `select ${columns} from fixes where device_id = ? and pick_time ${op} ? and pick_time <= ? order by pick_time limit ? offset ?`;
     s = { first: sqlite.prepare(sql('>=')).raw(true), after: sqlite.prepare(sql('>')).raw(true) };
-    fixStatements.set(sqlite, s);
+    byColumns.set(columns, s);
   }
   return s;
 }
@@ -83,7 +92,7 @@ export class ExportRepository {
       // On SQLite the pages are read as arrays by statements of our own on Kysely's connection, while Kysely
       // holds it for us (nothing else runs between): better-sqlite3's row objects were half the CSV's time
       // (bench/export). A page is read whole, so no statement stays open across the writer's awaits.
-      const { first, after: next } = fixStatementsOf(sqlite);
+      const { first, after: next } = fixStatementsOf(sqlite, FIX_COLUMNS);
       return this.walk<ExportFixRow>(q, batch * 2, (after, skip, n) =>
         this.db.connection().execute(async () => (after ? next.all(q.deviceId, after.pick_time, q.to, n, skip) : first.all(q.deviceId, q.from, q.to, n, skip)).map((r) => fixOf(r as Cells<22>))),
       );
@@ -99,6 +108,35 @@ export class ExportRepository {
         .limit(n)
         .offset(skip)
         .execute(),
+    );
+  }
+
+  /**
+   * The fixes as the CSV and XLSX tables write them: only their columns, as arrays (ExportFixCells). On
+   * SQLite straight from better-sqlite3 (no object per row: 1M fixes read in 1.3 CPU s instead of 1.8),
+   * on PostgreSQL from Kysely's objects.
+   */
+  fixCells(q: ExportQuery, batch = 1024): AsyncGenerator<ExportFixCells[]> {
+    const sqlite = rawSqlite(this.db);
+    if (sqlite) {
+      const { first, after: next } = fixStatementsOf(sqlite, FIX_CELL_COLUMNS.join(', '));
+      return this.walk<ExportFixCells>(q, batch * 2, (after, skip, n) =>
+        this.db.connection().execute(async () => (after ? next.all(q.deviceId, after[0], q.to, n, skip) : first.all(q.deviceId, q.from, q.to, n, skip)) as ExportFixCells[]),
+      );
+    }
+    return this.walk<ExportFixCells>(q, batch, async (after, skip, n) =>
+      (
+        await this.db
+          .selectFrom('fixes')
+          .select([...FIX_CELL_COLUMNS])
+          .where('device_id', '=', q.deviceId)
+          .where('pick_time', after ? '>' : '>=', after ? after[0] : q.from)
+          .where('pick_time', '<=', q.to)
+          .orderBy('pick_time')
+          .limit(n)
+          .offset(skip)
+          .execute()
+      ).map((f) => FIX_CELL_COLUMNS.map((c: FixCellColumn) => f[c]) as unknown as ExportFixCells),
     );
   }
 

@@ -2,10 +2,10 @@ import { type ExportKind, formatTime, gradeLetter, type Lang, parseOffset, Senso
 import { describeEvent } from '../event/service.js';
 import { burstSamples } from '../sensor/burst-samples.js';
 import { formatTimeMs } from '../sensor/service.js';
-import type { ExportDevice, ExportQuery, ExportRepository } from './repository.js';
+import { type Cell, type CellOut, emitCells, RowCollector } from './cells.js';
+import type { ExportDevice, ExportFixCells, ExportQuery, ExportRepository } from './repository.js';
 
-/** A cell: text, a number, or nothing (an empty cell). */
-export type Cell = string | number | null;
+export type { Cell } from './cells.js';
 
 /** A header in both languages. */
 type Label = { zh: string; en: string };
@@ -129,39 +129,80 @@ export interface TableSource {
   zone: string;
 }
 
+/** A file's table: its headers, its rows a batch at a time in time order, and how a row's cells are written. */
+export interface Table<R = unknown> {
+  headers: string[];
+  batches: () => AsyncGenerator<readonly R[]>;
+  emit: (row: R, o: CellOut) => void;
+}
+
+/** A table of rows that are arrays of ready cells. */
+export const cellTable = (headers: string[], batches: () => AsyncGenerator<Cell[][]>): Table<Cell[]> => ({ headers, batches, emit: emitCells });
+
 /**
- * A kind's rows in time order, a batch at a time, as the CSV and XLSX files write them: the console's
- * values (signed degrees, km/h, V, calibrated g), times in `zone`.
+ * A kind's table as the CSV and XLSX files write it: the console's values (signed degrees, km/h, V,
+ * calibrated g), times in `zone`, headers in `lang`. Positions (the millions of rows) are written from
+ * the read arrays straight into the file's cells; the other kinds as arrays of cells.
  */
+export function tableOf(kind: ExportKind, s: TableSource): Table {
+  const headers = headersOf(kind, s.lang);
+  if (kind === 'fix') {
+    const { repo, q, lang } = s;
+    const imei = s.device.imei;
+    const [invalid, valid] = VALIDITY[lang];
+    const grades = new Map<number, string>();
+    const table: Table<ExportFixCells> = {
+      headers,
+      batches: () => repo.fixCells(q),
+      emit: (f, o) => {
+        o.text(imei);
+        o.time(f[0]);
+        o.num(f[1]);
+        o.num(f[2]);
+        o.num(f[3]);
+        const speed = f[4];
+        o.num(speed === null || speed < 0 ? null : round(speed, 3));
+        o.num(f[5]);
+        o.num(f[6]);
+        o.num(f[7]);
+        o.num(f[8]);
+        o.num(f[9]);
+        o.num(f[10]);
+        o.num(f[11]);
+        o.num(f[12]);
+        const grade = f[13];
+        if (grade === null) o.text(null);
+        else {
+          let letter = grades.get(grade);
+          if (letter === undefined) grades.set(grade, (letter = gradeLetter(grade)));
+          o.text(letter);
+        }
+        o.text(f[14] === 1 && f[16] === null ? valid : invalid);
+        o.time(f[15]);
+        o.time(f[16]);
+        o.end();
+      },
+    };
+    return table as Table;
+  }
+  return cellTable(headers, () => otherRows(kind, s)) as Table;
+}
+
+/** A kind's rows as arrays of cells, a batch at a time (times as text in the zone): for writers that take rows of values. */
 export async function* tableRows(kind: ExportKind, s: TableSource): AsyncGenerator<Cell[][]> {
+  const table = tableOf(kind, s);
+  const rows = new RowCollector(s.zone);
+  for await (const batch of table.batches()) {
+    for (const r of batch) table.emit(r, rows);
+    yield rows.take();
+  }
+}
+
+/** The rows of every kind but positions. */
+async function* otherRows(kind: ExportKind, s: TableSource): AsyncGenerator<Cell[][]> {
   const { repo, device, q, lang, zone } = s;
   const imei = device.imei;
-  if (kind === 'fix') {
-    const validity = VALIDITY[lang];
-    const [pickTime, txTime, markTime] = [timeFormatter(zone), timeFormatter(zone), timeFormatter(zone)];
-    for await (const batch of repo.fixes(q)) {
-      yield batch.map((f) => [
-        imei,
-        pickTime(f.pick_time),
-        f.lon,
-        f.lat,
-        f.alt,
-        f.speed === null || f.speed < 0 ? null : round(f.speed, 3),
-        f.course,
-        f.temperature,
-        f.activity,
-        f.voltage,
-        f.channel,
-        f.satellites,
-        f.hdop,
-        f.vdop,
-        f.grade === null ? null : gradeLetter(f.grade),
-        validity[f.valid === 1 && f.invalid_at === null ? 1 : 0]!,
-        txTime(f.tx_time),
-        markTime(f.invalid_at),
-      ]);
-    }
-  } else if (kind === 'acceleration') {
+  if (kind === 'acceleration') {
     for await (const batch of repo.bursts(q)) {
       const rows: Cell[][] = [];
       for (const b of batch) {

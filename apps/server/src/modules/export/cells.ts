@@ -1,0 +1,365 @@
+import { formatTime, parseOffset } from '@wildtrack/contract';
+
+/**
+ * Where a table's cells go, one row after another: the CSV and XLSX writers encode them straight into
+ * bytes (cells.ts), ExcelJS's rows are collected as arrays (RowCollector). A `null` is an empty cell.
+ * Rows are emitted by a table's `emit` without an array of cells in between: bench/export measured the
+ * arrays, the cells' strings joined into lines and V8's number-to-text as two thirds of a CSV's time.
+ */
+export interface CellOut {
+  text(v: string | null): void;
+  num(v: number | null): void;
+  /** A time (epoch ms) as 'YYYY-MM-DD HH:mm:ss' in the file's zone. */
+  time(ms: number | null): void;
+  /** Ends the row. */
+  end(): void;
+}
+
+/** A cell: text, a number, or nothing (an empty cell). */
+export type Cell = string | number | null;
+
+/** A row of ready cells (times already text) into `o`. */
+export function emitCells(row: readonly Cell[], o: CellOut): void {
+  for (let i = 0; i < row.length; i++) {
+    const v = row[i];
+    if (typeof v === 'number') o.num(v);
+    else o.text(v ?? null);
+  }
+  o.end();
+}
+
+const CHUNK = 1 << 18;
+const DAY_MS = 86_400_000;
+/** '00'…'99' as byte pairs. */
+const DIGITS2 = new Uint8Array(200);
+for (let i = 0; i < 100; i++) {
+  DIGITS2[2 * i] = 48 + Math.floor(i / 10);
+  DIGITS2[2 * i + 1] = 48 + (i % 10);
+}
+
+/**
+ * Bytes made a piece at a time into buffers of 256 KB, handed on whole (`take`): no string per line, no
+ * Buffer.from per chunk. Numbers are written as JavaScript writes them (String(n)) without making the
+ * string when they are integers or have at most six decimals (coordinates, altitudes, voltages: nearly
+ * every cell), times as formatTime writes them in one zone, the date part made once a day.
+ */
+export class Bytes {
+  buf: Buffer = Buffer.allocUnsafe(CHUNK);
+  at = 0;
+  private full: Buffer[] = [];
+  private readonly offsetMs: number;
+  private day = Number.NaN;
+  private readonly date = Buffer.alloc(11);
+
+  constructor(readonly zone = '+00:00') {
+    this.offsetMs = (parseOffset(zone) ?? 0) * 60_000;
+  }
+
+  /** Makes room for `n` more bytes. */
+  room(n: number): void {
+    if (this.at + n > this.buf.length) {
+      if (this.at > 0) this.full.push(this.buf.subarray(0, this.at));
+      this.buf = Buffer.allocUnsafe(Math.max(CHUNK, n));
+      this.at = 0;
+    }
+  }
+
+  /** What was written since the last call, in pieces of about 256 KB (the current piece too). */
+  take(): Buffer[] {
+    const out = this.full;
+    if (this.at > 0) {
+      out.push(this.buf.subarray(0, this.at));
+      this.buf = this.at > this.buf.length - 4096 ? Buffer.allocUnsafe(CHUNK) : this.buf.subarray(this.at);
+      this.at = 0;
+    }
+    this.full = [];
+    return out;
+  }
+
+  /** Bytes written so far not yet taken. */
+  get pending(): number {
+    let n = this.at;
+    for (const b of this.full) n += b.length;
+    return n;
+  }
+
+  byte(b: number): void {
+    this.room(1);
+    this.buf[this.at++] = b;
+  }
+
+  bytes(b: Uint8Array): void {
+    this.room(b.length);
+    this.buf.set(b, this.at);
+    this.at += b.length;
+  }
+
+  /** Text as UTF-8; short ASCII text byte by byte (a native call costs more than a few bytes). */
+  text(s: string): void {
+    const n = s.length;
+    this.room(n * 3);
+    if (n <= 32) {
+      const buf = this.buf;
+      let at = this.at;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        buf[at++] = c;
+      }
+      if (i === n) {
+        this.at = at;
+        return;
+      }
+    }
+    this.at += this.buf.write(s, this.at, 'utf8');
+  }
+
+  /** A whole number 0 ≤ n < 2^53. */
+  private uint(n: number): void {
+    const buf = this.buf;
+    let len = 1;
+    for (let p = 10; p <= n; p *= 10) len++;
+    let i = this.at + len;
+    this.at = i;
+    while (n >= 100) {
+      const q = Math.floor(n / 100);
+      const r = (n - q * 100) * 2;
+      buf[--i] = DIGITS2[r + 1]!;
+      buf[--i] = DIGITS2[r]!;
+      n = q;
+    }
+    if (n >= 10) {
+      buf[--i] = DIGITS2[n * 2 + 1]!;
+      buf[--i] = DIGITS2[n * 2]!;
+    } else buf[--i] = 48 + n;
+  }
+
+  /** A number as String(n) writes it; nothing for NaN and ±Infinity. */
+  num(x: number): void {
+    if (!Number.isFinite(x)) return;
+    this.room(32);
+    if (Number.isInteger(x) && x < 1e15 && x > -1e15) {
+      if (x < 0) {
+        this.buf[this.at++] = 45;
+        x = -x;
+      }
+      // -0 is written '0', as String(-0)
+      this.uint(x);
+      return;
+    }
+    // x = m / 10^6 exactly, and small enough that no other number with at most six decimals is as close to
+    // x as a double can tell (|x| < 1e8: a double's spacing is under 1.5e-8 there): then the decimal of m
+    // with the point six places from the right, trailing zeros dropped, is the shortest text that reads back
+    // as x, which is what String(x) writes (no exponent between 1e-6 and 1e21).
+    const m = Math.round(x * 1e6);
+    if (m / 1e6 !== x || !(x < 1e8 && x > -1e8)) {
+      this.text(String(x));
+      return;
+    }
+    let a = m;
+    if (a < 0) {
+      this.buf[this.at++] = 45;
+      a = -a;
+    }
+    const whole = Math.floor(a / 1e6);
+    let frac = a - whole * 1e6;
+    this.uint(whole);
+    let digits = 6;
+    while (digits > 1 && frac % 10 === 0) {
+      frac /= 10;
+      digits--;
+    }
+    const buf = this.buf;
+    buf[this.at++] = 46;
+    let i = this.at + digits;
+    this.at = i;
+    for (let k = 0; k < digits; k++) {
+      const q = Math.floor(frac / 10);
+      buf[--i] = 48 + frac - q * 10;
+      frac = q;
+    }
+  }
+
+  /** 'YYYY-MM-DD HH:mm:ss' in the zone, as formatTime writes it. */
+  time(ms: number): void {
+    const local = ms + this.offsetMs;
+    const d = Math.floor(local / DAY_MS);
+    if (d !== this.day) {
+      this.day = d;
+      this.date.write(formatTime(d * DAY_MS - this.offsetMs, this.zone).slice(0, 11), 0, 'latin1');
+    }
+    this.room(19);
+    const buf = this.buf;
+    buf.set(this.date, this.at);
+    let at = this.at + 11;
+    const s = Math.floor((local - d * DAY_MS) / 1000);
+    const h = Math.floor(s / 3600) * 2;
+    const m = (Math.floor(s / 60) % 60) * 2;
+    const sec = (s % 60) * 2;
+    buf[at++] = DIGITS2[h]!;
+    buf[at++] = DIGITS2[h + 1]!;
+    buf[at++] = 58;
+    buf[at++] = DIGITS2[m]!;
+    buf[at++] = DIGITS2[m + 1]!;
+    buf[at++] = 58;
+    buf[at++] = DIGITS2[sec]!;
+    buf[at++] = DIGITS2[sec + 1]!;
+    this.at = at;
+  }
+}
+
+const COMMA = 44;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** CSV cells (RFC 4180: quoted when they hold a comma, quote or line break), CRLF lines. */
+export class CsvCells implements CellOut {
+  private first = true;
+  constructor(readonly out: Bytes) {}
+
+  private sep(): void {
+    if (this.first) this.first = false;
+    else this.out.byte(COMMA);
+  }
+
+  text(v: string | null): void {
+    this.sep();
+    if (v !== null) this.out.text(NEEDS_QUOTES.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  }
+
+  num(v: number | null): void {
+    this.sep();
+    if (v !== null) this.out.num(v);
+  }
+
+  time(ms: number | null): void {
+    this.sep();
+    if (ms !== null) this.out.time(ms);
+  }
+
+  end(): void {
+    this.out.room(2);
+    this.out.buf[this.out.at++] = 13;
+    this.out.buf[this.out.at++] = 10;
+    this.first = true;
+  }
+}
+
+// XML 1.0 refuses control characters other than tab, LF and CR.
+// eslint-disable-next-line no-control-regex
+const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+// eslint-disable-next-line no-control-regex
+const XML_SPECIAL = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+/** Text as XML: most cells (times, letters) have nothing to escape and are returned after one test, not five passes. */
+export const xmlText = (s: string) =>
+  XML_SPECIAL.test(s) ? s.replace(XML_INVALID, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;') : s;
+
+export function columnName(i: number): string {
+  let name = '';
+  for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
+  return name;
+}
+
+const ascii = (s: string) => Buffer.from(s, 'latin1');
+const ROW_OPEN = ascii('<row r="');
+const TAG_END = ascii('">');
+const ROW_CLOSE = ascii('</row>');
+const NUM_OPEN = ascii('"><v>');
+const NUM_CLOSE = ascii('</v></c>');
+const TEXT_OPEN = ascii('" t="inlineStr"><is><t>');
+const TEXT_CLOSE = ascii('</t></is></c>');
+
+/**
+ * A worksheet's cells (<sheetData>'s rows): numbers as numbers, text as inline strings (no shared-string
+ * table held in memory), times as the text the CSV writes; empty cells left out. `row(r)` opens row r.
+ */
+export class XlsxCells implements CellOut {
+  private col = 0;
+  private r = 0;
+  /** `<c r="B` of each column so far. */
+  private readonly refs: Buffer[] = [];
+  constructor(readonly out: Bytes) {}
+
+  row(r: number): void {
+    this.r = r;
+    this.col = 0;
+    this.out.bytes(ROW_OPEN);
+    this.out.num(r);
+    this.out.bytes(TAG_END);
+  }
+
+  private open(): void {
+    const ref = (this.refs[this.col] ??= ascii(`<c r="${columnName(this.col)}`));
+    this.col++;
+    this.out.bytes(ref);
+    this.out.num(this.r);
+  }
+
+  text(v: string | null): void {
+    if (v === null) {
+      this.col++;
+      return;
+    }
+    this.open();
+    this.out.bytes(TEXT_OPEN);
+    this.out.text(xmlText(v));
+    this.out.bytes(TEXT_CLOSE);
+  }
+
+  num(v: number | null): void {
+    if (v === null || !Number.isFinite(v)) {
+      this.col++;
+      return;
+    }
+    this.open();
+    this.out.bytes(NUM_OPEN);
+    this.out.num(v);
+    this.out.bytes(NUM_CLOSE);
+  }
+
+  time(ms: number | null): void {
+    if (ms === null) {
+      this.col++;
+      return;
+    }
+    this.open();
+    this.out.bytes(TEXT_OPEN);
+    this.out.time(ms);
+    this.out.bytes(TEXT_CLOSE);
+  }
+
+  end(): void {
+    this.out.bytes(ROW_CLOSE);
+  }
+}
+
+/** Cells collected as arrays (times as text in the zone), for a writer that takes rows of values (ExcelJS). */
+export class RowCollector implements CellOut {
+  private rows: Cell[][] = [];
+  private row: Cell[] = [];
+  constructor(readonly zone: string) {}
+
+  text(v: string | null): void {
+    this.row.push(v);
+  }
+
+  num(v: number | null): void {
+    this.row.push(v === null || !Number.isFinite(v) ? null : v);
+  }
+
+  time(ms: number | null): void {
+    this.row.push(ms === null ? null : formatTime(ms, this.zone));
+  }
+
+  end(): void {
+    this.rows.push(this.row);
+    this.row = [];
+  }
+
+  /** The rows collected since the last call. */
+  take(): Cell[][] {
+    const rows = this.rows;
+    this.rows = [];
+    return rows;
+  }
+}
