@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { base64Bytes, decodeAccelerationSeries, encodeAccelerationSeries } from './acceleration-codec.js';
+import { base64Bytes, type BurstBlob, decodeAccelerationOdba, decodeAccelerationSeries, encodeAccelerationSeries, joinAccelerationSeries } from './acceleration-codec.js';
 
 const le16 = (values: number[], signed = true) => {
   const b = new Uint8Array(values.length * 2);
@@ -37,12 +37,40 @@ describe('acceleration series codec', () => {
     expect(s.odba[1]).toBeCloseTo(0.95, 5);
     expect(s.odba[4]).toBeCloseTo(0.5, 6);
     expect(s.meanOdba[0]).toBeCloseTo(0.0635, 6);
+    // The ODBA-only reading: the same bursts and ODBA, no axes or times.
+    const o = decodeAccelerationOdba(bytes);
+    expect(Array.from(o.odba)).toEqual(Array.from(s.odba));
+    expect([o.burstCount, o.sampleCount, Array.from(o.start), Array.from(o.count), Array.from(o.first), Array.from(o.axes)]).toEqual([4, 9, Array.from(s.start), Array.from(s.count), Array.from(s.first), Array.from(s.axes)]);
+    expect('x' in o || 'time' in o).toBe(false);
+    expect(() => decodeAccelerationOdba(bytes.subarray(0, bytes.byteLength - 2))).toThrow(/truncated/);
   });
 
   it('reads an empty series and refuses a truncated one', () => {
     expect(decodeAccelerationSeries(encodeAccelerationSeries([])).sampleCount).toBe(0);
     const bytes = encodeAccelerationSeries([{ start: 0, hz: 1, axes: 'X', sampleCount: 4, samples: le16([1, 2, 3, 4]), odba: le16([0, 0, 0, 0], false), meanOdba: 0, scale: [1], offset: [0] }]);
     expect(() => decodeAccelerationSeries(bytes.subarray(0, bytes.byteLength - 2))).toThrow(/truncated/);
+  });
+
+  it('joins encoded series into the series of all their bursts, byte for byte', () => {
+    const burst = (start: number, axes: string, counts: number[]): BurstBlob => ({
+      start,
+      hz: 20,
+      axes,
+      sampleCount: counts.length / axes.length,
+      samples: le16(counts),
+      odba: le16(counts.map(() => 0), false),
+      meanOdba: start / 1e6,
+      scale: [0.002, 0.003, 0.004],
+      offset: [2048, 2040, 2030],
+    });
+    const a = [burst(1_000, 'XYZ', [2048, 2148, 1948, 2058, 2148, 2418]), burst(2_000, 'X', [1, 300, -5])];
+    const b = [burst(3_000, 'YZ', [7, 8, 9, 10])];
+    const c = [burst(4_000, 'XY', [-32768, 32767]), burst(5_000, 'Z', [0])];
+    const joined = joinAccelerationSeries([encodeAccelerationSeries(a), encodeAccelerationSeries([]), encodeAccelerationSeries(b), encodeAccelerationSeries(c)]);
+    expect(Array.from(joined)).toEqual(Array.from(encodeAccelerationSeries([...a, ...b, ...c])));
+    expect(decodeAccelerationSeries(joined).burstCount).toBe(5);
+    expect(Array.from(joinAccelerationSeries([]))).toEqual(Array.from(encodeAccelerationSeries([])));
+    expect(() => joinAccelerationSeries([encodeAccelerationSeries(a).subarray(0, 40)])).toThrow(/truncated/);
   });
 
   it('reads base64 as Node does, padded or not', () => {

@@ -61,6 +61,9 @@ export interface AccelerationSeries {
   odba: Float32Array;
 }
 
+/** The series without the calibrated axes and per-sample times (decodeAccelerationOdba). */
+export type AccelerationOdba = Omit<AccelerationSeries, 'time' | 'x' | 'y' | 'z'>;
+
 const AXIS_NAMES = ['X', 'Y', 'Z'] as const;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
@@ -163,8 +166,50 @@ export function encodeAccelerationSeries(bursts: readonly BurstBlob[]): Uint8Arr
   return out.subarray(0, at);
 }
 
+/**
+ * Several encoded series as one, in the order given (each part's bursts after the previous part's): the
+ * counts added, the headers, then the bodies. The server keeps a series per hour of a device's bursts and
+ * answers a range with these joined, without decoding them.
+ */
+export function joinAccelerationSeries(parts: readonly Uint8Array[]): Uint8Array {
+  let bursts = 0;
+  let total = 4;
+  for (const p of parts) {
+    const n = p.byteLength >= 4 ? new DataView(p.buffer, p.byteOffset, 4).getUint32(0, true) : 0;
+    if (4 + n * BURST_HEADER_BYTES > p.byteLength) throw new Error('acceleration series: truncated headers');
+    bursts += n;
+    total += Math.max(0, p.byteLength - 4);
+  }
+  const out = new Uint8Array(total);
+  new DataView(out.buffer).setUint32(0, bursts, true);
+  let head = 4;
+  let body = 4 + bursts * BURST_HEADER_BYTES;
+  for (const p of parts) {
+    if (p.byteLength < 4) continue;
+    const split = 4 + new DataView(p.buffer, p.byteOffset, 4).getUint32(0, true) * BURST_HEADER_BYTES;
+    out.set(p.subarray(4, split), head);
+    head += split - 4;
+    out.set(p.subarray(split), body);
+    body += p.byteLength - split;
+  }
+  return out;
+}
+
 /** Reads the series' bytes into columns (calibrated g, ODBA in g, a time per sample). */
 export function decodeAccelerationSeries(bytes: Uint8Array): AccelerationSeries {
+  return decode(bytes, true) as AccelerationSeries;
+}
+
+/**
+ * The bursts and each sample's ODBA only, without the calibrated axes and the per-sample times (a sample's
+ * time is its burst's start + i × 1000 / hz): what a chart of ODBA over the range needs, in less than
+ * half the memory and time of decodeAccelerationSeries (a month of 20 Hz bursts: 7 MB instead of 41 MB).
+ */
+export function decodeAccelerationOdba(bytes: Uint8Array): AccelerationOdba {
+  return decode(bytes, false);
+}
+
+function decode(bytes: Uint8Array, full: boolean): AccelerationOdba | AccelerationSeries {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const burstCount = bytes.byteLength >= 4 ? view.getUint32(0, true) : 0;
   if (4 + burstCount * BURST_HEADER_BYTES > bytes.byteLength) throw new Error('acceleration series: truncated headers');
@@ -185,48 +230,79 @@ export function decodeAccelerationSeries(bytes: Uint8Array): AccelerationSeries 
     first[k] = sampleCount;
     sampleCount += count[k]!;
   }
-  const time = new Float64Array(sampleCount);
-  const cols: [Float32Array, Float32Array, Float32Array] = [new Float32Array(sampleCount), new Float32Array(sampleCount), new Float32Array(sampleCount)];
+  const columns = full ? sampleCount : 0;
+  const time = new Float64Array(columns);
+  const cols: [Float32Array, Float32Array, Float32Array] = [new Float32Array(columns), new Float32Array(columns), new Float32Array(columns)];
   const odba = new Float32Array(sampleCount);
+  let longest = 0;
+  for (let k = 0; k < burstCount; k++) if (count[k]! > longest) longest = count[k]!;
+  // A burst's raw counts per axis, decoded first: the burst's mean is then known, and each sample's g and
+  // ODBA are written in one pass (no Float32 column read back).
+  const raw = new Int32Array(3 * longest);
+  const scales = new Float64Array(3);
+  const offsets = new Float64Array(3);
+  const means = new Float64Array(3);
   let at = 4 + burstCount * BURST_HEADER_BYTES;
   const end = bytes.byteLength;
   for (let k = 0; k < burstCount; k++) {
     const h = 4 + k * BURST_HEADER_BYTES;
     const n = count[k]!;
     const s0 = first[k]!;
+    const t0 = start[k]!;
     const step = 1000 / (hz[k]! || 1);
-    for (let i = 0; i < n; i++) time[s0 + i] = start[k]! + Math.round(i * step);
+    if (full) for (let i = 0; i < n; i++) time[s0 + i] = t0 + Math.round(i * step);
+    const mask = axes[k]!;
     for (let a = 0; a < 3; a++) {
-      const col = cols[a]!;
-      if (!(axes[k]! & (1 << a))) {
-        col.fill(NaN, s0, s0 + n);
+      if (!(mask & (1 << a))) {
+        if (full) cols[a]!.fill(NaN, s0, s0 + n);
         continue;
       }
-      const scale = view.getFloat32(h + 20 + a * 4, true);
-      const offset = view.getFloat32(h + 32 + a * 4, true);
+      scales[a] = view.getFloat32(h + 20 + a * 4, true);
+      offsets[a] = view.getFloat32(h + 32 + a * 4, true);
+      const base = a * longest;
       let v = 0;
       let sum = 0;
       for (let i = 0; i < n; i++) {
-        let z = 0;
-        let shift = 0;
-        let byte: number;
-        do {
-          if (at >= end) throw new Error('acceleration series: truncated samples');
-          byte = bytes[at++]!;
-          z |= (byte & 0x7f) << shift;
-          shift += 7;
-        } while (byte & 0x80);
-        v += z & 1 ? -((z + 1) >>> 1) : z >>> 1;
-        const g = (v - offset) * scale;
-        col[s0 + i] = g;
-        sum += g;
+        if (at >= end) throw new Error('acceleration series: truncated samples');
+        let z = bytes[at++]!;
+        // Most differences take one byte (the loop below is the rare longer varint).
+        if (z >= 0x80) {
+          z &= 0x7f;
+          let shift = 7;
+          let byte: number;
+          do {
+            if (at >= end) throw new Error('acceleration series: truncated samples');
+            byte = bytes[at++]!;
+            z |= (byte & 0x7f) << shift;
+            shift += 7;
+          } while (byte & 0x80);
+        }
+        v += (z >>> 1) ^ -(z & 1);
+        raw[base + i] = v;
+        sum += v;
       }
-      // ODBA: this axis's |g − the burst's mean g|, summed over the axes.
-      const mean = n > 0 ? sum / n : 0;
-      for (let i = 0; i < n; i++) odba[s0 + i]! += Math.abs(col[s0 + i]! - mean);
+      means[a] = n > 0 ? sum / n : 0;
+    }
+    // g = (raw − offset) × scale; ODBA: each axis's |g − the burst's mean g| = |raw − mean raw| × |scale|, summed.
+    for (let a = 0; a < 3; a++) {
+      if (!(mask & (1 << a))) continue;
+      const col = cols[a]!;
+      const base = a * longest;
+      const scale = scales[a]!;
+      const offset = offsets[a]!;
+      const mean = means[a]!;
+      const abs = Math.abs(scale);
+      if (full) {
+        for (let i = 0; i < n; i++) {
+          const v = raw[base + i]!;
+          col[s0 + i] = (v - offset) * scale;
+          odba[s0 + i] = odba[s0 + i]! + Math.abs(v - mean) * abs;
+        }
+      } else for (let i = 0; i < n; i++) odba[s0 + i] = odba[s0 + i]! + Math.abs(raw[base + i]! - mean) * abs;
     }
   }
-  return { burstCount, sampleCount, start, hz, count, first, meanOdba, axes, time, x: cols[0], y: cols[1], z: cols[2], odba };
+  const bursts = { burstCount, sampleCount, start, hz, count, first, meanOdba, axes, odba };
+  return full ? { ...bursts, time, x: cols[0], y: cols[1], z: cols[2] } : bursts;
 }
 
 const B64 = new Uint8Array(128).fill(255);
@@ -254,8 +330,18 @@ export function base64Bytes(text: string): Uint8Array {
   return out;
 }
 
+/** Base64 to bytes: the platform's Uint8Array.fromBase64 where it has one, else base64Bytes. */
+function fromBase64(base64: string): Uint8Array {
+  const native = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
+  return native ? native(base64) : base64Bytes(base64);
+}
+
 /** The series from its base64 text (the call's Data), in a browser or worker as in Node. */
 export function decodeBase64AccelerationSeries(base64: string): AccelerationSeries {
-  const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
-  return decodeAccelerationSeries(fromBase64 ? fromBase64(base64) : base64Bytes(base64));
+  return decodeAccelerationSeries(fromBase64(base64));
+}
+
+/** decodeAccelerationOdba of the call's base64 Data. */
+export function decodeBase64AccelerationOdba(base64: string): AccelerationOdba {
+  return decodeAccelerationOdba(fromBase64(base64));
 }

@@ -68,7 +68,34 @@ export function registerCall<B extends z.ZodType, D extends z.ZodType, A extends
   handler: (ctx: CallContext<z.output<B>, A>) => Promise<z.output<D>>,
 ): void {
   if (def.download) throw new Error(`${def.path} is a download: register it with registerDownload`);
-  route(app, hooks, def, { 200: envelopeSchema(def.data) }, async (ctx) => envelope(Code.Success, message(ctx.request.lang, 'ok'), (await handler(ctx)) ?? null));
+  route(app, hooks, def, { 200: envelopeSchema(def.data) }, async (ctx) => {
+    const data = (await handler(ctx)) as unknown;
+    if (!(data instanceof JsonData)) return envelope(Code.Success, message(ctx.request.lang, 'ok'), data ?? null);
+    // The success envelope written around the Data's own JSON, which is not parsed or copied again.
+    const head = Buffer.from(JSON.stringify(envelope(Code.Success, message(ctx.request.lang, 'ok'), 0)).replace(/0\}$/, ''));
+    return ctx.reply.type('application/json; charset=utf-8').send(Buffer.concat([head, data.json, Buffer.from('}')]));
+  });
+}
+
+/**
+ * A call's Data already written as JSON (UTF-8), answered inside the success envelope as it is. For an
+ * answer of megabytes of base64 (GetAccelerationBinaryV2), where JSON.stringify's scan of the text for
+ * characters to escape costs more than the call's own work: the handler returns it in place of the Data
+ * (cast), and owes the contract's Data shape.
+ */
+export class JsonData {
+  constructor(readonly json: Buffer) {}
+
+  /** `{"<field>":"<base64 of bytes>", ...rest}`: the rest's fields first (numbers, texts), the base64 last, written straight into one buffer. */
+  static withBase64(rest: Record<string, unknown>, field: string, bytes: Uint8Array): JsonData {
+    const head = JSON.stringify({ ...rest, [field]: '' }).slice(0, -2);
+    const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+    const out = Buffer.allocUnsafe(Buffer.byteLength(head) + base64.length + 2);
+    let at = out.write(head);
+    at += out.write(base64, at, 'latin1');
+    out.write('"}', at);
+    return new JsonData(out);
+  }
 }
 
 /** What a download's handler answers: the file's name (any text: it is escaped here) and its bytes. */

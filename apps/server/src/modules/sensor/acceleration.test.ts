@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ACCELERATION_CSV_COLUMNS,
   API_BASE,
@@ -16,6 +16,7 @@ import {
   SpeciesType,
 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { BurstRepository } from './burst-repository.js';
 import { BASE, DAY, HOUR, local, ZONE } from '../../test/fixed-time.js';
 
 const scale = [0.002, 0.003, 0.004];
@@ -127,6 +128,36 @@ describe.each(DIALECTS)('acceleration downloads, binary and archives on %s', (di
     const page = (await envelope(calls.GetAccelerationListV2, { imei: 'ACC-STORK', ...range, sortOrder: 'ascend' })).Data as { List: { Samples: { ODBA: number }[] }[] };
     expect(series.odba[3]).toBeCloseTo(page.List[0]!.Samples[3]!.ODBA, 2);
     expect(series.odba[40]).toBeCloseTo(page.List[1]!.Samples[0]!.ODBA, 2);
+  });
+
+  it('answers a range asked again from its kept hours, with a burst that arrived since in a kept hour, and a range that cuts an hour with that part only', async () => {
+    const stork = Number((await t.database.db.selectFrom('devices').select('id').where('imei', '=', 'ACC-STORK').executeTakeFirstOrThrow()).id);
+    const hour = BASE + 5 * DAY + HOUR;
+    const burst = (at: number) => ({ t: at, hz: 20, axes: 'XYZ' as const, samples: packSamples(burstRaw(10)), scale, offset });
+    await t.services.ingest.writeBatch(stork, { bursts: [burst(hour), burst(hour + 10 * 60_000)] }, null, now);
+    const day = { imei: 'ACC-STORK', startTime: local(BASE + 5 * DAY), endTime: local(BASE + 6 * DAY), timeZone: ZONE };
+    const ask = async (body: typeof day) => {
+      const d = calls.GetAccelerationBinaryV2.data.parse((await envelope(calls.GetAccelerationBinaryV2, body)).Data);
+      const s = decodeAccelerationSeries(Buffer.from(d.Data, 'base64'));
+      expect(s.burstCount).toBe(d.Count);
+      return { count: d.Count, samples: d.SampleCount, starts: Array.from(s.start) };
+    };
+    const walks = vi.spyOn(BurstRepository.prototype, 'walk');
+    try {
+      expect(await ask(day)).toEqual({ count: 2, samples: 20, starts: [hour, hour + 10 * 60_000] });
+      expect(walks).toHaveBeenCalledTimes(1);
+      // Asked again: the kept hour, no burst read.
+      expect(await ask(day)).toEqual({ count: 2, samples: 20, starts: [hour, hour + 10 * 60_000] });
+      expect(walks).toHaveBeenCalledTimes(1);
+      // A burst arrives late in that hour (or through another server process): the hour is read again.
+      await t.services.ingest.writeBatch(stork, { bursts: [burst(hour + 5 * 60_000)] }, null, now);
+      expect((await ask(day)).starts).toEqual([hour, hour + 5 * 60_000, hour + 10 * 60_000]);
+      expect(walks).toHaveBeenCalledTimes(2);
+      // A range from the middle of the kept hour: only its part.
+      expect((await ask({ ...day, startTime: local(hour + 4 * 60_000) })).starts).toEqual([hour + 5 * 60_000, hour + 10 * 60_000]);
+    } finally {
+      walks.mockRestore();
+    }
   });
 
   it('refuses a device without acceleration, a long binary range and bad input with 601 naming the field', async () => {

@@ -7,6 +7,7 @@ import {
   type calls,
   encodeAccelerationSeries,
   formatTime,
+  joinAccelerationSeries,
 } from '@wildtrack/contract';
 import type { z } from 'zod';
 import { DAY_MS } from '../../db/shared-writes.js';
@@ -14,9 +15,10 @@ import type { Caller } from '../../http/caller.js';
 import type { FileAnswer } from '../../http/calls.js';
 import { FieldRefusal } from '../../http/errors.js';
 import type { DeviceConsole } from '../device/console.js';
-import type { BurstRepository } from './burst-repository.js';
+import { type BurstRepository, HOUR_MS } from './burst-repository.js';
 import { burstSamples } from './burst-samples.js';
 import type { BurstRow, SensorQuery } from './repository.js';
+import { SeriesCache } from './series-cache.js';
 import { formatTimeMs, visibleRange } from './service.js';
 
 type RangeBody = z.output<typeof calls.DownLoadAccelerationDataV2.body>;
@@ -96,6 +98,8 @@ export class AccelerationService {
   constructor(
     private readonly devices: DeviceConsole,
     private readonly bursts: BurstRepository,
+    /** The binary's encoded hours (series-cache.ts); one per process, checked against the table on each read. */
+    private readonly cache = new SeriesCache(),
   ) {}
 
   async download(caller: Caller, body: RangeBody): Promise<FileAnswer> {
@@ -116,14 +120,65 @@ export class AccelerationService {
     return burstCsvStream(this.bursts, { deviceId, from, to }, imei, zone);
   }
 
-  async binary(caller: Caller, body: RangeBody): Promise<z.output<typeof calls.GetAccelerationBinaryV2.data>> {
+  /** GetAccelerationBinaryV2's Data: the counts, and the series' bytes the route writes as base64. */
+  async binary(caller: Caller, body: RangeBody): Promise<{ Count: number; SampleCount: number; bytes: Uint8Array }> {
     const q = await visibleRange(this.devices, caller, body, ACCELERATION_FLAGS);
     if (q && q.to - q.from > ACCELERATION_BINARY_MAX_DAYS * DAY_MS + DAY_MS) {
       throw new FieldRefusal(['endTime'], 'validation.timeSpan', { days: ACCELERATION_BINARY_MAX_DAYS });
     }
-    const blobs: BurstBlob[] = [];
-    if (q) for await (const batch of this.bursts.walk(q, 1024, false)) for (const r of batch) blobs.push(burstBlob(r));
-    const bytes = encodeAccelerationSeries(blobs);
-    return { Count: blobs.length, SampleCount: blobs.reduce((n, b) => n + b.sampleCount, 0), Data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') };
+    const { bytes, count, samples } = q ? await this.series(q) : { bytes: encodeAccelerationSeries([]), count: 0, samples: 0 };
+    return { Count: count, SampleCount: samples, bytes };
+  }
+
+  /**
+   * The range's bursts encoded: each hour of the range that holds bursts, from the cache when its print is
+   * the table's, else read (consecutive hours to read in one walk) and, when the range covers the whole
+   * hour, kept. A month asked again costs one grouped read of the key instead of every burst's samples.
+   */
+  private async series(q: SensorQuery): Promise<{ bytes: Uint8Array; count: number; samples: number }> {
+    const prints = await this.bursts.hourPrints(q);
+    const parts: Uint8Array[] = new Array<Uint8Array>(prints.length);
+    let count = 0;
+    let samples = 0;
+    const whole = (hour: number) => hour * HOUR_MS >= q.from && (hour + 1) * HOUR_MS - 1 <= q.to;
+    let i = 0;
+    while (i < prints.length) {
+      const p = prints[i]!;
+      const hit = whole(p.hour) ? this.cache.get(q.deviceId, p.hour, p.count, p.sum) : undefined;
+      if (hit) {
+        parts[i] = hit.bytes;
+        count += p.count;
+        samples += hit.samples;
+        i++;
+        continue;
+      }
+      // A run of hours to read: up to the next one the cache holds.
+      let j = i + 1;
+      while (j < prints.length && !(whole(prints[j]!.hour) && this.cache.has(q.deviceId, prints[j]!.hour))) j++;
+      const from = Math.max(q.from, p.hour * HOUR_MS);
+      const to = Math.min(q.to, (prints[j - 1]!.hour + 1) * HOUR_MS - 1);
+      const byHour = new Map<number, BurstBlob[]>();
+      for await (const batch of this.bursts.walk({ deviceId: q.deviceId, from, to }, 1024, false)) {
+        for (const r of batch) {
+          const hour = Math.floor(r.start_time / HOUR_MS);
+          let list = byHour.get(hour);
+          if (!list) byHour.set(hour, (list = []));
+          list.push(burstBlob(r));
+        }
+      }
+      for (let k = i; k < j; k++) {
+        const { hour, count: n, sum } = prints[k]!;
+        const blobs = byHour.get(hour) ?? [];
+        const bytes = encodeAccelerationSeries(blobs);
+        const hourSamples = blobs.reduce((m, b) => m + b.sampleCount, 0);
+        // Kept only when read whole and as printed (no burst arrived between the print and the read).
+        if (whole(hour) && blobs.length === n && blobs.reduce((m, b) => m + b.start, 0) === sum) this.cache.set(q.deviceId, hour, { count: n, sum, bytes, samples: hourSamples });
+        parts[k] = bytes;
+        count += blobs.length;
+        samples += hourSamples;
+      }
+      i = j;
+    }
+    return { bytes: joinAccelerationSeries(parts), count, samples };
   }
 }

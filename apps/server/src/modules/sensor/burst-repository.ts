@@ -1,6 +1,9 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { BurstRow, SensorQuery } from './repository.js';
+
+/** An hour in ms: the blocks whose bursts are summarised by hourPrints. */
+export const HOUR_MS = 3_600_000;
 
 /** Bursts read per query when a range's bursts are walked (a 20 Hz minute is ~8 KB: a batch is a few MB). */
 const BATCH = 256;
@@ -32,6 +35,25 @@ export class BurstRepository {
       if (rows.length < batch) return;
       after = Number(rows[rows.length - 1]!.start_time);
     }
+  }
+
+  /**
+   * Per hour (epoch ms / HOUR_MS) of [from, to] that holds bursts: how many and the sum of their start
+   * times. A stored burst is never changed (the ingest inserts or ignores), so equal prints mean the same
+   * bursts; read from the key alone, without the samples.
+   */
+  async hourPrints(q: SensorQuery): Promise<{ hour: number; count: number; sum: number }[]> {
+    const hour = sql<number>`start_time / ${sql.lit(HOUR_MS)}`;
+    const rows = await this.db
+      .selectFrom('acc_bursts')
+      .select([hour.as('hour'), (eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.sum<number>('start_time').as('sum')])
+      .where('device_id', '=', q.deviceId)
+      .where('start_time', '>=', q.from)
+      .where('start_time', '<=', q.to)
+      .groupBy(hour)
+      .orderBy(hour)
+      .execute();
+    return rows.map((r) => ({ hour: Number(r.hour), count: Number(r.count), sum: Number(r.sum) }));
   }
 
   /** Devices with at least one burst in [from, to] among these (the archive job's day). */

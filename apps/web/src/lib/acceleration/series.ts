@@ -10,8 +10,9 @@ import { decodeAcceleration } from './series-client';
  * One query key for both, so a range already read on one screen is not read again on the other.
  */
 
-/** The overview chart's buckets: about its width in pixels on a wide screen. */
-export const OVERVIEW_BUCKETS = 1200;
+import { OVERVIEW_BUCKETS } from './envelope';
+
+export { OVERVIEW_BUCKETS };
 
 /** One device and a range, as texts in the user's zone ('YYYY-MM-DD HH:mm:ss'). */
 export interface BurstRange {
