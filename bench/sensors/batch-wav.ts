@@ -4,16 +4,18 @@
 // without keeping it; first with the PDM -> WAV conversions, then from the kept WAVs. A worker thread
 // samples the process RSS (the server is in this process) every 20 ms; printed for each: recordings, zip
 // bytes, time, and the peak RSS growth over the baseline just before the call (split at the answer's first
-// byte: before it the lookups and checks, after it the streaming, which converts a PDM recording as its
-// entry is sent); then the ratio of the growth for 100 to that
+// byte: before it the lookups and checks, after it the streaming, which converts a PDM recording when the
+// zip reaches its entry); then the ratio of the growth for 100 to that
 // for 10 ("flat": about 1, not 10) and the extra growth against the extra zip bytes (an archive held whole
-// would be >= 100 %). Median of BENCH_ROUNDS (5) rounds. Each zip is checked complete from its central
+// would be >= 100 %). Median of BENCH_ROUNDS (5) rounds, each after a full collection (its baseline the live heap). Each zip is checked complete from its central
 // directory (entry count, offsets, stored sizes summing to the WAVs on disk). BENCH_BATCH_SECONDS sets
 // the longest recording (default 30; the shortest is a third of it).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { API_BASE, calls, DeviceType, formatTime, LanguageId, signedHeaders, SpeciesType } from '@wildtrack/contract';
 import { buildApp } from '../../apps/server/src/app.js';
@@ -37,6 +39,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const EVERY_MS = 10 * 60_000;
 const BYTES_PER_S = PDM_RATE / 8;
 const MB = 1024 * 1024;
+
+/** A full collection before each download, so its baseline is the live heap and not the garbage the previous one left. */
+v8.setFlagsFromString('--expose-gc');
+const collect = vm.runInNewContext('gc') as () => void;
 
 /** Background between calls: low wind and insect noise, modulated as the microphone would (0.5 s pieces). */
 function backgroundPieces(count: number): Uint8Array[] {
@@ -207,6 +213,8 @@ export async function benchBatchWav(): Promise<void> {
     const secondsOf = (t: number) => SHORTEST_S + ((times.indexOf(t) * 7) % (LONGEST_S - SHORTEST_S + 1));
     /** One download of `set` while the sampler runs: the zip checked, the peak RSS over the level just before. */
     const measure = async (set: readonly number[]) => {
+      collect();
+      collect();
       await new Promise((r) => setTimeout(r, 100));
       const base = process.memoryUsage.rss();
       sampler.reset();
@@ -230,7 +238,7 @@ export async function benchBatchWav(): Promise<void> {
       if (zip.entries !== set.length || zip.names.size !== set.length || zip.stored !== wavs) {
         throw new Error(`zip of ${set.length}: ${zip.entries} entries, ${zip.names.size} names, ${zip.stored} bytes stored of ${wavs}`);
       }
-      return { ...got, zip, cpu: (cpu.user + cpu.system) / 1000, base, grew: Math.max(0, Math.max(peak, beforeHeaders) - base), converting: Math.max(0, beforeHeaders - base), streaming: Math.max(0, peak - base) };
+      return { ...got, zip, cpu: (cpu.user + cpu.system) / 1000, base, peak: Math.max(peak, beforeHeaders, base), grew: Math.max(0, Math.max(peak, beforeHeaders) - base), converting: Math.max(0, beforeHeaders - base), streaming: Math.max(0, peak - base) };
     };
 
     // Warm-up (not counted): 10 other recordings converted and downloaded twice, so the heap has its working size.
@@ -258,7 +266,7 @@ export async function benchBatchWav(): Promise<void> {
         console.log(
           `  ${pass.padEnd(19)} ${String(n).padStart(3)} recordings (${(audio / 60).toFixed(1).padStart(4)} min): zip ${(zip.bytes / 1e6).toFixed(1).padStart(5)} MB, ${zip.zip.entries} entries checked (encoding ${zip.encoding})` +
             `  ${(median(runs.map((r) => r.ms)) / 1000).toFixed(2).padStart(5)} s (first byte ${(median(runs.map((r) => r.firstByteMs)) / 1000).toFixed(2)} s)  cpu ${median(runs.map((r) => r.cpu)).toFixed(0).padStart(5)} ms` +
-            `  peak RSS +${(grew / MB).toFixed(1).padStart(5)} MB (${((100 * grew) / zip.bytes).toFixed(0)} % of the zip) [rounds ${runs.map((r) => (r.grew / MB).toFixed(1)).join(', ')}] over ${(median(runs.map((r) => r.base)) / MB).toFixed(0)} MB` +
+            `  peak RSS +${(grew / MB).toFixed(1).padStart(5)} MB (${((100 * grew) / zip.bytes).toFixed(0)} % of the zip) [rounds ${runs.map((r) => (r.grew / MB).toFixed(1)).join(', ')}] over ${(median(runs.map((r) => r.base)) / MB).toFixed(0)} MB, peak ${(median(runs.map((r) => r.peak)) / MB).toFixed(0)} MB` +
             ` (before the first byte +${(median(runs.map((r) => r.converting)) / MB).toFixed(1)} MB, while streaming +${(median(runs.map((r) => r.streaming)) / MB).toFixed(1)} MB)`,
         );
       }
