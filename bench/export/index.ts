@@ -1,9 +1,13 @@
 // bench/export: the export writers of issue 16 on 1M fixes of one device (a fix every 30 s for a year),
 // `npm run bench -- export`. Each format runs in a child process of its own so that its peak RSS is its own:
-// CSV (goal >= 400k rows/s, <= 150 MB peak RSS), XLSX by our writer (modules/export/writers.ts, yazl) and by
+// CSV (goal >= 400k rows/s, <= 150 MB peak RSS), XLSX by our writer (modules/export/writers.ts, zip.ts) and by
 // ExcelJS's streaming WorkbookWriter on the same rows (goal >= 100k rows/s, <= 200 MB), and Movebank CSV;
-// the file is written to a temporary file. Printed side by side. On SQLite (the default database);
-// BENCH_EXPORT_ROWS scales it.
+// the file is written to a temporary file. Then the whole path for CSV and XLSX: the server's app in a
+// process of its own, a download task created by the call and run to its zip (task created -> file ready).
+// Printed side by side, with CPU seconds (the machine is shared: rows per CPU second are the steadier
+// figure) and the load average. Peak RSS is the process's maxRSS: node, the bundled code, better-sqlite3
+// and the database's page cache included ('at start' is the RSS before the first row). On SQLite (the
+// default database); BENCH_EXPORT_ROWS scales it.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,7 +23,7 @@ const ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
 const STEP_MS = 30_000;
 const START = Date.UTC(2025, 0, 1);
 const IMEI = 'STORK-EXPORT';
-const FORMATS = ['read', 'read-raw', 'csv', 'xlsx', 'exceljs', 'movebank'] as const;
+const FORMATS = ['read', 'read-raw', 'csv', 'xlsx', 'exceljs', 'movebank', 'task-csv', 'task-xlsx'] as const;
 const GOALS: Record<string, { rate: number; rss: number } | undefined> = {
   csv: { rate: 400_000, rss: 150 },
   xlsx: { rate: 100_000, rss: 200 },
@@ -89,10 +93,11 @@ async function main(): Promise<void> {
 
   // The children run bundled JavaScript under plain node (as the production server does), not under tsx,
   // whose transpiler would be most of their memory.
-  const childJs = path.join(dataDir, 'child.mjs');
+  // The whole path (task-*) runs the server's app: a bundle of its own, so the writers' processes stay lean.
   await build({
-    entryPoints: [new URL('./child-main.ts', import.meta.url).pathname],
-    outfile: childJs,
+    entryPoints: { child: new URL('./child-main.ts', import.meta.url).pathname, task: new URL('./task-main.ts', import.meta.url).pathname },
+    outdir: dataDir,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -110,8 +115,10 @@ async function main(): Promise<void> {
   });
   // Bundled next to the repository's node_modules so that its external packages resolve.
   const runnable = new URL(`../out/export-child-${process.pid}.mjs`, import.meta.url).pathname;
+  const taskRunnable = new URL(`../out/export-task-${process.pid}.mjs`, import.meta.url).pathname;
   fs.mkdirSync(path.dirname(runnable), { recursive: true });
-  fs.copyFileSync(childJs, runnable);
+  fs.copyFileSync(path.join(dataDir, 'child.mjs'), runnable);
+  fs.copyFileSync(path.join(dataDir, 'task.mjs'), taskRunnable);
   console.log(`bench/export: ${ROWS.toLocaleString('en')} fixes of one device (${reuse ? `reused ${dbFile}` : `seeded in ${seedSeconds.toFixed(1)} s`}, SQLite), each format in its own process, written to a file; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const results: Record<string, { seconds: number; cpuSeconds: number; rows: number; bytes: number; rssMb: number; baseMb: number }> = {};
   // BENCH_EXPORT_FORMATS=read,csv: only those.
@@ -121,7 +128,10 @@ async function main(): Promise<void> {
     const profile = process.env.BENCH_EXPORT_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.dirname(runnable)}`, `--cpu-prof-name=export-${format}.cpuprofile`] : [];
     // BENCH_EXPORT_NODE_FLAGS: node flags for the children (e.g. a heap limit, to tell garbage not yet collected from memory held).
     const flags = process.env.BENCH_EXPORT_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
-    const r = spawnSync(process.execPath, [...flags, ...profile, runnable, format, dbFile, String(device.id), String(ROWS * STEP_MS)], { encoding: 'utf8' });
+    const args = format.startsWith('task-')
+      ? [taskRunnable, format === 'task-csv' ? 'csv' : 'xls', dbFile, dataDir, String(ROWS * STEP_MS)]
+      : [runnable, format, dbFile, String(device.id), String(ROWS * STEP_MS)];
+    const r = spawnSync(process.execPath, [...flags, ...profile, ...args], { encoding: 'utf8' });
     const line = r.stdout.trim().split('\n').pop() ?? '';
     if (r.status !== 0 || !line.startsWith('{')) {
       console.log(`${format}: failed\n${r.stderr}`);
@@ -131,7 +141,16 @@ async function main(): Promise<void> {
   }
   const pad = (s: string, n: number) => s.padStart(n);
   console.log(`${'format'.padEnd(26)}${pad('rows', 10)}${pad('seconds', 9)}${pad('CPU s', 8)}${pad('rows/s', 10)}${pad('rows/CPU s', 12)}${pad('MB file', 9)}${pad('peak RSS', 10)}${pad('at start', 10)}  goal`);
-  const NAMES: Record<string, string> = { read: 'reads alone (keyset)', 'read-raw': 'reads, raw SQLite arrays', csv: 'CSV', xlsx: 'XLSX (ours, yazl)', exceljs: 'XLSX (ExcelJS streaming)', movebank: 'Movebank CSV' };
+  const NAMES: Record<string, string> = {
+    read: 'reads alone (CSV columns)',
+    'read-raw': 'reads, raw SQLite arrays',
+    csv: 'CSV',
+    xlsx: 'XLSX (ours)',
+    exceljs: 'XLSX (ExcelJS streaming)',
+    movebank: 'Movebank CSV',
+    'task-csv': 'CSV task: created->zip',
+    'task-xlsx': 'XLSX task: created->zip',
+  };
   for (const [format, r] of Object.entries(results)) {
     const rate = r.rows / r.seconds;
     const goal = GOALS[format];
@@ -143,5 +162,6 @@ async function main(): Promise<void> {
   console.log(`load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   if (results.xlsx && results.exceljs) console.log(`ours vs ExcelJS on the same rows: ${(results.exceljs.seconds / results.xlsx.seconds).toFixed(2)}x the speed, ${(results.xlsx.bytes / results.exceljs.bytes).toFixed(2)}x the bytes`);
   fs.rmSync(runnable, { force: true });
+  fs.rmSync(taskRunnable, { force: true });
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

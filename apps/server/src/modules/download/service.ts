@@ -331,7 +331,9 @@ export class DownloadTaskService {
           for (let n = 2; names.has(name); n++) name = name.replace(/(\.[^.]*)?$/, `-${n}$1`);
           names.add(name);
           const entry = new PassThrough();
-          zip.addReadStream(entry, name);
+          // An XLSX is a zip already: stored, not deflated again (1M fixes: 2 CPU s saved for 11 % of its size).
+          // CSV at level 1: a third of level 6's time for a zip 14 % larger (bench/export prints both sizes).
+          zip.addReadStream(entry, name, req.fileType === 'xls' ? { compress: false } : { compressionLevel: 1 });
           const written = this.writers.write(req, entry, {
             signal: abort.signal,
             onRows: (rows) => {

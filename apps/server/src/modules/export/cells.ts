@@ -89,9 +89,18 @@ export class Bytes {
   }
 
   bytes(b: Uint8Array): void {
-    this.room(b.length);
-    this.buf.set(b, this.at);
-    this.at += b.length;
+    const n = b.length;
+    this.room(n);
+    if (n > 24) {
+      this.buf.set(b, this.at);
+      this.at += n;
+      return;
+    }
+    // a few bytes (a tag, a reference) copied one by one: cheaper than set's native call
+    const buf = this.buf;
+    let at = this.at;
+    for (let i = 0; i < n; i++) buf[at++] = b[i]!;
+    this.at = at;
   }
 
   /** Text as UTF-8; short ASCII text byte by byte (a native call costs more than a few bytes). */
@@ -275,24 +284,31 @@ const TEXT_CLOSE = ascii('</t></is></c>');
  */
 export class XlsxCells implements CellOut {
   private col = 0;
-  private r = 0;
+  /** The row's number as text, written once a row and copied into each cell's reference. */
+  private readonly r = Buffer.alloc(16);
+  private rLength = 0;
   /** `<c r="B` of each column so far. */
   private readonly refs: Buffer[] = [];
   constructor(readonly out: Bytes) {}
 
   row(r: number): void {
-    this.r = r;
     this.col = 0;
+    this.rLength = this.r.write(String(r), 0, 'latin1');
     this.out.bytes(ROW_OPEN);
-    this.out.num(r);
+    this.out.bytes(this.r.subarray(0, this.rLength));
     this.out.bytes(TAG_END);
   }
 
   private open(): void {
     const ref = (this.refs[this.col] ??= ascii(`<c r="${columnName(this.col)}`));
     this.col++;
-    this.out.bytes(ref);
-    this.out.num(this.r);
+    const out = this.out;
+    out.room(ref.length + this.rLength);
+    const buf = out.buf;
+    let at = out.at;
+    for (let i = 0; i < ref.length; i++) buf[at++] = ref[i]!;
+    for (let i = 0; i < this.rLength; i++) buf[at++] = this.r[i]!;
+    out.at = at;
   }
 
   text(v: string | null): void {

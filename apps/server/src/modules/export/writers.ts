@@ -1,6 +1,6 @@
-import { PassThrough, type Writable } from 'node:stream';
-import { ZipFile } from 'yazl';
+import type { Writable } from 'node:stream';
 import { Bytes, type CellOut, CsvCells, emitCells, XlsxCells, xmlText } from './cells.js';
+import { type ZipEntryStream, ZipWriter } from './zip.js';
 
 /** A file being written: batches of rows in, each row's cells written by `emit`, then end; memory bounded by one batch and the streams' buffers. */
 export interface Sink {
@@ -89,26 +89,24 @@ const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationsh
 const PKG_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
 
 /**
- * XLSX written as it goes (the format's parts zipped by yazl, the worksheet deflated while its rows are
+ * XLSX written as it goes (the format's parts zipped by ZipWriter, the worksheet deflated while its rows are
  * made): text as inline strings (no shared-string table held in memory), numbers as numbers, times as the
  * text the CSV writes. The header row is frozen in each sheet; past XLSX_SHEET_ROWS rows a new sheet
  * begins with the header again.
  */
 export function xlsxSink(out: Writable, headers: readonly string[], sheetName: string, zone = '+00:00'): Sink {
-  const zip = new ZipFile();
-  zip.outputStream.pipe(out);
+  const zip = new ZipWriter(out);
   const name = sheetName.replace(/[\\/?*[\]:]/g, ' ').slice(0, 28) || 'Sheet';
   const bytes = new Bytes(zone);
   const cells = new XlsxCells(bytes);
   let sheets = 0;
-  let sheet: PassThrough | undefined;
+  let sheet: ZipEntryStream | undefined;
   let rowInSheet = 0;
 
-  const openSheet = () => {
+  const openSheet = async () => {
     sheets += 1;
-    sheet = new PassThrough({ highWaterMark: 1 << 20 });
     // Level 1: most of the size saved (the sheet is repetitive XML) for a fraction of level 6's time.
-    zip.addReadStream(sheet, `xl/worksheets/sheet${sheets}.xml`, { compressionLevel: 1 });
+    sheet = await zip.stream(`xl/worksheets/sheet${sheets}.xml`, 1);
     bytes.text(
       `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}">` +
         '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>' +
@@ -120,26 +118,26 @@ export function xlsxSink(out: Writable, headers: readonly string[], sheetName: s
   };
   const closeSheet = async () => {
     bytes.text('</sheetData></worksheet>');
-    await flush(sheet!, bytes);
-    sheet!.end();
+    await sheet!.write(bytes.take());
+    await sheet!.end();
   };
 
   return {
     async rows(rows, emit) {
-      if (!sheet) openSheet();
+      if (!sheet) await openSheet();
       for (const row of rows) {
         if (rowInSheet >= XLSX_SHEET_ROWS) {
           await closeSheet();
-          openSheet();
+          await openSheet();
         }
         rowInSheet += 1;
         cells.row(rowInSheet);
         emit(row, cells);
       }
-      await flush(sheet!, bytes);
+      await sheet!.write(bytes.take());
     },
     async end() {
-      if (!sheet) openSheet();
+      if (!sheet) await openSheet();
       await closeSheet();
       const names = Array.from({ length: sheets }, (_, i) => (sheets === 1 ? name : `${name} ${i + 1}`));
       const parts: [string, string][] = [
@@ -157,8 +155,8 @@ export function xlsxSink(out: Writable, headers: readonly string[], sheetName: s
           `${XML_HEAD}<Relationships xmlns="${PKG_REL_NS}">${names.map((_, i) => `<Relationship Id="rId${i + 1}" Type="${REL_NS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('')}</Relationships>`,
         ],
       ];
-      for (const [path, xml] of parts) zip.addBuffer(Buffer.from(xml), path);
-      zip.end();
+      for (const [path, xml] of parts) await zip.addBuffer(path, Buffer.from(xml));
+      await zip.finish();
       await finished(out);
     },
   };
