@@ -8,7 +8,7 @@ import { UserRepository } from './modules/user/repository.js';
 import { OutboxRepository } from './delivery/outbox-repository.js';
 import { AdviceRepository } from './modules/advice/repository.js';
 import { AuthRepository } from './modules/auth/repository.js';
-import { UserInputError, UserService } from './modules/user/service.js';
+import { usePasswordHashing, UserInputError, UserService } from './modules/user/service.js';
 import { DeviceRepository } from './modules/device/repository.js';
 import { BATTERY_NAMES, DEVICE_TYPE_NAMES, DeviceInputError, DeviceRegistry, parseSensors, SPECIES_NAMES } from './modules/device/registry.js';
 import { sensorNames } from '@wildtrack/contract';
@@ -89,6 +89,7 @@ async function run(argv: string[]): Promise<number> {
     return command ? 0 : 2;
   }
   const config = loadConfig();
+  usePasswordHashing(config);
   keepFilesPrivate();
   if (command === 'backup' || command === 'restore') return backupCommand(command, rest, config);
   const database = connect({ databaseUrl: config.databaseUrl, pgSchema: config.databaseSchema, sqliteFile: path.join(config.dataDir, 'wildtrack.db') });

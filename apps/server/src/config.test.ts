@@ -14,6 +14,8 @@ describe('config', () => {
     expect(c.signInRateLimit).toBe(60);
     // Event e-mail claims a batch a minute.
     expect(c.eventMailIntervalMs).toBe(60_000);
+    // Passwords at argon2's 64 MiB.
+    expect(c.passwordHashMemoryKib).toBe(65536);
   });
 
   it('fails fast naming the variable that is wrong', () => {
@@ -25,6 +27,8 @@ describe('config', () => {
     expect(() => loadConfig({ EVENT_MAIL_INTERVAL_SECONDS: '0' })).toThrow(/EVENT_MAIL_INTERVAL_SECONDS/);
     expect(() => loadConfig({ EVENT_MAIL_INTERVAL_SECONDS: '1.5' })).toThrow(/EVENT_MAIL_INTERVAL_SECONDS/);
     expect(loadConfig({ EVENT_MAIL_INTERVAL_SECONDS: '2' }).eventMailIntervalMs).toBe(2_000);
+    expect(() => loadConfig({ PASSWORD_HASH_MEMORY_KIB: '512' })).toThrow(/PASSWORD_HASH_MEMORY_KIB/);
+    expect(loadConfig({ PASSWORD_HASH_MEMORY_KIB: '1024' }).passwordHashMemoryKib).toBe(1024);
     expect(loadConfig({ REDIS_URL: 'rediss://cache.example.org:6380', SIGN_IN_RATE_LIMIT: '0' })).toMatchObject({ redisUrl: 'rediss://cache.example.org:6380', signInRateLimit: 0 });
   });
 });

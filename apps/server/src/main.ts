@@ -8,12 +8,14 @@ import { DeviceRepository } from './modules/device/repository.js';
 import { ensureSampleDevices } from './modules/device/samples.js';
 import { FenceRepository } from './modules/fence/repository.js';
 import { ensureSampleFences } from './modules/fence/samples.js';
+import { usePasswordHashing } from './modules/user/service.js';
 import { DeviceStatus } from '@wildtrack/contract';
 import { recordSilences } from './db/event-writes.js';
 import { deviceSilences, startJobs, startLiveSamples } from './jobs/index.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  usePasswordHashing(config);
   keepFilesPrivate();
   // Held while the server runs, so that `wildtrack restore` never swaps the SQLite file under it.
   const serverLock = config.databaseUrl ? undefined : holdServerLock(config.dataDir);

@@ -21,6 +21,7 @@ import {
   toBase64,
 } from '@wildtrack/contract';
 import { buildApp, type Services } from '../app.js';
+import { usePasswordHashing } from '../modules/user/service.js';
 import { loadConfig } from '../config.js';
 import { connect, type Db, migrateToLatest } from '../db/connect.js';
 import type { DialectName } from '../db/dialect.js';
@@ -101,7 +102,14 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
   // The sign-in rate limit (per address: every injected request comes from 127.0.0.1) is off unless a
   // test sets it: the harness sends hundreds of sign-in bodies, and a limit test sets its own.
   // The weather source is a closed local port unless a test names its stub: no test asks the internet.
-  const config = loadConfig({ LOG_LEVEL: 'silent', WILDTRACK_DATA: dataDir, WEB_DIST: path.join(dataDir, 'no-web'), SIGN_IN_RATE_LIMIT: '0', WEATHER_URL: 'http://127.0.0.1:9/v1/forecast', ...env });
+  // Passwords hashed at 1 MiB of memory, not argon2's 64: the tests create and sign in users hundreds of times,
+  // each a hash or a verify, and what they check of passwords does not depend on the cost
+  // (PASSWORD_HASH_MEMORY_KIB=65536 in the shell runs them at the server's default).
+  const config = loadConfig({
+    LOG_LEVEL: 'silent', WILDTRACK_DATA: dataDir, WEB_DIST: path.join(dataDir, 'no-web'), SIGN_IN_RATE_LIMIT: '0', WEATHER_URL: 'http://127.0.0.1:9/v1/forecast',
+    PASSWORD_HASH_MEMORY_KIB: process.env.PASSWORD_HASH_MEMORY_KIB ?? '1024', ...env,
+  });
+  usePasswordHashing(config);
   const { app, services } = await buildApp(config, database);
 
   const call: TestApp['call'] = async (p, body, opts = {}) => {

@@ -11,6 +11,7 @@ import {
   type User,
 } from '@wildtrack/contract';
 import argon2 from 'argon2';
+import type { Config } from '../../config.js';
 import type { UserSettingRow } from '../../db/schema.js';
 import type { UserRepository, UserWithOrg } from './repository.js';
 
@@ -175,7 +176,19 @@ export class UserService {
   }
 }
 
-/** argon2id with the library's defaults (m = 64 MiB, t = 3, p = 4). */
+/** argon2id's memory cost (KiB) for the passwords this process hashes; usePasswordHashing sets it. */
+let hashMemoryKib = 65536;
+
+/**
+ * Sets, for this process, the memory cost of the passwords hashed from now on (PASSWORD_HASH_MEMORY_KIB): the
+ * server and the CLI call it once at start, the tests' apps with a low one. Hashes already stored keep their
+ * own cost (argon2.verify reads it from the hash).
+ */
+export function usePasswordHashing(config: Pick<Config, 'passwordHashMemoryKib'>): void {
+  hashMemoryKib = config.passwordHashMemoryKib;
+}
+
+/** argon2id with the library's defaults (t = 3, p = 4) and m = PASSWORD_HASH_MEMORY_KIB (64 MiB by default). */
 export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, { type: argon2.argon2id });
+  return argon2.hash(password, { type: argon2.argon2id, memoryCost: hashMemoryKib });
 }
