@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type OnConflictBuilder, sql } from 'kysely';
 import { batteryLevelOf, DeviceType, type EventContent, type EventContentKind, EventType, expectedReportGapMinutes, LINK_RULE, UNKNOWN_SCHEDULE_REPORT_GAP_MINUTES, WorkSettingsSchema } from '@wildtrack/contract';
 import { announceCreated } from './created.js';
 import type { Database } from './schema.js';
@@ -148,6 +148,9 @@ export interface StoredEvent {
   happenTime: number;
 }
 
+/** The upsert's target: the unique index of keyed events (device, key), which holds only rows with a key. */
+const keyedEvent = (oc: OnConflictBuilder<Database, 'events'>) => oc.columns(['device_id', 'dedup_key']).where('dedup_key', 'is not', null).doNothing();
+
 /** Announces stored events to live delivery; call after the transaction that wrote them committed. */
 export function announceEvents(events: readonly StoredEvent[]): void {
   for (const e of events) announceCreated({ kind: 'event', ...e });
@@ -163,7 +166,7 @@ export async function recordDeviceEvents(db: Kysely<Database>, deviceId: number,
     const r = await db
       .insertInto('events')
       .values({ device_id: deviceId, type: e.type, happen_time: e.at, content: JSON.stringify(e.content), dedup_key: e.key })
-      .onConflict((oc) => oc.columns(['device_id', 'dedup_key']).doNothing())
+      .onConflict(keyedEvent)
       .returning('id')
       .executeTakeFirst();
     if (r) out.push({ eventId: Number(r.id), deviceId, type: e.type, happenTime: e.at });
@@ -227,7 +230,7 @@ export async function recordSilences(db: Kysely<Database>, now: number, workingS
     const res = await db
       .insertInto('events')
       .values({ device_id: Number(r.id), type: EventType.Device, happen_time: since + allowed, content, dedup_key: key })
-      .onConflict((oc) => oc.columns(['device_id', 'dedup_key']).doNothing())
+      .onConflict(keyedEvent)
       .returning('id')
       .executeTakeFirst();
     if (res) {

@@ -27,6 +27,7 @@ import * as downloadTasks from './2026-11-25T06-10-00_download_tasks.js';
 import * as downloadRowsTotal from './2026-11-25T06-50-00_download_rows_total.js';
 import * as shareManagement from './2026-11-25T06-20-00_share_management.js';
 import * as userNotices from './2026-11-25T07-00-00_user_notices.js';
+import * as fenceCrossingWrites from './2026-11-26T01-00-00_fence_crossing_writes.js';
 
 /**
  * Every migration, by its frozen name. Listed here rather than read from disk so that the bundled
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T06-50-00_download_rows_total': downloadRowsTotal,
   '2026-11-25T06-20-00_share_management': shareManagement,
   '2026-11-25T07-00-00_user_notices': userNotices,
+  '2026-11-26T01-00-00_fence_crossing_writes': fenceCrossingWrites,
 };

@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { type FenceShape, type InOrOut, type InstructionParams, InstructionParamsSchema } from '@wildtrack/contract';
 import type { InBatch } from '../../ingest/batch-repository.js';
 import { type CompiledShape, compile, contains } from './geometry.js';
-import type { FenceRepository, StateMove } from './repository.js';
+import type { FenceRepository, StateMove, StoredStates } from './repository.js';
 
 /** A fix as ingest decoded it. */
 export interface FixPoint {
@@ -50,8 +50,8 @@ interface Index {
 
 /** How often the index asks whether fences changed in another process (one cheap query). */
 const REFRESH_MS = 5_000;
-/** How often a device's newer times on unchanged sides are written (see FenceEvaluator.states). */
-const FLUSH_MS = 60_000;
+/** Above this many fences on one device, a batch's candidates come from the index; below, each fence's box is tested. */
+const SEARCH_ABOVE = 16;
 
 interface KnownState {
   inside: number;
@@ -60,10 +60,12 @@ interface KnownState {
 }
 
 interface DeviceStates {
-  /** When the device's unchanged sides' newer times were last written. */
-  flushed: number;
+  /** The newest fix evaluated when the states were read (FenceRepository's NEWEST_EVALUATED): a fence without a state judges only newer ones. */
+  evaluatedTo: number;
   fences: Map<number, KnownState>;
 }
+
+const NO_EVENTS: StateMove['events'] = [];
 
 /** The fence part of a batch (IngestService's FencePlanner). */
 export type FencePlan = InBatch & {
@@ -85,11 +87,13 @@ function fires(rule: InOrOut, entered: boolean): boolean {
  * generation moves (a change in this process invalidates it at once; another process's change is seen
  * within REFRESH_MS).
  *
- * State per device and fence (fence_states): inside or outside and the time of the newest fix evaluated.
- * Only valid fixes with a position count; a fix not newer than the state's time changes nothing (a batch
- * that arrives late, a fix sent again), and the state moves forward with a conditional write, so two
- * processes never both tell one crossing. The first fix a device has in a fence's life sets its side
- * without an event; each later change of side is a crossing, stored as a Fence event (type 1, content
+ * State per device and fence (fence_states): inside or outside and the time of the fix it was last written
+ * with. Only valid fixes with a position count; a fix not newer than the newest one evaluated changes nothing
+ * (a batch that arrives late, a fix sent again): that time is the state's in this process, and after a
+ * restart or in another process the newer of the stored time and the device's newest fix stored before the
+ * batch (every one was evaluated with its batch). So a state's row is written only when its side changes
+ * (or is first known), with a conditional write, so two processes never both tell one crossing. The first
+ * fix a device has in a fence's life sets its side without an event; each later change of side is a crossing, stored as a Fence event (type 1, content
  * fenceEntered/fenceLeft with the fence's name) when the rule's InOrOut names that direction, in the same
  * transaction as the state: the batch's own (IngestService.writeBatch asks `plan` before it, the writes run
  * at the end of its transaction, under a savepoint so that a failure of theirs is logged and the batch
@@ -104,9 +108,7 @@ export class FenceEvaluator {
   /**
    * The states this process knows, per device: `fix_time` the newest fix evaluated, `db_time` the time the
    * stored row holds (every compare-and-set is on it; a failed one drops the device's states). A side that
-   * changes is written at once with its event; a newer time on an unchanged side is written at most every
-   * FLUSH_MS per device (`flushed`): a late fix is judged by the newest time this process knows, and by
-   * the stored one in another process or after a restart.
+   * changes is written at once with its event; a newer time on an unchanged side only moves `fix_time`.
    */
   private readonly states = new Map<number, DeviceStates>();
 
@@ -190,25 +192,30 @@ export class FenceEvaluator {
    */
   plan(deviceId: number, fixes: readonly FixPoint[], now = Date.now()): FencePlan | null | Promise<FencePlan | null> {
     // Synchronous while the index is current (every batch but one each REFRESH_MS): no promise per batch.
-    if (this.index && now - this.checkedAt < this.refreshMs) return this.planOn(this.index, deviceId, fixes);
-    return this.current(now).then((index) => this.planOn(index, deviceId, fixes));
+    if (this.index && now - this.checkedAt < this.refreshMs) return this.planOn(this.index, deviceId, fixes, now);
+    return this.current(now).then((index) => this.planOn(index, deviceId, fixes, now));
   }
 
-  private planOn(index: Index, deviceId: number, fixes: readonly FixPoint[]): FencePlan | null {
+  private planOn(index: Index, deviceId: number, fixes: readonly FixPoint[], now: number): FencePlan | null {
     const mine = index.byDevice.get(deviceId);
     if (!mine || !index.tree) return null;
-    const valid = fixes.filter((f) => f.valid === 1 && f.lon !== null && f.lat !== null).sort((a, b) => a.pick_time - b.pick_time);
+    const valid = fixes.filter((f) => f.valid === 1 && f.lon !== null && f.lat !== null);
     if (valid.length === 0) return null;
-    // The fences whose box meets the batch's box, by one search of the index; then each fix against a
-    // candidate's own box before the exact test.
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (const f of valid) {
+    let sorted = true;
+    for (let i = 0; i < valid.length; i++) {
+      const f = valid[i]!;
+      if (i > 0 && f.pick_time < valid[i - 1]!.pick_time) sorted = false;
       if (f.lon! < x0) x0 = f.lon!;
       if (f.lon! > x1) x1 = f.lon!;
       if (f.lat! < y0) y0 = f.lat!;
       if (f.lat! > y1) y1 = f.lat!;
     }
-    return new BatchPlan(this, this.repo, deviceId, { index, mine, deviceId, valid, candidates: new Set(index.tree.search(x0, y0, x1, y1)) });
+    if (!sorted) valid.sort((a, b) => a.pick_time - b.pick_time);
+    // The fences whose box meets the batch's box: by one search of the index when the device has many, else
+    // each box tested (judge); then each fix against a candidate's own box before the exact test.
+    const candidates = mine.length > SEARCH_ABOVE ? new Set(index.tree.search(x0, y0, x1, y1)) : null;
+    return new BatchPlan(this, this.repo, deviceId, now, { index, mine, deviceId, valid, candidates, box: [x0, y0, x1, y1] });
   }
 
   /** The states this process knows of the device, or none (read them). */
@@ -217,8 +224,11 @@ export class FenceEvaluator {
   }
 
   /** The device's states as read from the database, remembered. */
-  remember(deviceId: number, read: Map<number, { inside: number; fix_time: number }>): DeviceStates {
-    const known = { flushed: Date.now(), fences: new Map([...read].map(([id, st]) => [id, { ...st, db_time: st.fix_time }])) };
+  remember(deviceId: number, read: StoredStates): DeviceStates {
+    const evaluatedTo = read.evaluatedTo ?? -Infinity;
+    const fences = new Map<number, KnownState>();
+    for (const [id, st] of read.states) fences.set(id, { inside: st.inside, fix_time: Math.max(st.fix_time, evaluatedTo), db_time: st.fix_time });
+    const known = { evaluatedTo, fences };
     if (this.states.size > 100_000) this.states.clear();
     this.states.set(deviceId, known);
     return known;
@@ -244,31 +254,36 @@ export class FenceEvaluator {
   }
 }
 
-/** A batch as `judge` reads it: the device's fences, its valid fixes in time order, the fences whose box meets the batch's. */
+/** A batch as `judge` reads it: the device's fences, its valid fixes in time order, the fences whose box meets the batch's (null: test each). */
 interface Judge {
   index: Index;
   mine: number[];
   deviceId: number;
   valid: FixPoint[];
-  candidates: Set<number>;
+  candidates: Set<number> | null;
+  /** The batch's box: minLng, minLat, maxLng, maxLat. */
+  box: [number, number, number, number];
 }
 
-/** The states' moves and the crossings a batch makes from the states known. */
-function judge({ index, mine, deviceId, valid, candidates }: Judge, states: Map<number, KnownState>) {
-  const updates: StateMove[] = [];
-  const crossings = new Map<number, Crossing[]>();
+/**
+ * The state moves and crossings a batch makes from the states known: a move for each fence whose side
+ * changed, was first known, or that was crossed (out and back within the batch); a fence whose side held
+ * only moves its time in `states` (nothing written).
+ */
+function judge({ index, mine, deviceId, valid, candidates, box }: Judge, known: DeviceStates): { moves: StateMove[]; crossed: Crossing[] } {
+  const moves: StateMove[] = [];
+  let crossed: Crossing[] | null = null;
   const b = index.boxes;
   const last = valid[valid.length - 1]!.pick_time;
   for (const i of mine) {
     const fence = index.fences[i]!;
-    const st = states.get(fence.id);
+    const st = known.fences.get(fence.id);
     let side: number | null = st ? st.inside : null;
-    let time = st ? st.fix_time : -Infinity;
+    let time = st ? st.fix_time : known.evaluatedTo;
     if (last <= time) continue;
-    const events: { at: number; content: string }[] = [];
-    const crossed: Crossing[] = [];
+    let events: { at: number; content: string }[] | null = null;
     // a fence whose box the batch's box does not meet: every fix is outside, only the first new one can cross
-    const candidate = candidates.has(i);
+    const candidate = candidates ? candidates.has(i) : box[0] <= b[4 * i + 2]! && box[2] >= b[4 * i]! && box[1] <= b[4 * i + 3]! && box[3] >= b[4 * i + 1]!;
     for (const fix of valid) {
       if (fix.pick_time <= time) continue;
       const lng = fix.lon!, lat = fix.lat!;
@@ -277,22 +292,22 @@ function judge({ index, mine, deviceId, valid, candidates }: Judge, states: Map<
       if (side !== null && inside !== side) {
         const entered = inside === 1;
         if (fires(fence.inOrOut, entered)) {
-          events.push({ at: fix.pick_time, content: JSON.stringify({ kind: entered ? 'fenceEntered' : 'fenceLeft', fence: fence.label, fenceId: fence.id }) });
-          crossed.push({ deviceId, fenceId: fence.id, label: fence.label, entered, at: fix.pick_time, sendInstr: fence.sendInstr, instrs: fence.instrs, timeZone: fence.timeZone });
+          (events ??= []).push({ at: fix.pick_time, content: JSON.stringify({ kind: entered ? 'fenceEntered' : 'fenceLeft', fence: fence.label, fenceId: fence.id }) });
+          (crossed ??= []).push({ deviceId, fenceId: fence.id, label: fence.label, entered, at: fix.pick_time, sendInstr: fence.sendInstr, instrs: fence.instrs, timeZone: fence.timeZone });
         }
       }
       side = inside;
       time = fix.pick_time;
       if (!candidate) break;
     }
-    updates.push({ fenceId: fence.id, inside: side!, fixTime: last, prevTime: st ? st.db_time : null, events });
-    crossings.set(fence.id, crossed);
+    if (st && st.inside === side && !events) st.fix_time = last;
+    else moves.push({ fenceId: fence.id, inside: side!, fixTime: last, prevTime: st ? st.db_time : null, events: events ?? NO_EVENTS });
   }
-  return { updates, crossed: crossings };
+  return { moves, crossed: crossed ?? [] };
 }
 
 /**
- * One batch's part (FenceEvaluator.plan): judged against the states known, the writes done in the batch's
+ * One batch's part (FenceEvaluator.plan): judged against the states known, the moves written in the batch's
  * transaction as compare-and-sets; a state another process moved meanwhile is read again (the transaction
  * sees it) and what is still new judged anew, at most three tries. A class, not closures: made per batch.
  */
@@ -303,29 +318,17 @@ class BatchPlan implements FencePlan {
     private readonly evaluator: FenceEvaluator,
     private readonly repo: FenceRepository,
     private readonly deviceId: number,
+    private readonly now: number,
     private readonly batch: Judge,
   ) {}
 
-  /** What the states known call for: every move, and the writes to do now. */
-  private decide(known: DeviceStates) {
-    const { updates, crossed } = judge(this.batch, known.fences);
-    const wall = Date.now();
-    const flush = wall - known.flushed >= FLUSH_MS;
-    // Written now: a side that changed (with its events) or a first side; the rest only moves the time.
-    const writes = updates.filter((u) => flush || u.prevTime === null || u.events.length > 0 || known.fences.get(u.fenceId)!.inside !== u.inside);
-    return { updates, crossed, writes, flush, wall };
-  }
-
-  /** The writes done (`moved`: those whose compare-and-set held) remembered; false when one did not hold. */
-  private record(known: DeviceStates, d: ReturnType<BatchPlan['decide']>, moved: number[]): boolean {
-    if (d.flush) known.flushed = d.wall;
-    for (const u of d.updates) {
-      const written = moved.includes(u.fenceId);
-      const before = known.fences.get(u.fenceId);
-      known.fences.set(u.fenceId, { inside: u.inside, fix_time: u.fixTime, db_time: written ? u.fixTime : (before?.db_time ?? -1) });
+  /** The moves written (`moved`: those whose compare-and-set held) remembered; false when one did not hold. */
+  private record(known: DeviceStates, moves: StateMove[], crossed: Crossing[], moved: number[]): boolean {
+    for (const u of moves) {
+      if (moved.includes(u.fenceId)) known.fences.set(u.fenceId, { inside: u.inside, fix_time: u.fixTime, db_time: u.fixTime });
     }
-    for (const id of moved) this.crossings.push(...(d.crossed.get(id) ?? []));
-    if (moved.length === d.writes.length) return true;
+    for (const c of crossed) if (moved.includes(c.fenceId)) this.crossings.push(c);
+    if (moved.length === moves.length) return true;
     this.evaluator.forget(this.deviceId);
     return false;
   }
@@ -334,10 +337,10 @@ class BatchPlan implements FencePlan {
     const { evaluator, repo, deviceId } = this;
     try {
       for (let i = 0; i < 3; i++) {
-        const known = evaluator.known(deviceId) ?? evaluator.remember(deviceId, repo.statesSqlite(deviceId));
-        const d = this.decide(known);
+        const known = evaluator.known(deviceId) ?? evaluator.remember(deviceId, repo.statesSqlite(deviceId, this.now));
+        const { moves, crossed } = judge(this.batch, known);
         // under a savepoint: a failure leaves the batch's records and answer as they are (logged)
-        if (this.record(known, d, d.writes.length > 0 ? repo.advanceSqlite(deviceId, d.writes) : [])) return;
+        if (this.record(known, moves, crossed, moves.length > 0 ? repo.advanceSqlite(deviceId, moves) : [])) return;
       }
     } catch (err) {
       this.failed();
@@ -348,14 +351,14 @@ class BatchPlan implements FencePlan {
   async postgres(trx: Kysely<Database>): Promise<void> {
     const { evaluator, repo, deviceId } = this;
     for (let i = 0; i < 3; i++) {
-      const known = evaluator.known(deviceId) ?? evaluator.remember(deviceId, await repo.statesIn(trx, deviceId));
-      const d = this.decide(known);
+      const known = evaluator.known(deviceId) ?? evaluator.remember(deviceId, await repo.statesIn(trx, deviceId, this.now));
+      const { moves, crossed } = judge(this.batch, known);
       let moved: number[] = [];
-      if (d.writes.length > 0) {
+      if (moves.length > 0) {
         // a savepoint: a failure here leaves the batch's records and answer as they are (logged)
         await sql`savepoint fence_states`.execute(trx);
         try {
-          moved = await repo.advanceIn(trx, deviceId, d.writes);
+          moved = await repo.advanceIn(trx, deviceId, moves);
           await sql`release savepoint fence_states`.execute(trx);
         } catch (err) {
           await sql`rollback to savepoint fence_states`.execute(trx);
@@ -364,7 +367,7 @@ class BatchPlan implements FencePlan {
           return;
         }
       }
-      if (this.record(known, d, moved)) return;
+      if (this.record(known, moves, crossed, moved)) return;
     }
   }
 

@@ -295,6 +295,41 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
     expect(await told()).toEqual([['fenceEntered', T0 - 50 * MIN], ['fenceLeft', T0 - 30 * MIN]]);
   });
 
+  it('writes a state only when its side changes, and after a restart judges a late fix by the newest fix stored', async () => {
+    const orgId = await t.services.devices.orgIdByName('Heron Lab');
+    const dev = Number((await t.services.devices.register({ orgId: orgId!, imei: 'H-REST', caption: 'H-REST', type: DeviceType.Tracker, speciesType: SpeciesType.Bird, status: DeviceStatus.Working, sensors: ['GNSS'], instrSupport: [] })).id);
+    ids.set('H-REST', dev);
+    const r = await create('Reed bed', { Type: 'Polygon', Coordinates: SQUARE }, settings(['H-REST'], { inOrOut: 'BOTH' }));
+    expect(r.Code, r.Msg).toBe(Code.Success);
+    // the server's clock moves `step` a batch (each batch's fixes are stored with it as received_at)
+    let clock = T0;
+    const send = (ingest: typeof t.services.ingest, at: number, lng: number, lat: number, step = 1000) => {
+      vi.setSystemTime((clock += step));
+      return ingest.writeBatch(dev, { fixes: { t: [at], lon: [lng], lat: [lat] } }, null, clock);
+    };
+    const stored = async () => {
+      const s = await t.database.db.selectFrom('fence_states').select(['inside', 'fix_time']).where('device_id', '=', dev).executeTakeFirstOrThrow();
+      return [Number(s.inside), Number(s.fix_time)];
+    };
+    const told = async () => (await fenceEvents('H-REST')).map((e) => [e.kind, e.at]);
+    await send(t.services.ingest, T0 - 60 * MIN, 120.9, 30.95); // outside: the first side
+    await send(t.services.ingest, T0 - 50 * MIN, 120.91, 30.95);
+    await send(t.services.ingest, T0 - 40 * MIN, 120.92, 30.95); // still outside
+    // a restart: a new process's ingest service and evaluator on the same database, knowing nothing
+    const again = createIngestService(t.database, os.tmpdir());
+    attachFenceEvaluation(again, new FenceRepository(t.database.db, t.database.sqlite), {});
+    await send(again, T0 - 45 * MIN, 121.05, 31.05); // late: newer than the stored state's time, older than the newest fix stored
+    expect(await told()).toEqual([]);
+    await send(again, T0 - 30 * MIN, 121.05, 31.05); // inside: the stored side survived the restart, so this is a crossing
+    expect(await told()).toEqual([['fenceEntered', T0 - 30 * MIN]]);
+    expect(await stored()).toEqual([1, T0 - 30 * MIN]);
+    // minutes apart, as a device's batches come: a side that holds is not written again
+    await send(again, T0 - 20 * MIN, 121.06, 31.06, 5 * MIN);
+    await send(again, T0 - 10 * MIN, 121.05, 31.06, 5 * MIN);
+    expect(await stored()).toEqual([1, T0 - 30 * MIN]);
+    expect(await told()).toHaveLength(1);
+  });
+
   it('hands a device rule to the device with each answer until it acknowledges the version (synchronizing → synchronized), and its removal likewise', async () => {
     const r = await create('On-board', { Type: 'Circle', Center: [121.05, 31.05], Radius: 800 }, settings(['H-TWO'], { ruleType: 2, inOrOut: 'ENTER' }));
     const f = calls.CreateFence.data.parse(r.Data);

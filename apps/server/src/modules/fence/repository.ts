@@ -85,14 +85,33 @@ export interface StateMove {
   events: { at: number; content: string }[];
 }
 
+/**
+ * The newest valid fix with a position the device had before this batch (its fixes are stored with
+ * received_at = the batch's `now`): every such fix was evaluated against the device's fences when it was
+ * stored (or stored before the fence had a state), so a fix not newer than it is late for every fence. A
+ * state's row changes only when its side does; this bound stands in for the newest time evaluated on an
+ * unchanged side after a restart or in another process (the fixes' primary key walked back from the newest).
+ */
+const NEWEST_EVALUATED =
+  'select pick_time from fixes where device_id = ? and valid = 1 and lon is not null and lat is not null and received_at < ? order by pick_time desc limit 1';
+
+/** A device's stored states (fence id → side and the time of the fix last written with it) and NEWEST_EVALUATED's time, null when none. */
+export interface StoredStates {
+  states: Map<number, { inside: number; fix_time: number }>;
+  evaluatedTo: number | null;
+}
+
 /** Fences, their rules and states (the only Kysely user of the fence module). */
 export class FenceRepository {
   private stmts:
     | {
         states: SQLite.Statement<[number]>;
+        newest: SQLite.Statement<[number, number]>;
         first: SQLite.Statement<[number, number, number, number]>;
         move: SQLite.Statement<[number, number, number, number, number]>;
         event: SQLite.Statement<[number, number, string]>;
+        /** advance's writes under one savepoint of the batch's transaction (made once: better-sqlite3 builds four wrappers per call). */
+        advance: (deviceId: number, updates: readonly StateMove[]) => number[];
       }
     | undefined;
 
@@ -103,13 +122,31 @@ export class FenceRepository {
   ) {}
 
   private prepared(sqlite: SQLite.Database) {
-    this.stmts ??= {
-      states: sqlite.prepare('select fence_id, inside, fix_time from fence_states where device_id = ?'),
+    if (this.stmts) return this.stmts;
+    const first = sqlite.prepare<[number, number, number, number]>(
       // a first side: inserted unless another process made the row meanwhile
-      first: sqlite.prepare('insert into fence_states (fence_id, device_id, inside, fix_time) values (?, ?, ?, ?) on conflict (device_id, fence_id) do nothing'),
-      // a move: compare-and-set on the time the row held
-      move: sqlite.prepare('update fence_states set inside = ?, fix_time = ? where device_id = ? and fence_id = ? and fix_time = ?'),
-      event: sqlite.prepare('insert into events (device_id, type, happen_time, instruction_id, content) values (?, 1, ?, null, ?)'),
+      'insert into fence_states (fence_id, device_id, inside, fix_time) values (?, ?, ?, ?) on conflict (device_id, fence_id) do nothing',
+    );
+    // a move: compare-and-set on the time the row held
+    const move = sqlite.prepare<[number, number, number, number, number]>('update fence_states set inside = ?, fix_time = ? where device_id = ? and fence_id = ? and fix_time = ?');
+    const event = sqlite.prepare<[number, number, string]>('insert into events (device_id, type, happen_time, instruction_id, content) values (?, 1, ?, null, ?)');
+    const advance = sqlite.transaction((deviceId: number, updates: readonly StateMove[]): number[] => {
+      const moved: number[] = [];
+      for (const u of updates) {
+        const r = u.prevTime === null ? first.run(u.fenceId, deviceId, u.inside, u.fixTime) : move.run(u.inside, u.fixTime, deviceId, u.fenceId, u.prevTime);
+        if (r.changes === 0) continue;
+        moved.push(u.fenceId);
+        for (const e of u.events) event.run(deviceId, e.at, e.content);
+      }
+      return moved;
+    });
+    this.stmts = {
+      states: sqlite.prepare('select fence_id, inside, fix_time from fence_states where device_id = ?'),
+      newest: sqlite.prepare(NEWEST_EVALUATED),
+      first,
+      move,
+      event,
+      advance,
     };
     return this.stmts;
   }
@@ -300,16 +337,29 @@ export class FenceRepository {
     };
   }
 
-  /** The device's states, by a prepared statement (SQLite; inside the batch's transaction at ingest). */
-  statesSqlite(deviceId: number): Map<number, { inside: number; fix_time: number }> {
-    const rows = this.prepared(this.sqlite!).states.all(deviceId) as { fence_id: number; inside: number; fix_time: number }[];
-    return new Map(rows.map((r) => [Number(r.fence_id), { inside: Number(r.inside), fix_time: Number(r.fix_time) }]));
+  /** The device's states and the newest fix evaluated before this batch (StoredStates), by prepared statements (SQLite; inside the batch's transaction at ingest). */
+  statesSqlite(deviceId: number, now: number): StoredStates {
+    const s = this.prepared(this.sqlite!);
+    const rows = s.states.all(deviceId) as { fence_id: number; inside: number; fix_time: number }[];
+    const newest = s.newest.get(deviceId, now) as { pick_time: number } | undefined;
+    return { states: new Map(rows.map((r) => [Number(r.fence_id), { inside: Number(r.inside), fix_time: Number(r.fix_time) }])), evaluatedTo: newest ? Number(newest.pick_time) : null };
   }
 
-  /** The device's states (PostgreSQL; `db` the batch's transaction at ingest). */
-  async statesIn(db: Kysely<Database>, deviceId: number): Promise<Map<number, { inside: number; fix_time: number }>> {
+  /** statesSqlite on PostgreSQL (`db` the batch's transaction at ingest). */
+  async statesIn(db: Kysely<Database>, deviceId: number, now: number): Promise<StoredStates> {
     const rows = await db.selectFrom('fence_states').select(['fence_id', 'inside', 'fix_time']).where('device_id', '=', deviceId).execute();
-    return new Map(rows.map((r) => [num(r.fence_id), { inside: num(r.inside), fix_time: num(r.fix_time) }]));
+    const newest = await db
+      .selectFrom('fixes')
+      .select('pick_time')
+      .where('device_id', '=', deviceId)
+      .where('valid', '=', 1)
+      .where('lon', 'is not', null)
+      .where('lat', 'is not', null)
+      .where('received_at', '<', now)
+      .orderBy('pick_time', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return { states: new Map(rows.map((r) => [num(r.fence_id), { inside: num(r.inside), fix_time: num(r.fix_time) }])), evaluatedTo: newest ? num(newest.pick_time) : null };
   }
 
   /**
@@ -320,18 +370,7 @@ export class FenceRepository {
    * prepared statements. Returns the fences that moved.
    */
   advanceSqlite(deviceId: number, updates: readonly StateMove[]): number[] {
-    const s = this.prepared(this.sqlite!);
-    const run = (): number[] => {
-      const moved: number[] = [];
-      for (const u of updates) {
-        const r = u.prevTime === null ? s.first.run(u.fenceId, deviceId, u.inside, u.fixTime) : s.move.run(u.inside, u.fixTime, deviceId, u.fenceId, u.prevTime);
-        if (r.changes === 0) continue;
-        moved.push(u.fenceId);
-        for (const e of u.events) s.event.run(deviceId, e.at, e.content);
-      }
-      return moved;
-    };
-    return this.sqlite!.transaction(run)();
+    return this.prepared(this.sqlite!).advance(deviceId, updates);
   }
 
   /**
