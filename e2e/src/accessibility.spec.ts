@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { animationsSettled, chooseUserMenuItem, newContext, screenshot, serverAndBrowser, signIn } from './harness';
+import { animationsSettled, chooseUserMenuItem, newContext, screenshot, serverAndBrowser, signIn, type StorageState } from './harness';
 import { screenshotDir } from './paths';
 
 /**
@@ -37,9 +37,23 @@ const cases = [
   },
 ];
 
-/** A browser profile in the language, offline but for the local server, patient with a busy machine. */
-async function openContext(locale: 'zh-CN' | 'en-US'): Promise<BrowserContext> {
-  const context = await newContext(setup.browser, locale);
+/**
+ * Each language's signed-in profile state (the session's localStorage and cookies), kept from its first sign-in
+ * through the form: a later test of the language starts signed in from it instead of signing in again (the
+ * sign-in page itself is audited in its own test; the screens are the same either way).
+ */
+const signedInState = new Map<string, StorageState>();
+/** The profiles opened from a kept signed-in state. */
+const fromState = new WeakSet<BrowserContext>();
+
+/**
+ * A browser profile in the language, offline but for the local server, patient with a busy machine;
+ * `signedIn`: from the language's kept signed-in state once there is one (signedIn() then only opens /device).
+ */
+async function openContext(locale: 'zh-CN' | 'en-US', opts: { signedIn?: boolean } = {}): Promise<BrowserContext> {
+  const state = opts.signedIn ? signedInState.get(locale) : undefined;
+  const context = await newContext(setup.browser, locale, state);
+  if (state) fromState.add(context);
   context.setDefaultTimeout(30_000);
   await offline(context, setup.server.baseUrl);
   return context;
@@ -72,13 +86,24 @@ async function audit(page: Page, where: string): Promise<Finding[]> {
     .map((v) => `${where}: ${v.id} [${v.impact}] ${v.help} -> ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(' | ')}`);
 }
 
-async function signedIn(page: Page): Promise<void> {
-  // the sign-in page first, given time: with both cores busy its first load took over 30 s once
-  await page.goto(`${setup.server.baseUrl}/login`);
-  await page.locator('#account').waitFor({ timeout: 90_000 });
-  await signIn(page, setup.server.baseUrl, setup.server.admin);
+/**
+ * The page signed in on /device: through the sign-in form the first time in its language (the profile's state
+ * then kept), or straight to /device in a profile opened from that state (openContext's `signedIn`).
+ */
+async function signedIn(page: Page, locale: 'zh-CN' | 'en-US'): Promise<void> {
+  const kept = fromState.has(page.context());
+  if (kept) {
+    // with both cores busy a first load took over 30 s once
+    await page.goto(`${setup.server.baseUrl}/device`, { timeout: 90_000 });
+  } else {
+    // the sign-in page first, given time: with both cores busy its first load took over 30 s once
+    await page.goto(`${setup.server.baseUrl}/login`);
+    await page.locator('#account').waitFor({ timeout: 90_000 });
+    await signIn(page, setup.server.baseUrl, setup.server.admin);
+  }
   await page.waitForURL(`${setup.server.baseUrl}/device`);
   await page.getByTestId('device-tree').waitFor();
+  if (!kept) signedInState.set(locale, await page.context().storageState());
 }
 
 
@@ -175,10 +200,10 @@ describe.each(cases)('accessibility ($tag)', ({ locale, tag, t }) => {
   });
 
   it('/device: tree, table, details tabs and dialogs; focus ring, one tab stop per tree row, rows opened by Enter, Esc and unique ids in dialogs', { timeout: 300_000 }, async () => {
-    const context = await openContext(locale);
+    const context = await openContext(locale, { signedIn: true });
     const page = await context.newPage();
     try {
-      await signedIn(page);
+      await signedIn(page, locale);
       const findings = await audit(page, `${tag} /device`);
 
       // the focus ring: the first control Tab reaches (the brand link) ringed at >= 3:1, 2 px or more
@@ -278,10 +303,10 @@ describe.each(cases)('accessibility ($tag)', ({ locale, tag, t }) => {
   });
 
   it('/track with a device, its table and map', { timeout: 180_000 }, async () => {
-    const context = await openContext(locale);
+    const context = await openContext(locale, { signedIn: true });
     const page = await context.newPage();
     try {
-      await signedIn(page);
+      await signedIn(page, locale);
       await page.locator('.wt-top-menu').getByRole('link', { name: t.track, exact: true }).click();
       await page.waitForURL(/\/track/);
       await page.getByTestId('tree-search').locator('input').fill(STORK.slice(-6));
@@ -308,10 +333,10 @@ describe.each(cases)('accessibility ($tag)', ({ locale, tag, t }) => {
   });
 
   it('/map2d and /map3d', { timeout: 360_000 }, async () => {
-    const context = await openContext(locale);
+    const context = await openContext(locale, { signedIn: true });
     const page = await context.newPage();
     try {
-      await signedIn(page);
+      await signedIn(page, locale);
       await page.goto(`${setup.server.baseUrl}/map2d`);
       await page.getByTestId('map').and(page.locator('[data-state="ready"]')).waitFor({ timeout: 60_000 });
       const findings = await audit(page, `${tag} /map2d`);
@@ -329,11 +354,11 @@ describe.each(cases)('accessibility ($tag)', ({ locale, tag, t }) => {
   });
 
   it('the error page and not-found', { timeout: 180_000 }, async () => {
-    const context = await openContext(locale);
+    const context = await openContext(locale, { signedIn: true });
     const page = await context.newPage();
     try {
       await page.route(/\/assets\/TrackPage-[\w-]+\.js$/, (route) => route.abort('connectionrefused'));
-      await signedIn(page);
+      await signedIn(page, locale);
       await page.locator('.wt-top-menu').getByRole('link', { name: t.track, exact: true }).click();
       await page.getByTestId('route-error').waitFor({ timeout: 30_000 });
       const findings = await audit(page, `${tag} route error`);

@@ -258,9 +258,15 @@ export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => b
   }
 }
 
-/** A fresh browser profile with a browser language, so the console's default language follows it. */
-export async function newContext(browser: Browser, locale: 'zh-CN' | 'en-US'): Promise<BrowserContext> {
-  const context = await browser.newContext({ locale, viewport: { width: 1366, height: 820 }, timezoneId: 'Asia/Shanghai' });
+/** What a browser profile keeps between pages (cookies, localStorage): BrowserContext.storageState's answer. */
+export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+/**
+ * A fresh browser profile with a browser language, so the console's default language follows it; with
+ * `storageState`, starting from that kept state (a profile signed in once, so that the next one need not be).
+ */
+export async function newContext(browser: Browser, locale: 'zh-CN' | 'en-US', storageState?: StorageState): Promise<BrowserContext> {
+  const context = await browser.newContext({ locale, viewport: { width: 1366, height: 820 }, timezoneId: 'Asia/Shanghai', ...(storageState ? { storageState } : {}) });
   // 30 s per step: on a busy 2-core machine (CI with other work beside it) a click or a SwiftShader
   // screenshot took over 10 s; a step that never happens still fails, only later.
   context.setDefaultTimeout(30_000);
