@@ -11,8 +11,8 @@ import { animationsSettled, catalogue, lookup, newContext, screenshot, serverAnd
  * (4,320 records, more than the chart's pixels), zoomed by dragging across the chart, which asks the
  * server again for the visible range (six days: few enough to come as records); the table below pages
  * through the records on the server over the chart's visible range (zooming the chart pages the table over
- * the zoomed range); the kind and the zoom are in the URL, so a reload or the link opened elsewhere shows
- * the same view.
+ * the zoomed range); the kind and the zoom are in the URL, so a reload, the link opened elsewhere, or Back
+ * to it from another screen shows the same view.
  */
 
 const setup = serverAndBrowser();
@@ -158,6 +158,23 @@ describe.each(cases)('sensor data kinds on /track ($tag)', ({ locale, tag, texts
         .poll(async () => [await shared.getByTestId('sensor-panel').getAttribute('data-kind'), await sharedChart.getAttribute('data-zoomed'), await sharedChart.getAttribute('data-from'), await sharedChart.getAttribute('data-to')], { timeout: 60_000 })
         .toEqual(['temperature', 'yes', zoomedFrom, zoomedTo]);
       await shared.close();
+      // Back and Forward keep it: another screen, Back to this view, Forward and Back again
+      const here = page.url();
+      await page.goto(`${setup.server.baseUrl}/device`);
+      await page.waitForURL(/\/device/, { timeout: 60_000 });
+      for (const step of ['back', 'forward', 'back'] as const) {
+        if (step === 'back') await page.goBack();
+        else await page.goForward();
+        if (step === 'forward') {
+          await page.waitForURL(/\/device/, { timeout: 60_000 });
+          continue;
+        }
+        await expect.poll(() => page.url(), { timeout: 60_000 }).toBe(here);
+        await expect
+          .poll(async () => [await page.getByTestId('sensor-panel').getAttribute('data-kind'), await chart.getAttribute('data-state'), await chart.getAttribute('data-zoomed'), await chart.getAttribute('data-from'), await chart.getAttribute('data-to')], { timeout: 60_000 })
+          .toEqual(['temperature', 'ready', 'yes', zoomedFrom, zoomedTo]);
+        await expect.poll(() => totalText.textContent(), { timeout: 30_000 }).toBe(t('trackSensors.total_other', { count: zoomedTotal }));
+      }
 
       // the whole range again
       await page.getByTestId('sensor-zoom-reset').click();
