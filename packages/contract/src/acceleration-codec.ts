@@ -255,6 +255,9 @@ function decode(bytes: Uint8Array, full: boolean): AccelerationOdba | Accelerati
     for (let a = 0; a < 3; a++) {
       if (!(mask & (1 << a))) {
         if (full) cols[a]!.fill(NaN, s0, s0 + n);
+        // an axis not sampled adds nothing to ODBA (its scratch counts times 0)
+        scales[a] = 0;
+        means[a] = 0;
         continue;
       }
       scales[a] = view.getFloat32(h + 20 + a * 4, true);
@@ -283,23 +286,23 @@ function decode(bytes: Uint8Array, full: boolean): AccelerationOdba | Accelerati
       }
       means[a] = n > 0 ? sum / n : 0;
     }
-    // g = (raw − offset) × scale; ODBA: each axis's |g − the burst's mean g| = |raw − mean raw| × |scale|, summed.
-    for (let a = 0; a < 3; a++) {
-      if (!(mask & (1 << a))) continue;
-      const col = cols[a]!;
-      const base = a * longest;
-      const scale = scales[a]!;
-      const offset = offsets[a]!;
-      const mean = means[a]!;
-      const abs = Math.abs(scale);
-      if (full) {
-        for (let i = 0; i < n; i++) {
-          const v = raw[base + i]!;
-          col[s0 + i] = (v - offset) * scale;
-          odba[s0 + i] = odba[s0 + i]! + Math.abs(v - mean) * abs;
-        }
-      } else for (let i = 0; i < n; i++) odba[s0 + i] = odba[s0 + i]! + Math.abs(raw[base + i]! - mean) * abs;
+    // g = (raw − offset) × scale; ODBA: each axis's |g − the burst's mean g| = |raw − mean raw| × |scale|,
+    // summed over the axes in one pass.
+    if (full) {
+      for (let a = 0; a < 3; a++) {
+        if (!(mask & (1 << a))) continue;
+        const col = cols[a]!;
+        const base = a * longest;
+        const scale = scales[a]!;
+        const offset = offsets[a]!;
+        for (let i = 0; i < n; i++) col[s0 + i] = (raw[base + i]! - offset) * scale;
+      }
     }
+    const [ax, ay, az] = [Math.abs(scales[0]!), Math.abs(scales[1]!), Math.abs(scales[2]!)];
+    const [mx, my, mz] = [means[0]!, means[1]!, means[2]!];
+    const by = longest;
+    const bz = 2 * longest;
+    for (let i = 0; i < n; i++) odba[s0 + i] = Math.abs(raw[i]! - mx) * ax + Math.abs(raw[by + i]! - my) * ay + Math.abs(raw[bz + i]! - mz) * az;
   }
   const bursts = { burstCount, sampleCount, start, hz, count, first, meanOdba, axes, odba };
   return full ? { ...bursts, time, x: cols[0], y: cols[1], z: cols[2] } : bursts;
