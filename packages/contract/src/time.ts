@@ -9,11 +9,44 @@ export const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
+/** The offered zones' offsets by their text (a zone is parsed once, not for every time an answer holds). */
+const offsets = new Map<string, number>();
+const offsetOf = (zone: string): number => {
+  let minutes = offsets.get(zone);
+  if (minutes === undefined) {
+    minutes = parseOffset(zone) ?? 0;
+    // Only the texts of valid zones are kept (anyone can send any text): 25 zones, a few spellings each.
+    if (parseOffset(zone) !== null && offsets.size < 200) offsets.set(zone, minutes);
+  }
+  return minutes;
+};
+
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => pad(i));
+const DAY_MS = 86_400_000;
+/** Days formatted ("YYYY-MM-DD "), by day number: the times of one answer mostly fall on a few days. */
+const dayTexts = new Map<number, string>();
+
+function formatSlow(local: number): string {
+  const d = new Date(local);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+}
+
 export function formatTime(ms: number | null | undefined, zone: string): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return '';
-  const offset = parseOffset(zone) ?? 0;
-  const d = new Date(ms + offset * 60_000);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  // truncated as a Date truncates its time value
+  const local = Math.trunc(ms + offsetOf(zone) * 60_000);
+  // Years 1000-9999 by the day's text and a table of two digits (a Date and six pads a time cost most of
+  // formatting a page of fixes); anything else as before.
+  if (!(local >= -30_610_224_000_000 && local < 253_402_300_800_000)) return formatSlow(local);
+  const day = Math.floor(local / DAY_MS);
+  let dayText = dayTexts.get(day);
+  if (dayText === undefined) {
+    if (dayTexts.size >= 1024) dayTexts.clear();
+    dayText = formatSlow(day * DAY_MS).slice(0, 11);
+    dayTexts.set(day, dayText);
+  }
+  const seconds = Math.floor((local - day * DAY_MS) / 1000);
+  return dayText + TWO_DIGITS[Math.floor(seconds / 3600)]! + ':' + TWO_DIGITS[Math.floor(seconds / 60) % 60]! + ':' + TWO_DIGITS[seconds % 60]!;
 }
 
 const TIME_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
