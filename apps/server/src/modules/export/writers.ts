@@ -1,38 +1,12 @@
 import type { Writable } from 'node:stream';
 import { Bytes, type CellOut, CsvCells, emitCells, XlsxCells, xmlText } from './cells.js';
-import { type ZipEntryStream, ZipWriter } from './zip.js';
+import { drained, type ZipEntryStream, ZipWriter } from './zip.js';
 
 /** A file being written: batches of rows in, each row's cells written by `emit`, then end; memory bounded by one batch and the streams' buffers. */
 export interface Sink {
   rows<R>(rows: readonly R[], emit: (row: R, o: CellOut) => void): Promise<void>;
   /** Ends the file (and `out`), resolving once everything is written. */
   end(): Promise<void>;
-}
-
-/** Waits until `s` takes more, or fails if it closes or errs first (the reader went away). */
-function drained(s: Writable): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const cleanup = () => {
-      s.off('drain', onDrain);
-      s.off('close', onClose);
-      s.off('error', onError);
-    };
-    const onDrain = () => {
-      cleanup();
-      resolve();
-    };
-    const onClose = () => {
-      cleanup();
-      reject(new Error('the file stream closed before the export ended'));
-    };
-    const onError = (err: Error) => {
-      cleanup();
-      reject(err);
-    };
-    s.on('drain', onDrain);
-    s.on('close', onClose);
-    s.on('error', onError);
-  });
 }
 
 function finished(s: Writable): Promise<void> {

@@ -31,12 +31,12 @@ function dosTime(d: Date): { time: number; date: number } {
   };
 }
 
-/** Waits until `s` takes more; fails if `s` or `out` closes or errs first (the reader went away). */
-function drained(s: Writable, out: Writable): Promise<void> {
+/** Waits until `s` takes more; fails if `s` or `out` (the file `s` flows into) closes or errs first (the reader went away). */
+export function drained(s: Writable, out: Writable = s): Promise<void> {
   return new Promise((resolve, reject) => {
     const cleanup = () => {
       s.off('drain', onDrain);
-      for (const w of [s, out]) {
+      for (const w of new Set([s, out])) {
         w.off('close', onClose);
         w.off('error', onError);
       }
@@ -54,7 +54,7 @@ function drained(s: Writable, out: Writable): Promise<void> {
       reject(err);
     };
     s.on('drain', onDrain);
-    for (const w of [s, out]) {
+    for (const w of new Set([s, out])) {
       w.on('close', onClose);
       w.on('error', onError);
     }
@@ -78,7 +78,7 @@ export class ZipWriter {
   private async put(b: Buffer): Promise<void> {
     if (this.out.destroyed) throw new Error('the file stream closed before the export ended');
     this.offset += b.length;
-    if (!this.out.write(b)) await drained(this.out, this.out);
+    if (!this.out.write(b)) await drained(this.out);
   }
 
   private localHeader(e: Entry): Buffer {
