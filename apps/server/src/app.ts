@@ -287,7 +287,7 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   // a closing server gives its running download tasks back to the queue (another process takes them up)
   app.addHook('preClose', async () => services.downloads.close());
   eventRoutes(app, hooks, services.events);
-  shareRoutes(app, hooks, new ShareService(deviceConsole, new ShareRepository(database.db)));
+  shareRoutes(app, hooks, new ShareService(deviceConsole, new ShareRepository(database.db), shared));
   const userLog = new UserLogService(new UserLogRepository(database.db));
   userLogRoutes(app, hooks, userLog);
   memberRoutes(app, hooks, new MemberService(new MemberRepository(database.db), services.auth, userLog));

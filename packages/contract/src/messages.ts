@@ -217,6 +217,7 @@ export const MESSAGES = {
   'share.noAccount': { zh: '没有该账号（用户名或邮箱）。', en: 'There is no account with this user name or e-mail.' },
   'share.self': { zh: '不能把设备共享给自己。', en: 'You cannot share devices with yourself.' },
   'share.sameOrg': { zh: '该账号属于本单位，已能看到这些设备。', en: 'This account is of your own organisation and sees these devices already.' },
+  'share.lookupLimit': { zh: '查找账号过于频繁，请 {minutes} 分钟后再试。', en: 'Too many account look-ups; try again in {minutes} minutes.' },
   'share.notFound': { zh: '共享记录不存在。', en: 'There is no such share.' },
   'field.effectiveTime': { zh: '生效时间', en: 'start of the share' },
   'field.failureTime': { zh: '失效时间', en: 'end of the share' },

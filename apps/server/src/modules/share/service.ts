@@ -2,6 +2,7 @@ import { type calls, Code, DeviceType, formatTime, type Lang, parseTime, type Sh
 import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { AppError, FieldRefusal } from '../../http/errors.js';
+import type { RateCounters } from '../auth/rate-limit.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
 import type { ShareRepository, ShareRow, ShareTerms } from './repository.js';
 
@@ -13,6 +14,16 @@ const named = (devices: readonly ResolvedDevice[], lang: Lang) =>
   devices.map((d) => `${d.caption || d.imei} (${d.imei})`).join(lang === 'zh' ? '、' : ', ');
 
 /**
+ * Account look-ups (GetRecipient, and Create's) in a fixed window: at most so many per user and per client
+ * address, counted across every server process (shared-state/). Each answers whether a user name or e-mail
+ * exists, so without a limit of their own a signed-in user could test names at the session's pace; a
+ * person sharing types a few accounts. The address limit bounds several accounts used from one place.
+ */
+export const LOOKUP_WINDOW_MS = 15 * 60_000;
+export const LOOKUPS_PER_USER = 30;
+export const LOOKUPS_PER_ADDRESS = 90;
+
+/**
  * Device sharing (§5 Sharing, §6 ShareDevice): who may share what with whom, and the sharer's and the
  * recipient's lists. Every refusal comes before anything is written, and a create is one transaction.
  */
@@ -20,20 +31,33 @@ export class ShareService {
   constructor(
     private readonly devices: DeviceConsole,
     private readonly repo: ShareRepository,
+    private readonly counters: RateCounters,
   ) {}
 
-  async recipient(account: string): Promise<ShareRecipient> {
+  /** Counts a look-up of an account by the caller from `ip`; past either limit 1012, before anything is read. */
+  private async lookup(caller: Caller, ip: string): Promise<void> {
+    const now = Date.now();
+    const perUser = await this.counters.hit(`share-lookup:${caller.session.userId}`, now, LOOKUP_WINDOW_MS);
+    const perAddress = await this.counters.hit(`share-lookup-ip:${ip}`, now, LOOKUP_WINDOW_MS);
+    if (perUser.hits <= LOOKUPS_PER_USER && perAddress.hits <= LOOKUPS_PER_ADDRESS) return;
+    const resetAt = Math.max(perUser.hits > LOOKUPS_PER_USER ? perUser.resetAt : 0, perAddress.hits > LOOKUPS_PER_ADDRESS ? perAddress.resetAt : 0);
+    throw new AppError(Code.TooManyRequests, 'share.lookupLimit', { minutes: Math.max(1, Math.ceil((resetAt - now) / 60_000)) });
+  }
+
+  async recipient(caller: Caller, account: string, ip: string): Promise<ShareRecipient> {
+    await this.lookup(caller, ip);
     const u = await this.repo.findAccount(account);
     return u ? { Exists: true, NickName: u.nick_name } : { Exists: false, NickName: '' };
   }
 
-  async create(caller: Caller, body: CreateBody, now = Date.now()): Promise<number> {
+  async create(caller: Caller, body: CreateBody, ip: string, now = Date.now()): Promise<number> {
     const devices = await this.devices.resolveMany(caller, body.imeis);
     const noRight = devices.filter((d) => d.access.kind !== 'own' || !d.access.rights.ShareDevice);
     if (noRight.length > 0) throw new AppError(Code.Forbidden, 'share.noRight', { devices: named(noRight, caller.lang) });
     const vhf = devices.filter((d) => d.type === DeviceType.VHFReceiver);
     if (vhf.length > 0) throw new AppError(Code.Failed, 'share.vhf', { devices: named(vhf, caller.lang) });
     const terms = termsOf(caller, body);
+    await this.lookup(caller, ip);
     const to = await this.repo.findAccount(body.account);
     if (!to) throw new FieldRefusal(['account'], 'share.noAccount');
     if (Number(to.id) === caller.session.userId) throw new FieldRefusal(['account'], 'share.self');

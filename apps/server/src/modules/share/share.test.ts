@@ -3,6 +3,7 @@ import { calls, Code, DeviceStatus, DeviceType, message, type ShareRecord, Speci
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { contractCalls } from '../../test/contract-calls.js';
 import { DAY, HOUR, ZONE } from '../../test/fixed-time.js';
+import { LOOKUP_WINDOW_MS, LOOKUPS_PER_ADDRESS, LOOKUPS_PER_USER } from './service.js';
 
 /** 2026-11-20 10:00 in +08:00: the clock is set here, Date only. */
 const T0 = Date.UTC(2026, 10, 20, 2, 0, 0);
@@ -175,5 +176,54 @@ describe.each(DIALECTS)('device sharing on %s', (dialect) => {
     expect(await rows()).toEqual([]);
     // the device is the recipient's no more: its calls answer as for a device that does not exist
     expect((await t.call(calls.GetFixCount.path, { imei: 'H-ONE', startTime: TODAY, endTime: TOMORROW, timeZone: ZONE }, { token: bob })).body.Code).toBe(Code.NotFound);
+  });
+});
+
+describe.each(DIALECTS)('account look-ups of device sharing on %s', (dialect) => {
+  let t: TestApp;
+  let alice: string;
+  let bob: string;
+  let carol: string;
+  let dave: string;
+  let bobName: string;
+  const { call } = contractCalls(() => t, () => alice);
+  const lookUp = (account: string, token: string, lang: 'en' | 'zh' = 'en') => call(calls.GetShareRecipient, { account }, { token, lang });
+
+  beforeAll(async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: T0 });
+    // an app of its own: the counters start at nought whatever the tests above did
+    t = await createTestApp(dialect);
+    ({ token: alice } = await t.userWithToken({ org: 'Heron Lab' }));
+    ({ token: bob, userName: bobName } = await t.userWithToken({ org: 'Crane Lab' }));
+    ({ token: carol } = await t.userWithToken({ org: 'Egret Lab' }));
+    ({ token: dave } = await t.userWithToken({ org: 'Ibis Lab' }));
+    const heron = await t.services.devices.orgIdByName('Heron Lab');
+    await t.services.devices.register({ orgId: heron, imei: 'H-ONE', caption: 'H-ONE stork', type: DeviceType.Tracker, speciesType: SpeciesType.Bird, status: DeviceStatus.Working, sensors: ['GNSS'] });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    vi.useRealTimers();
+  });
+
+  it('answers 1012 in the caller\'s language past the look-ups a user and an address may make in the window', async () => {
+    // T0 is 02:00 UTC, the start of a 15-minute window: the refusal names its 15 minutes
+    for (let i = 0; i < LOOKUPS_PER_USER; i++) expect((await lookUp(`probe-${i}`, alice)).Code).toBe(Code.Success);
+    const en = await lookUp(bobName, alice);
+    expect([en.Code, en.Msg, en.Data]).toEqual([Code.TooManyRequests, message('en', 'share.lookupLimit', { minutes: 15 }), null]);
+    expect((await lookUp(bobName, alice, 'zh')).Msg).toBe(message('zh', 'share.lookupLimit', { minutes: 15 }));
+    // a share names its recipient too: refused the same way, nothing stored
+    const create = await call(calls.CreateShare, { imeis: ['H-ONE'], account: bobName, effectiveTime: TODAY, failureTime: TOMORROW, timeZone: ZONE });
+    expect(create.Code).toBe(Code.TooManyRequests);
+    expect(await t.database.db.selectFrom('device_shares').selectAll().execute()).toEqual([]);
+
+    // another user from the same address goes on, until the address has made its look-ups (33 so far)
+    for (let i = 0; i < LOOKUPS_PER_USER; i++) expect((await lookUp(`probe-${i}`, bob)).Code).toBe(Code.Success);
+    for (let i = 0; i < LOOKUPS_PER_ADDRESS - 2 * LOOKUPS_PER_USER - 3; i++) expect((await lookUp(`probe-${i}`, carol)).Code).toBe(Code.Success);
+    expect((await lookUp(bobName, dave)).Code).toBe(Code.TooManyRequests);
+
+    // the next window starts afresh
+    vi.setSystemTime(T0 + LOOKUP_WINDOW_MS);
+    expect(await lookUp(bobName, alice)).toMatchObject({ Code: Code.Success, Data: { Exists: true } });
+    vi.setSystemTime(T0);
   });
 });
