@@ -218,11 +218,14 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   const live = new LiveHub(new LiveRepository(database.db), await openLiveBus({ redisUrl: config.redisUrl, redisPrefix: config.redisKeyPrefix }), app.log);
   // Event e-mail: each batch of events to the users who asked for it (off without SMTP_URL, said once here).
   const eventMail = eventMailJob(config, new MailRepository(database.db), (userId, deviceId, type) => services.events.wants(userId, deviceId, type), app.log);
+  // Request codes and rate counters (sign-in, QR polls, share look-ups): in the database, or Redis with REDIS_URL; shared by every process.
+  const shared = await openSharedState(database, { redisUrl: config.redisUrl, redisPrefix: config.redisKeyPrefix });
+  app.addHook('onClose', async () => shared.close());
   const services: Services = {
     live,
     eventMail: eventMail.mailer,
     // With REDIS_URL several processes must agree on a sign-out at once: no session is kept per process.
-    auth: new AuthService(new AuthRepository(database.db, database.sqlite), users, config.sessionIdleMs, config.redisUrl ? 0 : SESSION_CACHE_MS),
+    auth: new AuthService(new AuthRepository(database.db, database.sqlite), users, config.sessionIdleMs, config.redisUrl ? 0 : SESSION_CACHE_MS, shared),
     users,
     devices: registry,
     ingest,
@@ -246,9 +249,6 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   live.setEventFilter((userId, deviceId, type) => services.events.wants(userId, deviceId, type));
   services.auth.onSignOut((sessionId) => live.signedOut(sessionId));
   app.addHook('preClose', async () => live.close());
-  // Request codes and sign-in counters: in the database, or Redis with REDIS_URL; shared by every process.
-  const shared = await openSharedState(database, { redisUrl: config.redisUrl, redisPrefix: config.redisKeyPrefix });
-  app.addHook('onClose', async () => shared.close());
   app.addHook('onRequest', signInRateLimit(shared, config.signInRateLimit));
   const replay = new ReplayGuard(shared);
   const hooks: CallHooks = {

@@ -5,12 +5,14 @@ import {
   generateSealKeyPair,
   newRequestCode,
   openSecret,
+  QR_LOGIN_POLL_MS,
   QR_LOGIN_VALID_MS,
   sealSecret,
   sessionCredential,
   toBase64,
 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type Envelope, type TestApp } from '../../test/helper.js';
+import { QR_POLL_WINDOW_MS, QR_POLLS_PER_WINDOW } from './service.js';
 
 /** QR sign-in (contract calls/qrlogin.ts): ask, scan, confirm or decline, poll; expiry, second use, rules. */
 describe.each(DIALECTS)('QR sign-in on %s', (dialect) => {
@@ -120,6 +122,26 @@ describe.each(DIALECTS)('QR sign-in on %s', (dialect) => {
     expect(refusal((await poll('A'.repeat(43), qr.Ticket)).body)).toEqual(EXPIRED);
     // the right page still signs in after the stranger's try
     expect((await poll(qr.Code, qr.Ticket)).credential).toBeDefined();
+  });
+
+  it('a code polled more than once a second on average is expired, for good; a stranger\'s polls do not count', async () => {
+    // at the start of a window of the limit, the clock held: every poll below falls in that one window
+    vi.useFakeTimers({ toFake: ['Date'], now: Math.ceil(Date.now() / QR_POLL_WINDOW_MS) * QR_POLL_WINDOW_MS });
+    const qr = await ask();
+    const other = await ask();
+    // someone who saw the QR code polls it without the page's ticket: refused, and the page's code lives on
+    for (let i = 0; i <= QR_POLLS_PER_WINDOW; i++) expect(refusal((await poll(qr.Code, other.Ticket)).body)).toEqual(EXPIRED);
+    for (let i = 0; i < QR_POLLS_PER_WINDOW; i++) expect((await poll(qr.Code, qr.Ticket)).body.Data).toEqual({ Status: 'Waiting' });
+    expect(refusal((await poll(qr.Code, qr.Ticket)).body)).toEqual(EXPIRED);
+    // expired indeed: in the next window too, and for the phone
+    vi.setSystemTime(Date.now() + QR_POLL_WINDOW_MS);
+    expect(refusal((await poll(qr.Code, qr.Ticket)).body)).toEqual(EXPIRED);
+    expect(refusal(await confirm(qr.Code, true))).toEqual(EXPIRED);
+    // the other code, polled at the page's pace, is not touched
+    for (let i = 0; i < 4; i++) {
+      expect((await poll(other.Code, other.Ticket)).body.Data).toEqual({ Status: 'Waiting' });
+      vi.setSystemTime(Date.now() + QR_LOGIN_POLL_MS);
+    }
   });
 
   it('confirming needs a session; a bad code is 601 naming it', async () => {

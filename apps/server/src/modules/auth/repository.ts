@@ -142,6 +142,11 @@ export class AuthRepository {
     return this.db.selectFrom('qr_logins').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
   }
 
+  /** Ends a live code now (polled too often): from then on it is refused as any expired code. */
+  async expireQrLogin(id: number, now: number): Promise<void> {
+    await this.db.updateTable('qr_logins').set({ expires_at: now }).where('id', '=', id).where('expires_at', '>', now).execute();
+  }
+
   /**
    * Moves a live code from one of `from` to `to` (with the confirming user) in one statement: of two
    * processes doing it at once only one changes the row. Returns whether this one did.

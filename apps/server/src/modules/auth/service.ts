@@ -17,6 +17,7 @@ import argon2 from 'argon2';
 import type { SignedIn, Signer } from '../../http/caller.js';
 import { AppError, sessionExpired } from '../../http/errors.js';
 import { hashPassword, type UserService } from '../user/service.js';
+import type { RateCounters } from './rate-limit.js';
 import type { AuthRepository, QrLoginRow } from './repository.js';
 
 /**
@@ -29,6 +30,16 @@ import type { AuthRepository, QrLoginRow } from './repository.js';
 export const SESSION_CACHE_MS = 1_000;
 /** At most this many sessions kept; the oldest entry goes first. */
 const SESSION_CACHE_MAX = 10_000;
+
+/**
+ * The waiting page's polls of one QR code (QRCodeLogin with its code and ticket), in a fixed window: the page
+ * asks every 3 s (QR_LOGIN_POLL_MS), so more than one a second on average is not that page. Past it the
+ * code is expired and answered as one; the page shows a new code. Counted across processes (shared-state/)
+ * by the code's hash, only for polls with the right ticket, so someone who saw the QR code can't spend the
+ * page's code; over the code's 2 minutes that is at most about 130 polls, whatever the addresses.
+ */
+export const QR_POLL_WINDOW_MS = 10_000;
+export const QR_POLLS_PER_WINDOW = 10;
 
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const SIGN_IN_FAILURE_LIMIT = 5;
@@ -68,6 +79,8 @@ export class AuthService {
     private readonly users: UserService,
     private readonly sessionIdleMs: number,
     private readonly sessionCacheMs = SESSION_CACHE_MS,
+    /** The shared counters of the QR polls' limit (the server passes them; without, polls are not counted). */
+    private readonly counters?: RateCounters,
   ) {
     this.touchIntervalMs = Math.min(60_000, Math.floor(sessionIdleMs / 10));
   }
@@ -207,6 +220,10 @@ export class AuthService {
     const row = await this.auth.findQrLogin(sha256(input.code));
     // a wrong ticket is answered as an unknown code: the code alone (seen on the screen) tells nothing
     if (!row || !sameHash(row.ticket_hash, sha256(input.ticket)) || Number(row.expires_at) <= now) throw new AppError(Code.Failed, 'qr.expired');
+    if (this.counters && (await this.counters.hit(`qr-poll:${row.code_hash}`, now, QR_POLL_WINDOW_MS)).hits > QR_POLLS_PER_WINDOW) {
+      await this.auth.expireQrLogin(Number(row.id), now);
+      throw new AppError(Code.Failed, 'qr.expired');
+    }
     const status = row.status as Lowercase<QrLoginStatus> | 'used';
     if (status === 'waiting') return { Status: 'Waiting' };
     if (status === 'scanned') return { Status: 'Scanned' };
