@@ -10,7 +10,8 @@
 //   npm run bench -- load                      SQLite, and PostgreSQL too when DATABASE_URL is set
 //   npm run bench -- load --dialect sqlite     one dialect
 //   npm run bench -- load --seed-only          build the databases (minutes), measure nothing
-//   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the server process
+//   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the server process; BENCH_SERVER_LOG=<file> keeps its output
+//   BENCH_SERVERS=2 (REDIS_URL=…): several server processes on the one database, the connections spread over them
 //   BENCH_LOAD_SECONDS=20 BENCH_SOAK_MINUTES=10 BENCH_LOAD_DEVICES=1000 BENCH_LOAD_FIXES=10000 (per device)
 // The database is built once per dialect (minutes) under $BENCH_LOAD_DIR (default <tmp>/wildtrack-bench-load)
 // and, on PostgreSQL, in the schema bench_load (BENCH_LOAD_SCHEMA); later runs reuse it.
@@ -30,6 +31,10 @@ const { values } = parseArgs({ options: { dialect: { type: 'string' }, 'seed-onl
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
 const SOAK_MIN = Number(process.env.BENCH_SOAK_MINUTES ?? 10);
+// BENCH_SERVERS=2: that many server processes on the one database (SQLite file in WAL mode, or PostgreSQL schema),
+// started one after the other; the generator spreads its connections over them. With REDIS_URL set they share
+// live messages, request codes and counters through Redis; without it, request codes and counters are in the database.
+const SERVERS = Number(process.env.BENCH_SERVERS ?? 1);
 const params: LoadParams = {
   orgs: 5,
   usersPerOrg: 10,
@@ -133,6 +138,8 @@ async function startServer(t: Target): Promise<{ child: ChildProcess; base: stri
   // BENCH_NODE_ARGS, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof', profiles the server.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'apps/server', serverOut, 'main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_SERVER_LOG=<file>: the server's output kept (e.g. with BENCH_NODE_ARGS=--trace-gc, the heap after each collection)
+  if (process.env.BENCH_SERVER_LOG) child.stdout!.pipe(fs.createWriteStream(process.env.BENCH_SERVER_LOG, { flags: 'a' }));
   await new Promise<void>((resolve, reject) => {
     const rl = readline.createInterface({ input: child.stdout! });
     rl.on('line', (line) => {
@@ -168,7 +175,7 @@ interface Measured {
   tallies: Map<string, Tally>;
 }
 
-async function run(base: string, users: UserState[], serverKey: string, mode: 'noop' | 'mix', seconds: number): Promise<Measured> {
+async function run(base: string | string[], users: UserState[], serverKey: string, mode: 'noop' | 'mix', seconds: number): Promise<Measured> {
   let nextUser = 0;
   const tallies = new Map<string, Tally>();
   const count = (name: string, ok: boolean, body: string) => {
@@ -192,7 +199,8 @@ async function run(base: string, users: UserState[], serverKey: string, mode: 'n
   const done = new Promise<autocannon.Result>((resolve, reject) => {
     instance = autocannon(
       {
-        url: base,
+        // autocannon takes several servers (its types say one) and spreads the connections over them
+        url: base as string,
         connections: CONNECTIONS,
         duration: seconds,
         requests: [
@@ -283,14 +291,24 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** The server processes' CPU time so far, together. */
+function serversCpu(pids: number[]): number {
+  return pids.reduce((n, pid) => n + cpuMs(pid), 0);
+}
+
 /** CPU time so far of each PostgreSQL process on this machine (the server's queries run in them), in ms by pid. */
 function postgresCpu(): Map<string, number> {
+  return processesCpu('postgres');
+}
+
+/** CPU time so far of each process of this command name on this machine, in ms by pid. */
+function processesCpu(command: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const pid of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
+      if (!stat.includes(`(${command})`)) continue;
       const fields = stat.split(') ')[1]!.split(' ');
       out.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
     } catch {
@@ -302,8 +320,12 @@ function postgresCpu(): Map<string, number> {
 
 /** CPU the PostgreSQL processes used since `before` (those that ended meanwhile are not counted). */
 function postgresCpuSince(before: Map<string, number>): number {
+  return cpuSince(postgresCpu(), before);
+}
+
+function cpuSince(now: Map<string, number>, before: Map<string, number>): number {
   let total = 0;
-  for (const [pid, ms] of postgresCpu()) total += ms - (before.get(pid) ?? 0);
+  for (const [pid, ms] of now) total += ms - (before.get(pid) ?? 0);
   return total;
 }
 
@@ -313,7 +335,7 @@ function postgresCpuSince(before: Map<string, number>): number {
  * own CPU per call does not, and it says which calls limit the mix (at 2,000 req/s on one core a call
  * may cost 0.5 ms on average).
  */
-async function cpuPerKind(base: string, pid: number, users: UserState[], serverKey: string, postgres: boolean): Promise<{ name: string; ms: number; failed: number; kB: number }[]> {
+async function cpuPerKind(base: string, pids: number[], users: UserState[], serverKey: string, postgres: boolean): Promise<{ name: string; ms: number; failed: number; kB: number }[]> {
   const n = Number(process.env.BENCH_PER_CALL ?? 600);
   type Send = (u: UserState) => Promise<boolean>;
   // As autocannon sends them in the mix: without accept-encoding (fetch would ask for gzip), so uncompressed.
@@ -358,7 +380,7 @@ async function cpuPerKind(base: string, pid: number, users: UserState[], serverK
       let next = 0;
       let failed = 0;
       bytes = 0;
-      const before = cpuMs(pid);
+      const before = serversCpu(pids);
       const pgBefore = postgres ? postgresCpu() : new Map<string, number>();
       await Promise.all(
         Array.from({ length: 4 }, async () => {
@@ -368,7 +390,7 @@ async function cpuPerKind(base: string, pid: number, users: UserState[], serverK
           }
         }),
       );
-      out[j]!.ms = Math.min(out[j]!.ms, (cpuMs(pid) - before + (postgres ? postgresCpuSince(pgBefore) : 0)) / count);
+      out[j]!.ms = Math.min(out[j]!.ms, (serversCpu(pids) - before + (postgres ? postgresCpuSince(pgBefore) : 0)) / count);
       out[j]!.failed += failed;
       out[j]!.kB = bytes / count / 1000;
     }
@@ -412,7 +434,14 @@ for (const dialect of dialects) {
   console.log(seeded ? `  built in ${(seeded / 1000).toFixed(0)} s` : '  kept from an earlier run');
   if (values['seed-only']) continue;
 
-  const server = await startServer(target);
+  // One after the other: each migrates the database at start.
+  const servers: { child: ChildProcess; base: string }[] = [];
+  for (let i = 0; i < SERVERS; i++) servers.push(await startServer(target));
+  const server = servers[0]!;
+  const bases = servers.map((s) => s.base);
+  const pids = servers.map((s) => s.child.pid!);
+  const stopAll = () => Promise.all(servers.map((s) => stop(s.child)));
+  if (SERVERS > 1) console.log(`  ${SERVERS} server processes on the one database${process.env.REDIS_URL ? `, Redis ${process.env.REDIS_URL}` : ', no Redis'}`);
   const serverKey = await publicKey(server.base);
   const users: UserState[] = [];
   for (let o = 0; o < params.orgs; o++) {
@@ -424,10 +453,10 @@ for (const dialect of dialects) {
   users.sort((a, b) => a.session.account.localeCompare(b.session.account, 'en', { numeric: true }));
 
   // warm-up: JIT, caches, the database's pages (BENCH_PER_CALL_ONLY: each kind warms itself, so that a profile holds only the kinds asked for)
-  if (!process.env.BENCH_PER_CALL_ONLY) await run(server.base, users, serverKey, 'mix', 5);
+  if (!process.env.BENCH_PER_CALL_ONLY) await run(bases, users, serverKey, 'mix', 5);
   // On PostgreSQL the database's processes are counted too (all of them on this machine: other work on it, tests of
   // other checkouts, adds to the figure).
-  const perKind = await cpuPerKind(server.base, server.child.pid!, users, serverKey, dialect === 'postgres');
+  const perKind = await cpuPerKind(server.base, pids, users, serverKey, dialect === 'postgres');
   const mixWeight = MIX.reduce((a, k) => a + k.weight, 0) + SIGN_IN_WEIGHT;
   const weightOf = (name: string) => (name === 'sign-in' ? SIGN_IN_WEIGHT : (MIX.find((k) => k.name === name)?.weight ?? 0));
   const mixMs = perKind.reduce((a, k) => a + (k.ms * weightOf(k.name)) / mixWeight, 0);
@@ -438,28 +467,49 @@ for (const dialect of dialects) {
   }
   console.log(`      ${'the mix (weighted)'.padEnd(24)} ${mixMs.toFixed(2).padStart(7)} ms: at most ${(1000 / mixMs).toFixed(0)} req/s per core of the server`);
   if (process.env.BENCH_PER_CALL_ONLY) {
-    await stop(server.child);
+    await stopAll();
     continue;
   }
-  const noop = await run(server.base, users, serverKey, 'noop', SECONDS);
-  const mix = await run(server.base, users, serverKey, 'mix', SECONDS);
-  console.log(`\nbench/load [${dialect}]: ${CONNECTIONS} connections, ${SECONDS} s each, server ${server.base}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  // The servers' CPU over each run (and PostgreSQL's): per request at 50 connections, where the request
+  // codes' group commit and the event loop's batching make a call cheaper than one at a time.
+  const measured = async (mode: 'noop' | 'mix') => {
+    const cpu0 = serversCpu(pids);
+    const pg0 = dialect === 'postgres' ? postgresCpu() : new Map<string, number>();
+    // Redis (when the servers use it) serves request codes, counters and the live bus: its CPU is the servers' too
+    // (every redis-server on this machine: other work on it adds to the figure).
+    const redis0 = process.env.REDIS_URL ? processesCpu('redis-server') : new Map<string, number>();
+    const wall0 = performance.now();
+    const m = await run(bases, users, serverKey, mode, SECONDS);
+    const redis = process.env.REDIS_URL ? cpuSince(processesCpu('redis-server'), redis0) : 0;
+    const cpu = serversCpu(pids) - cpu0 + (dialect === 'postgres' ? postgresCpuSince(pg0) : 0) + redis;
+    const requests = Math.max(1, m.requests);
+    return { m, cpuPerRequest: cpu / requests, redisPerRequest: redis / requests, cores: cpu / (performance.now() - wall0) };
+  };
+  const noopRun = await measured('noop');
+  const mixRun = await measured('mix');
+  const [noop, mix] = [noopRun.m, mixRun.m];
+  console.log(`\nbench/load [${dialect}]: ${CONNECTIONS} connections, ${SECONDS} s each, ${SERVERS} server process${SERVERS > 1 ? 'es' : ''} ${bases.join(' ')}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   printMeasured('signed no-op (Heartbeat)', noop);
   printMeasured('researchers\' mix', mix);
+  for (const [label, r] of [['no-op', noopRun], ['mix', mixRun]] as const) {
+    const redis = process.env.REDIS_URL ? ` (Redis ${r.redisPerRequest.toFixed(3)} ms of it)` : '';
+    console.log(`    server${dialect === 'postgres' ? ' + PostgreSQL' : ''}${process.env.REDIS_URL ? ' + Redis' : ''} CPU during the ${label}: ${r.cpuPerRequest.toFixed(2)} ms per request${redis}, ${r.cores.toFixed(2)} cores busy`);
+  }
   printTallies(mix);
   const meets = mix.rps >= 2000 && mix.p99 <= 100;
   console.log(`  goal >= 2,000 req/s with p99 <= 100 ms: ${meets ? 'met' : 'NOT met'}; mix / no-op = ${(mix.rps / noop.rps).toFixed(2)}`);
   if (noop.failures + mix.failures > 0) failed = true;
 
   if (SOAK_MIN > 0) {
-    const pid = server.child.pid!;
+    // With several servers, their RSS together.
+    const rss = () => pids.reduce((n, pid) => n + rssMiB(pid), 0);
     const samples: { t: number; rss: number }[] = [];
     const started = Date.now();
-    samples.push({ t: 0, rss: rssMiB(pid) });
-    const timer = setInterval(() => samples.push({ t: (Date.now() - started) / 1000, rss: rssMiB(pid) }), 10_000);
-    const soak = await run(server.base, users, serverKey, 'mix', SOAK_MIN * 60);
+    samples.push({ t: 0, rss: rss() });
+    const timer = setInterval(() => samples.push({ t: (Date.now() - started) / 1000, rss: rss() }), 10_000);
+    const soak = await run(bases, users, serverKey, 'mix', SOAK_MIN * 60);
     clearInterval(timer);
-    samples.push({ t: (Date.now() - started) / 1000, rss: rssMiB(pid) });
+    samples.push({ t: (Date.now() - started) / 1000, rss: rss() });
     const half = samples.filter((s) => s.t >= (SOAK_MIN * 60) / 2);
     const k = slope(half.map((s) => s.t), half.map((s) => s.rss)); // MiB per second
     const first = half[0]!.rss;
@@ -468,12 +518,22 @@ for (const dialect of dialects) {
     printMeasured('mix over the soak', soak);
     console.log(`    RSS every 10 s (MiB): ${samples.map((s) => s.rss.toFixed(0)).join(' ')}`);
     console.log(`    last ${(SOAK_MIN / 2).toFixed(1)} min: slope ${(k * 60).toFixed(2)} MiB/min, growth ${(growth * 100).toFixed(1)} % (goal <= 5 %), errors ${soak.failures}`);
+    // A sample swings by what is in flight when it is taken (each sign-in's argon2id holds 64 MiB while it
+    // hashes, the heap between two collections): the least RSS of each minute is what stays.
+    const floors: number[] = [];
+    for (const s of samples) {
+      const minute = Math.min(SOAK_MIN - 1, Math.floor(s.t / 60));
+      floors[minute] = Math.min(floors[minute] ?? Number.POSITIVE_INFINITY, s.rss);
+    }
+    const lastHalf = floors.slice(Math.floor(SOAK_MIN / 2));
+    const floorGrowth = lastHalf.length > 1 ? (lastHalf[lastHalf.length - 1]! - lastHalf[0]!) / lastHalf[0]! : 0;
+    console.log(`    least RSS of each minute (MiB): ${floors.map((f) => f.toFixed(0)).join(' ')}; over the last ${(SOAK_MIN / 2).toFixed(1)} min ${(floorGrowth * 100).toFixed(1)} %`);
     if (soak.failures > 0) {
       printTallies(soak);
       failed = true;
     }
   }
-  await stop(server.child);
+  await stopAll();
 }
 if (failed) {
   console.error('\nsome calls failed: the figures are not valid');
