@@ -194,15 +194,26 @@ export const IngestErrorSchema = z.object({ ok: z.literal(false), error: z.strin
 export type IngestError = z.infer<typeof IngestErrorSchema>;
 
 /**
+ * Why a device refused an instruction, when it says (an ack's `reason`): its parameters could not be read,
+ * it lacks what the instruction asks for, a value is out of its range, or its battery is too low for the
+ * extra work. The console says these in the reader's language; the device's `message` is its own free text
+ * (in its firmware's language), shown beside it as it came.
+ */
+export const INSTRUCTION_FAILURE_REASONS = ['badParams', 'unsupported', 'outOfRange', 'batteryLow'] as const;
+export type InstructionFailureReason = (typeof INSTRUCTION_FAILURE_REASONS)[number];
+
+/**
  * A device's answer to an instruction: SUCCESSFUL (applied at executedAt: the server updates the device's
- * work status from the instruction's params) or FAILED with the device's error message. `relay`: as in a
- * batch, the station or phone that carried the acknowledgement.
+ * work status from the instruction's params) or FAILED with the device's error message and, optionally, its
+ * reason of INSTRUCTION_FAILURE_REASONS. `relay`: as in a batch, the station or phone that carried the
+ * acknowledgement.
  */
 export const AckSchema = z.object({
   id: z.number().int(),
   outcome: z.enum(['SUCCESSFUL', 'FAILED']),
   executedAt: time,
   message: z.string().max(500).optional(),
+  reason: z.enum(INSTRUCTION_FAILURE_REASONS).optional(),
   relay: ImeiSchema.optional(),
 });
 export type Ack = z.infer<typeof AckSchema>;

@@ -272,12 +272,12 @@ describe('instructions', () => {
   it('bad or unsupported params fail with a message for the ack', () => {
     const dev = createDevice('phone', { seed: 2, start: START });
     expect(dev.applyInstruction({ type: 'ACQUISITION_FREQUENCY', params: {} }).ok).toBe(false);
-    expect(dev.applyInstruction({ type: 'ACQUISITION_FREQUENCY', params: { intervalMinutes: 0 } })).toMatchObject({ ok: false, message: expect.stringMatching(/intervalMinutes/) });
+    expect(dev.applyInstruction({ type: 'ACQUISITION_FREQUENCY', params: { intervalMinutes: 0 } })).toMatchObject({ ok: false, message: expect.stringMatching(/intervalMinutes/), reason: 'badParams' });
     expect(dev.applyInstruction({ type: 'ACQUISITION_FREQUENCY', params: { hours: [1, 1] } }).ok).toBe(false);
-    expect(dev.applyInstruction({ type: 'ACQUISITION_FREQUENCY', params: { accEnabled: true } })).toMatchObject({ ok: false, message: expect.stringMatching(/accelerometer/) });
+    expect(dev.applyInstruction({ type: 'ACQUISITION_FREQUENCY', params: { accEnabled: true } })).toMatchObject({ ok: false, message: expect.stringMatching(/accelerometer/), reason: 'unsupported' });
     expect(createDevice('vhf', { seed: 1, start: START }).applyInstruction({ type: 'POSTBACK_FREQUENCY', params: { hours: Array.from({ length: 13 }, (_, i) => i) } }).ok).toBe(false);
     const deer = createDevice('deer', { seed: 1, start: START });
-    expect(deer.applyInstruction({ type: 'ACQUISITION_FREQUENCY', params: { intervalMinutes: 2 } })).toEqual({ ok: false, message: "intervalMinutes 2 is out of this device's range: its fixes at least 5 min apart" });
+    expect(deer.applyInstruction({ type: 'ACQUISITION_FREQUENCY', params: { intervalMinutes: 2 } })).toEqual({ ok: false, message: "intervalMinutes 2 is out of this device's range: its fixes at least 5 min apart", reason: 'outOfRange' });
     expect(deer.schedule.describe.fix).toBe('every 30 min');
   });
 
@@ -335,15 +335,15 @@ describe('instructions', () => {
 
   it('refuses what it can\'t do: out of its range, unsupported, or more fixes on a low battery', () => {
     const stork = createDevice('stork', { seed: 1, start: START });
-    expect(stork.applyInstruction(acq({ ACC: { Mode: 'INTERVAL', FrequencyHz: 100, IntervalMinutes: 10 } }))).toEqual({ ok: false, message: "ACC.FrequencyHz 100 is out of this device's range (5..50 Hz)" });
+    expect(stork.applyInstruction(acq({ ACC: { Mode: 'INTERVAL', FrequencyHz: 100, IntervalMinutes: 10 } }))).toEqual({ ok: false, message: "ACC.FrequencyHz 100 is out of this device's range (5..50 Hz)", reason: 'outOfRange' });
     expect(stork.applyInstruction({ type: 'POSTBACK_FREQUENCY', params: { Type: 'POSTBACK_FREQUENCY', Postback: { Mode: 'DATA_CNT', PacketCount: 10, PacketSize: 4096, Realtime: false } } })).toMatchObject({ ok: false, message: expect.stringMatching(/PacketSize 4096 is out of this device's range/) });
-    expect(createDevice('seal', { seed: 1, start: START }).applyInstruction(acq({ GNSS: { Mode: 'ADAPTIVE_HIGH', High: 20, Medium: 30, Low: 60 } }))).toEqual({ ok: false, message: 'this device does not support GNSSCollectionAdaptiveHighFrequency' });
+    expect(createDevice('seal', { seed: 1, start: START }).applyInstruction(acq({ GNSS: { Mode: 'ADAPTIVE_HIGH', High: 20, Medium: 30, Low: 60 } }))).toEqual({ ok: false, message: 'this device does not support GNSSCollectionAdaptiveHighFrequency', reason: 'unsupported' });
     // Drain the tag to its Low level, then ask for more fixes: refused; fewer: taken.
     stork.applyInstruction(acq({ GNSS: { Mode: 'ADAPTIVE_HIGH', High: 5, Medium: 15, Low: 60 }, ACC: { Mode: 'INTERVAL', FrequencyHz: 50, IntervalMinutes: 1 } }));
     let t = START;
     while (stork.batteryLevel !== 'Low' && t < START + 4 * DAY) stork.advance((t += 10 * MINUTE));
     expect(stork.batteryLevel).toBe('Low');
-    expect(stork.applyInstruction(acq({ GNSS: { Mode: 'INTERVAL', IntervalMinutes: 10 } }))).toEqual({ ok: false, message: `battery low (${stork.voltage.toFixed(2)} V): more fixes refused` });
+    expect(stork.applyInstruction(acq({ GNSS: { Mode: 'INTERVAL', IntervalMinutes: 10 } }))).toEqual({ ok: false, message: `battery low (${stork.voltage.toFixed(2)} V): more fixes refused`, reason: 'batteryLow' });
     expect(stork.applyInstruction(acq({ ACC: { Mode: 'OFF' } }))).toEqual({ ok: true });
   });
 
@@ -405,7 +405,7 @@ describe('backfill and the sample fleet', () => {
     expect(outcomes.sort((a, b) => a.index - b.index)).toEqual([
       { index: 0, status: 'SUCCESSFUL', executeTime: applied + shift, message: null },
       { index: 1, status: 'COMM_ERROR', executeTime: null, message: null },
-      { index: 2, status: 'FAILED', executeTime: Math.ceil(instructions[2]!.sentAt / (10 * MINUTE)) * 10 * MINUTE + shift, message: "GNSS.IntervalMinutes 2 is out of this device's range: its fixes at least 5 min apart" },
+      { index: 2, status: 'FAILED', executeTime: Math.ceil(instructions[2]!.sentAt / (10 * MINUTE)) * 10 * MINUTE + shift, message: "GNSS.IntervalMinutes 2 is out of this device's range: its fixes at least 5 min apart", reason: 'outOfRange' },
       { index: 3, status: 'SENT', executeTime: null, message: null },
     ]);
     const minutes = (ts: number[]) => ts.slice(1).map((x, i) => Math.floor(x / MINUTE) - Math.floor(ts[i]! / MINUTE));

@@ -5,6 +5,7 @@ import {
   type Burst,
   DeviceType,
   type IngestBatch,
+  type InstructionFailureReason,
   type PendingInstruction,
   type SensorKindName,
   type WorkSettings,
@@ -60,6 +61,8 @@ export interface DeviceInstruction {
 export interface InstructionResult {
   ok: boolean;
   message?: string;
+  /** Why it was refused (with `message`, the device's own text). */
+  reason?: InstructionFailureReason;
 }
 
 export interface DeviceOptions {
@@ -609,7 +612,7 @@ class Device implements DeviceSimulator {
     try {
       this.ws = applyParams(instruction.type, instruction.params as Record<string, unknown>, before, { profile: this.profile, voltage: this.power.voltage }, instruction.timeZone);
     } catch (e) {
-      if (e instanceof ParamError) return { ok: false, message: e.message };
+      if (e instanceof ParamError) return { ok: false, message: e.message, reason: e.reason };
       throw e;
     }
     const w = this.ws;

@@ -1,4 +1,4 @@
-import type { IngestBatch } from '@wildtrack/contract';
+import type { IngestBatch, InstructionFailureReason } from '@wildtrack/contract';
 import { type Advance, createDevice, type DeviceInstruction } from './device.js';
 import { HOUR, MINUTE } from './geo.js';
 import { getProfile, type Profile, type ProfileId } from './profiles.js';
@@ -107,6 +107,8 @@ export interface InstructionOutcome {
   executeTime: number | null;
   /** The device's reason (FAILED) or note. */
   message: string | null;
+  /** Its reason of the contract's list (FAILED). */
+  reason?: InstructionFailureReason;
 }
 
 /** The advance with every time it carries moved by `ms`. */
@@ -158,7 +160,7 @@ export function* backfill(profile: Profile | ProfileId, opts: BackfillOptions): 
     for (; next < fetches.length && fetches[next]!.at <= t; next++) {
       const f = fetches[next]!;
       const r = device.applyInstruction(f.instruction);
-      report({ index: f.index, status: r.ok ? 'SUCCESSFUL' : 'FAILED', executeTime: f.at + shift, message: r.message ?? null });
+      report({ index: f.index, status: r.ok ? 'SUCCESSFUL' : 'FAILED', executeTime: f.at + shift, message: r.message ?? null, ...(r.reason ? { reason: r.reason } : {}) });
     }
   }
 }

@@ -1,3 +1,4 @@
+import type { InstructionFailureReason } from '@wildtrack/contract';
 import { HOUR, MINUTE } from './geo.js';
 
 /**
@@ -28,7 +29,15 @@ export function nextTime(s: FixSchedule | Exclude<PostbackSchedule, { mode: 'rea
   throw new Error('empty hour schedule');
 }
 
-export class ParamError extends Error {}
+/** Why the device refuses an instruction: its text, and the reason it acknowledges (the contract's list). */
+export class ParamError extends Error {
+  constructor(
+    message: string,
+    readonly reason: InstructionFailureReason = 'badParams',
+  ) {
+    super(message);
+  }
+}
 
 export function intParam(v: unknown, name: string, lo: number, hi: number): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi) throw new ParamError(`${name} must be an integer ${lo}..${hi}`);

@@ -113,24 +113,24 @@ export function applyParams(type: string, params: Record<string, unknown>, curre
     const before = load(current, 'Low');
     const after = load(next, 'Low');
     const more = after.fixes > before.fixes + 1e-9 ? 'more fixes' : after.acc > before.acc + 1e-9 ? 'more acceleration' : after.realtime && !before.realtime ? 'real-time sending' : null;
-    if (more) throw new ParamError(`battery low (${ctx.voltage.toFixed(2)} V): ${more} refused`);
+    if (more) throw new ParamError(`battery low (${ctx.voltage.toFixed(2)} V): ${more} refused`, 'batteryLow');
   }
   return next;
 }
 
 function requireSupport(ctx: Ctx, name: InstrSupportName): void {
-  if (!ctx.profile.instrSupport.includes(name)) throw new ParamError(`this device does not support ${name}`);
+  if (!ctx.profile.instrSupport.includes(name)) throw new ParamError(`this device does not support ${name}`, 'unsupported');
 }
 
 function fixInterval(m: number, name: string, ctx: Ctx): number {
   const min = ctx.profile.minFixIntervalMinutes;
-  if (m < min) throw new ParamError(`${name} ${m} is out of this device's range: its fixes at least ${min} min apart`);
+  if (m < min) throw new ParamError(`${name} ${m} is out of this device's range: its fixes at least ${min} min apart`, 'outOfRange');
   return m;
 }
 
 function accHz(v: number, name: string, ctx: Ctx): number {
   const [lo, hi] = accHzRange(ctx.profile);
-  if (v < lo || v > hi) throw new ParamError(`${name} ${v} is out of this device's range (${lo}..${hi} Hz)`);
+  if (v < lo || v > hi) throw new ParamError(`${name} ${v} is out of this device's range (${lo}..${hi} Hz)`, 'outOfRange');
   return v;
 }
 
@@ -139,7 +139,7 @@ function checkTyped(p: InstructionParams, current: WorkSettings, ctx: Ctx): void
   if (p.Type === 'POSTBACK_FREQUENCY') {
     const b = p.Postback;
     if (b.Mode === 'HOUR') requireSupport(ctx, 'DataPostbackHours');
-    else if (b.PacketSize > maxPacketBytes(ctx.profile)) throw new ParamError(`Postback.PacketSize ${b.PacketSize} is out of this device's range (at most ${maxPacketBytes(ctx.profile)} bytes)`);
+    else if (b.PacketSize > maxPacketBytes(ctx.profile)) throw new ParamError(`Postback.PacketSize ${b.PacketSize} is out of this device's range (at most ${maxPacketBytes(ctx.profile)} bytes)`, 'outOfRange');
     return;
   }
   const g = p.GNSS;
@@ -150,7 +150,7 @@ function checkTyped(p: InstructionParams, current: WorkSettings, ctx: Ctx): void
   } else if (g?.Mode === 'ADAPTIVE_LOW') requireSupport(ctx, 'GNSSCollectionAdaptiveLowFrequency');
   const a = p.ACC;
   if (!a) return;
-  if (!ctx.profile.acc) throw new ParamError('this device has no accelerometer');
+  if (!ctx.profile.acc) throw new ParamError('this device has no accelerometer', 'unsupported');
   requireSupport(ctx, 'AccCollectionSwitch');
   if (a.Mode === 'OFF') return;
   if (a.FrequencyHz !== null && a.FrequencyHz !== current.AccFrequencyHz) {
@@ -173,7 +173,7 @@ function acquisitionLegacy(params: Record<string, unknown>, s: WorkSettings, ctx
     Object.assign(s, { GNSSCollectionMode: 0, NormalType: 'HOURS', CustomHours: hoursToUtc(h.hours, formatOffset(h.timeZone * 60)) });
   }
   if (accKeys.length === 0) return;
-  if (!ctx.profile.acc) throw new ParamError('this device has no accelerometer');
+  if (!ctx.profile.acc) throw new ParamError('this device has no accelerometer', 'unsupported');
   if (params.accEnabled !== undefined) {
     requireSupport(ctx, 'AccCollectionSwitch');
     if (typeof params.accEnabled !== 'boolean') throw new ParamError('accEnabled must be true or false');

@@ -1,4 +1,4 @@
-import type { IngestAnswer, IngestBatch, PendingFenceRule, PendingInstruction } from '@wildtrack/contract';
+import type { IngestAnswer, IngestBatch, InstructionFailureReason, PendingFenceRule, PendingInstruction } from '@wildtrack/contract';
 import { createDevice, type DeviceSimulator, distance, getProfile, type LonLat, type MediaItem, seedFrom, splitBatch } from '@wildtrack/sample-fleet';
 import { type ClientOptions, IngestClient, IngestRefused } from './client.js';
 
@@ -38,6 +38,7 @@ export interface LiveOptions {
 interface Handled {
   ok: boolean;
   message?: string;
+  reason?: InstructionFailureReason;
   acked: boolean;
 }
 
@@ -48,7 +49,7 @@ export interface WakeResult {
   relay?: string;
   sent: number;
   /** Instructions applied (or refused) on this wake-up. */
-  applied: { id: number; ok: boolean; message?: string }[];
+  applied: { id: number; ok: boolean; message?: string; reason?: InstructionFailureReason }[];
   /** Device-side fence rules taken (or dropped) and acknowledged on this wake-up. */
   fences: { fenceId: number; version: number; removed: boolean }[];
 }
@@ -183,7 +184,7 @@ export class LiveDevice {
       }
       if (h.acked) continue;
       try {
-        await this.client.ack({ id: ins.id, outcome: h.ok ? 'SUCCESSFUL' : 'FAILED', executedAt: (this.opts.now ?? Date.now)(), ...(h.message ? { message: h.message } : {}), ...(relay ? { relay } : {}) });
+        await this.client.ack({ id: ins.id, outcome: h.ok ? 'SUCCESSFUL' : 'FAILED', executedAt: (this.opts.now ?? Date.now)(), ...(h.message ? { message: h.message } : {}), ...(h.reason ? { reason: h.reason } : {}), ...(relay ? { relay } : {}) });
         h.acked = true;
       } catch (e) {
         if (e instanceof IngestRefused) {

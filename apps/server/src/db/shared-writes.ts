@@ -99,9 +99,9 @@ export class SqliteSharedWrites {
  */
 export async function recordInstructionEvent(
   db: Kysely<Database>,
-  e: { deviceId: number; instructionId: number; type: string; status: string; error?: string | null; at: number },
+  e: { deviceId: number; instructionId: number; type: string; status: string; error?: string | null; reason?: string | undefined; at: number },
 ): Promise<void> {
-  const content = JSON.stringify({ instrType: e.type, status: e.status, ...(e.error ? { error: e.error } : {}) });
+  const content = JSON.stringify({ instrType: e.type, status: e.status, ...(e.error ? { error: e.error } : {}), ...(e.reason ? { reason: e.reason } : {}) });
   await db.insertInto('events').values({ device_id: e.deviceId, type: 2, happen_time: e.at, instruction_id: e.instructionId, content }).execute();
 }
 

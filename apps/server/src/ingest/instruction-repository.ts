@@ -1,4 +1,4 @@
-import { applyInstruction, InstructionParamsSchema, WorkSettingsSchema, type WorkStatusReport } from '@wildtrack/contract';
+import { applyInstruction, type InstructionFailureReason, InstructionParamsSchema, WorkSettingsSchema, type WorkStatusReport } from '@wildtrack/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { recordInstructionEvent, storeWorkStatus, workStatusRow } from '../db/shared-writes.js';
@@ -47,7 +47,7 @@ export class InstructionRepository {
    * the params (when it is known: an acknowledgement tells only the part it changed). False when the
    * instruction isn't this device's or isn't awaiting an answer.
    */
-  async acknowledge(deviceId: number, id: number, outcome: 'SUCCESSFUL' | 'FAILED', executedAt: number, message: string | null, relayId: number | null, now: number): Promise<boolean> {
+  async acknowledge(deviceId: number, id: number, outcome: 'SUCCESSFUL' | 'FAILED', executedAt: number, message: string | null, relayId: number | null, now: number, reason?: InstructionFailureReason): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
       const row = await tx.selectFrom('instructions').select(['type', 'params', 'time_zone']).where('id', '=', id).where('device_id', '=', deviceId).where('status', '=', 'SENT').executeTakeFirst();
       if (!row) return false;
@@ -65,7 +65,7 @@ export class InstructionRepository {
         const params = InstructionParamsSchema.safeParse(JSON.parse(row.params));
         if (before && params.success) await storeWorkStatus(tx, deviceId, JSON.stringify(applyInstruction(before, params.data, row.time_zone)), executedAt);
       }
-      await recordInstructionEvent(tx, { deviceId, instructionId: id, type: row.type, status: outcome, error, at: now });
+      await recordInstructionEvent(tx, { deviceId, instructionId: id, type: row.type, status: outcome, error, ...(outcome === 'FAILED' && reason ? { reason } : {}), at: now });
       return true;
     });
   }

@@ -237,7 +237,7 @@ export class IngestService {
   async acknowledge(deviceId: number, ack: Ack, nonce: string, now = Date.now()): Promise<boolean> {
     const relayId = await this.relayOf(deviceId, ack.relay);
     await this.requests.claimNonce(deviceId, nonce, now);
-    return this.instructions.acknowledge(deviceId, ack.id, ack.outcome, ack.executedAt, ack.message ?? null, relayId, now);
+    return this.instructions.acknowledge(deviceId, ack.id, ack.outcome, ack.executedAt, ack.message ?? null, relayId, now, ack.reason);
   }
 }
 

@@ -1,4 +1,4 @@
-import { DeviceStatus, type InstructionParams, type Lang } from '@wildtrack/contract';
+import { DeviceStatus, type InstructionFailureReason, type InstructionParams, type Lang } from '@wildtrack/contract';
 import { backfill, createDevice, defaultSettings, type FleetDevice, type InstructionOutcome, mediaQuery, type Profile, sampleFleet } from '@wildtrack/sample-fleet';
 import type { IngestService } from '../../ingest/service.js';
 import { mountDoc } from './mount.js';
@@ -95,7 +95,7 @@ export async function ensureSampleDevices(
     }
     for (const o of outcomes) {
       const x = plan[o.index]!;
-      entries.push({ deviceId: id, params: x.params, status: o.status, sendTime: x.sentAt + shift, executeTime: o.executeTime, error: o.status === 'FAILED' ? (o.message ?? '') : null });
+      entries.push({ deviceId: id, params: x.params, status: o.status, sendTime: x.sentAt + shift, executeTime: o.executeTime, error: o.status === 'FAILED' ? (o.message ?? '') : null, ...(o.status === 'FAILED' && o.reason ? { reason: o.reason } : {}) });
     }
   }
   if (history) await history(entries);
@@ -117,6 +117,8 @@ export interface SampleInstruction {
   /** When the tag answered (null when it never fetched it). */
   executeTime: number | null;
   error: string | null;
+  /** Why the tag refused it (FAILED), of the contract's INSTRUCTION_FAILURE_REASONS. */
+  reason?: InstructionFailureReason;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   type EventSubscribe,
   EventType,
   formatTime,
+  INSTRUCTION_FAILURE_REASONS,
   type Lang,
   message,
   parseTime,
@@ -45,11 +46,18 @@ export function describeEvent(type: number, content: string, device: string, lan
     raw = null;
   }
   if (type === EventType.Instr && raw && typeof raw === 'object' && 'status' in raw) {
-    const c = raw as { instrType?: string; status?: string; error?: string };
+    const c = raw as { instrType?: string; status?: string; error?: string; reason?: string };
     const status = message(lang, `instr.status.${c.status}`);
+    // The device's error is its own free text (its firmware's language): the reason it gave is said in the
+    // reader's language, and the text follows as the device said it.
+    const reason = (INSTRUCTION_FAILURE_REASONS as readonly string[]).includes(c.reason ?? '') ? message(lang, `instr.failure.${c.reason}`) : undefined;
     return {
       Title: message(lang, 'instr.event.title', { device, type: message(lang, `instr.type.${c.instrType}`), status }),
-      Content: c.error ? message(lang, 'instr.event.failed', { detail: status, error: c.error }) : status,
+      Content: reason
+        ? message(lang, 'instr.event.failedReason', { detail: status, reason, error: c.error || '-' })
+        : c.error
+          ? message(lang, 'instr.event.failed', { detail: status, error: c.error })
+          : status,
     };
   }
   const parsed = EventContentSchema.safeParse(raw);

@@ -8,6 +8,7 @@ import {
   Code,
   DeviceStatus,
   DeviceType,
+  EventType,
   type Exceed,
   INGEST_BASE,
   type IngestBatch,
@@ -147,8 +148,13 @@ describe.each(DIALECTS)('remote instructions on %s', (dialect) => {
   it('records a FAILED ack with its message, then refuses a third of the type today naming the device, in both languages, storing nothing', async () => {
     const [sent] = (await data<{ List: Instruction[] }>(calls.SendInstruction, { imeis: ['H-ONE'], params: { Type: 'ACQUISITION_FREQUENCY', GNSS: { Mode: 'INTERVAL', IntervalMinutes: 1 } } })).List;
     await device('H-ONE', '/batch', fix(T0 + MIN));
-    await device('H-ONE', '/ack', { id: sent!.Id, outcome: 'FAILED', executedAt: T0 + 2 * MIN, message: 'interval below 5 min' });
+    await device('H-ONE', '/ack', { id: sent!.Id, outcome: 'FAILED', executedAt: T0 + 2 * MIN, message: 'interval below 5 min', reason: 'outOfRange' });
     expect((await history(['H-ONE'], { status: 'FAILED' })).List).toMatchObject([{ Id: sent!.Id, Status: 'FAILED', ErrorMessage: 'interval below 5 min' }]);
+    // the event list says the device's reason in the reader's language, its own text after it as it came
+    const failure = async (lang: 'en' | 'zh') =>
+      (await data<{ List: { Content: string }[] }>(calls.GetEventListByPage, { imei: 'H-ONE', eventType: EventType.Instr, currentPage: 1, pageSize: 20 }, { lang })).List.map((e) => e.Content).find((c) => c.includes('interval below'));
+    expect(await failure('zh')).toBe('执行失败：设置值超出设备的范围。设备返回：interval below 5 min');
+    expect(await failure('en')).toBe("Failed: a value is out of the device's range. The device said: interval below 5 min");
     expect(await data<WorkStatus>(calls.GetWorkStatus, { imei: 'H-ONE' })).toMatchObject({ IntervalMinutes: 10 });
     expect(await data<Exceed[]>(calls.Exceedrestrict, { imeis: ['H-ONE', 'H-FRESH'], type: 'ACQUISITION_FREQUENCY' })).toEqual([
       { IMEI: 'H-ONE', Caption: 'H-ONE', Count: 2, Exceeded: true },

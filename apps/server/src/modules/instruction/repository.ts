@@ -198,7 +198,7 @@ export class InstructionRepository {
   }
 
   /** Stores a finished instruction as it happened (the sample history); with its events. */
-  async insertHistory(r: NewInstruction & { status: string; sendTime: number; executeTime: number | null; error: string | null }): Promise<number> {
+  async insertHistory(r: NewInstruction & { status: string; sendTime: number; executeTime: number | null; error: string | null; reason?: string | undefined }): Promise<number> {
     return this.db.transaction().execute(async (tx) => {
       const inserted = await tx
         .insertInto('instructions')
@@ -210,7 +210,7 @@ export class InstructionRepository {
         .executeTakeFirstOrThrow();
       const id = Number(inserted.id);
       await recordInstructionEvent(tx, { deviceId: r.deviceId, instructionId: id, type: r.type, status: 'SENT', at: r.sendTime });
-      if (r.status !== 'SENT') await recordInstructionEvent(tx, { deviceId: r.deviceId, instructionId: id, type: r.type, status: r.status, error: r.error, at: r.executeTime ?? r.commDeadline });
+      if (r.status !== 'SENT') await recordInstructionEvent(tx, { deviceId: r.deviceId, instructionId: id, type: r.type, status: r.status, error: r.error, reason: r.reason, at: r.executeTime ?? r.commDeadline });
       return id;
     });
   }

@@ -274,7 +274,7 @@ export class InstructionService {
       const doc = docs.get(e.deviceId) ?? null;
       await this.repo.insertHistory({
         deviceId: e.deviceId, type: e.params.Type, params: JSON.stringify(InstructionParamsSchema.parse(e.params)), timeZone: '+00:00', senderUserId: null,
-        estimate: nextPostback(doc, e.sendTime), commDeadline: e.sendTime + commWindowMs(doc), status: e.status, sendTime: e.sendTime, executeTime: e.executeTime, error: e.error,
+        estimate: nextPostback(doc, e.sendTime), commDeadline: e.sendTime + commWindowMs(doc), status: e.status, sendTime: e.sendTime, executeTime: e.executeTime, error: e.error, reason: e.reason,
       });
     }
   }
