@@ -66,6 +66,9 @@ describe.each(cases)('a fence crossed, live and by e-mail ($locale)', ({ locale,
       const rows = page.getByTestId('event-table').locator('tbody tr').filter({ hasText: fence });
       expect(await rows.count()).toBe(0);
       const totalBefore = Number(await list.getAttribute('data-total'));
+      // the Events tab's unread count (Event/GetCount, viewed 0), loaded before the crossing
+      const unread = page.getByTestId('event-unread');
+      const unreadBefore = Number(await pollUntil(() => unread.getAttribute('data-unread'), (n) => n !== null && n !== '', 30_000, () => 'the unread count did not load'));
       // a mark on this document: a reload would lose it
       await page.evaluate(() => ((window as unknown as { liveMark: number }).liveMark = 1));
       await animationsSettled(page);
@@ -76,6 +79,8 @@ describe.each(cases)('a fence crossed, live and by e-mail ($locale)', ({ locale,
       await pollUntil(() => list.getAttribute('data-total'), (n) => Number(n) === totalBefore + 1, 60_000, (n) => `events listed ${n}, were ${totalBefore}`);
       await rows.first().waitFor({ timeout: 30_000 });
       expect(await rows.count()).toBe(1);
+      // the unread count changes with it, live
+      await pollUntil(() => unread.getAttribute('data-unread'), (n) => Number(n) === unreadBefore + 1, 30_000, (n) => `unread ${n}, was ${unreadBefore}`);
       expect(await page.evaluate(() => (window as unknown as { liveMark?: number }).liveMark)).toBe(1);
       await animationsSettled(page);
       await screenshot(page, `fence-live-${tag}-arrived`);

@@ -1,11 +1,13 @@
 import { Code, type Event } from '@wildtrack/contract';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppProviders } from '../../app/providers';
 import { clearSession } from '../../lib/session';
 import { callsTo, envelope, fakeServer } from '../../test/server';
 import { signInForTest } from '../../test/session';
 import { EventTab } from './components/EventTab';
+import { NoticePage } from './NoticePage';
 
 const event = (over: Partial<Event>): Event => ({
   Id: 1, IdStr: '1', IMEI: '864512040001173', Caption: 'Oriental stork F07', Type: 1, HappenTime: '2026-11-25 08:00:00', Title: 'Entered a geofence', Content: 'Oriental stork F07 entered the geofence “Wetland”.', Viewed: 0, ...over,
@@ -72,5 +74,32 @@ describe('event notifications', () => {
     show();
     expect(await screen.findByText('The events could not be loaded', {}, { timeout: 10_000 })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+  });
+
+  it('counts the unread events on the Events tab, and the count follows a read', async () => {
+    let list = [event({}), event({ Id: 2, IdStr: '2', Title: 'Left a geofence' }), event({ Id: 3, IdStr: '3', Title: 'Battery low', Viewed: 1 })];
+    const server = fakeServer({
+      '/api/Event/GetCount': (body) => envelope(Code.Success, '', { Count: list.filter((e) => body.viewed === undefined || e.Viewed === body.viewed).length }),
+      '/api/Event/GetListByPage': () => envelope(Code.Success, '', { List: list, Total: list.length }),
+      '/api/Event/GetSubscribe': () => envelope(Code.Success, '', { List: subs }),
+      '/api/Event/Viewed': () => {
+        list = list.map((e) => (e.IdStr === '1' ? { ...e, Viewed: 1 as const } : e));
+        return envelope(Code.Success, '', null);
+      },
+    });
+    const router = createMemoryRouter([{ path: '/notice', element: <NoticePage /> }], { initialEntries: ['/notice'] });
+    render(
+      <AppProviders>
+        <RouterProvider router={router} />
+      </AppProviders>,
+    );
+    const tab = await screen.findByTestId('event-unread');
+    await waitFor(() => expect(tab.getAttribute('data-unread')).toBe('2'));
+    expect(within(tab).getByTitle('Unread: 2')).toBeTruthy();
+    expect(JSON.parse(callsTo(server, '/api/Event/GetCount')[0]!.body as string)).toEqual({ viewed: 0 });
+
+    const table = await screen.findByTestId('event-table');
+    fireEvent.click(await within(table).findByRole('button', { name: 'Mark read: Entered a geofence' }));
+    await waitFor(() => expect(tab.getAttribute('data-unread')).toBe('1'));
   });
 });

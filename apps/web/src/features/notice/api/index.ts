@@ -4,6 +4,7 @@ import {
   DeleteNotice,
   EventViewed,
   EventViewedAll,
+  GetEventCount,
   GetEventListByPage,
   GetEventSubscribe,
   GetNotice,
@@ -30,6 +31,17 @@ export function useUnreadNoticeCount() {
     queryFn: async ({ signal }) => (await call(GetNoticeUnReadCount, {}, { loading: false, repeatCheck: false, notify: false, signal })).count,
     enabled: signedIn,
     staleTime: 30_000,
+  });
+}
+
+/**
+ * How many events the user has not read among the devices they can read (Event/GetCount, viewed 0): the
+ * count on /notice's Events tab. Live delivery invalidates queryKeys.events, so it changes without a reload.
+ */
+export function useUnreadEventCount() {
+  return useQuery({
+    queryKey: [...queryKeys.events, 'unread'],
+    queryFn: async ({ signal }) => (await call(GetEventCount, { viewed: 0 }, { loading: false, repeatCheck: false, notify: false, signal })).Count,
   });
 }
 
