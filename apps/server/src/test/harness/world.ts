@@ -86,7 +86,9 @@ const EXAMPLE_RIGHTS = { ...NO_RIGHTS, DownloadData: true };
 const SHARE_RIGHTS = { EditDevice: 'edit_device', RemoteInstr: 'remote_instr', DownloadData: 'download_data' } as const;
 
 export async function buildWorld(dialect: DialectName): Promise<World> {
-  const t = await createTestApp(dialect);
+  // Download tasks are not run here: a task the owner creates would finish in the background (a file, a
+  // 'ready' notice) while a later caller's refusal is being checked for an unchanged database.
+  const t = await createTestApp(dialect, { DOWNLOAD_TASKS: 'off' });
   const db = t.database.db;
   const repo = new DeviceRepository(db);
   const now = Date.now();
