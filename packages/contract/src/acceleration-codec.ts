@@ -339,12 +339,7 @@ function fromBase64(base64: string): Uint8Array {
   return native ? native(base64) : base64Bytes(base64);
 }
 
-/** The series from its base64 text (the call's Data), in a browser or worker as in Node. */
-export function decodeBase64AccelerationSeries(base64: string): AccelerationSeries {
-  return decodeAccelerationSeries(fromBase64(base64));
-}
-
-/** decodeAccelerationOdba of the call's base64 Data. */
+/** decodeAccelerationOdba of the call's base64 Data, in a browser or worker as in Node. */
 export function decodeBase64AccelerationOdba(base64: string): AccelerationOdba {
   return decodeAccelerationOdba(fromBase64(base64));
 }
