@@ -264,7 +264,7 @@ export class DeviceConsole {
 
   private async details(caller: Caller, items: { id: number; access: DeviceAccess; remark: string; folderIdStr: string }[]): Promise<DeviceDetail[]> {
     const ids = items.map((i) => i.id);
-    const [rows, firsts, docs, fences] = await Promise.all([this.q.detailRows(ids), this.q.firstFixTime(ids), this.q.workStatusDocs(ids), this.q.fenceCounts(ids)]);
+    const [rows, firsts, docs, fences] = items.length === 1 ? await this.detailOf(ids[0]!) : await Promise.all([this.q.detailRows(ids), this.q.firstFixTime(ids), this.q.workStatusDocs(ids), this.q.fenceCounts(ids)]);
     const byId = new Map(rows.map((r) => [Number(r.id), r]));
     const now = Date.now();
     return items.flatMap((it) => {
@@ -308,6 +308,20 @@ export class DeviceConsole {
         },
       ];
     });
+  }
+
+  /** What details() reads, for one device in one statement (ConsoleQueries.detailOne). */
+  private async detailOf(id: number) {
+    const row = await this.q.detailOne(id);
+    const firsts = new Map<number, number>();
+    const docs = new Map<number, { settings: string; at: number }>();
+    const fences = new Map<number, number>();
+    if (row) {
+      if (row.first_fix !== null) firsts.set(id, Number(row.first_fix));
+      if (row.work_settings !== null) docs.set(id, { settings: row.work_settings, at: Number(row.work_at) });
+      if (Number(row.fence_count) > 0) fences.set(id, Number(row.fence_count));
+    }
+    return [row ? [row] : [], firsts, docs, fences] as const;
   }
 
   async detail(caller: Caller, imei: string): Promise<DeviceDetail> {

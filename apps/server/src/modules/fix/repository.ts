@@ -196,7 +196,7 @@ export class FixRepository {
   private readonly prepared = new Map<string, Statement>();
   /** Compiled queries by shape (shapeOf): building a query with Kysely cost more than running it (bench/load). */
   private readonly shaped = new Map<string, (...args: unknown[]) => Promise<unknown[]>>();
-  private boundsQueries: { first: (deviceId: number) => Promise<{ pick_time: number }[]>; last: (deviceId: number) => Promise<{ pick_time: number }[]> } | undefined;
+  private boundsQuery: ((deviceId: number, again: number) => Promise<{ first: number | null; last: number | null }[]>) | undefined;
   private segmentsQuery: ((deviceId: number, from: number, to: number) => Promise<{ day: number; point_count: number; data: Uint8Array }[]>) | undefined;
   private lastQuery: ((device: number, before: number, after: number) => Promise<unknown[]>) | undefined;
   private lastStatement: Statement | undefined;
@@ -345,16 +345,19 @@ export class FixRepository {
 
   /**
    * The first and last fix time of a device (any fix), or undefined when it has none: two seeks of the
-   * primary key (device_id, pick_time), so they are exact whoever wrote the fixes and cost no upkeep.
+   * primary key (device_id, pick_time) in one statement (one round trip on PostgreSQL), so they are exact
+   * whoever wrote the fixes and cost no upkeep.
    */
   async bounds(deviceId: number): Promise<{ first: number; last: number } | undefined> {
-    const end = (order: 'asc' | 'desc') =>
-      preparedQuery(this.db, 1, (device: number) => this.db.selectFrom('fixes').select('pick_time').where('device_id', '=', device).orderBy('pick_time', order).limit(1));
-    this.boundsQueries ??= { first: end('asc'), last: end('desc') };
-    const [first] = await this.boundsQueries.first(deviceId);
-    if (!first) return undefined;
-    const [last] = await this.boundsQueries.last(deviceId);
-    return { first: Number(first.pick_time), last: Number(last?.pick_time ?? first.pick_time) };
+    this.boundsQuery ??= preparedQuery(this.db, 2, (device: number, again: number) =>
+      this.db.selectNoFrom((eb) => [
+        eb.selectFrom('fixes').select('pick_time').where('device_id', '=', device).orderBy('pick_time', 'asc').limit(1).as('first'),
+        eb.selectFrom('fixes').select('pick_time').where('device_id', '=', again).orderBy('pick_time', 'desc').limit(1).as('last'),
+      ]),
+    );
+    const [row] = await this.boundsQuery(deviceId, deviceId);
+    if (row?.first === null || row?.first === undefined) return undefined;
+    return { first: Number(row.first), last: Number(row.last ?? row.first) };
   }
 
   /** The time of the device's first fix with a position at or after `from`, if any. */

@@ -284,7 +284,9 @@ export class FixService {
     const range = this.range(caller, body);
     const unique = [...new Set(imeis.map((i) => i.trim()))];
     const devices: Device[] = [];
-    for (const imei of unique) devices.push(await this.device(caller, imei));
+    // one access query for all of them (the same refusals as one by one)
+    if (unique.length > 1) for (const resolved of await this.devices.resolveManyBrief(caller, unique)) devices.push(await this.device(caller, resolved.imei, resolved));
+    else for (const imei of unique) devices.push(await this.device(caller, imei));
     const parts: Uint8Array[] = [];
     for (const device of devices) {
       const q = this.query(device, range, body);
