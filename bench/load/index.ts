@@ -335,7 +335,7 @@ function cpuSince(now: Map<string, number>, before: Map<string, number>): number
  * own CPU per call does not, and it says which calls limit the mix (at 2,000 req/s on one core a call
  * may cost 0.5 ms on average).
  */
-async function cpuPerKind(base: string, pids: number[], users: UserState[], serverKey: string, postgres: boolean): Promise<{ name: string; ms: number; failed: number; kB: number }[]> {
+async function cpuPerKind(base: string, pids: number[], users: UserState[], serverKey: string, postgres: boolean): Promise<{ name: string; ms: number; pgMs: number; failed: number; kB: number }[]> {
   const n = Number(process.env.BENCH_PER_CALL ?? 600);
   type Send = (u: UserState) => Promise<boolean>;
   // As autocannon sends them in the mix: without accept-encoding (fetch would ask for gzip), so uncompressed.
@@ -370,7 +370,7 @@ async function cpuPerKind(base: string, pids: number[], users: UserState[], serv
   // BENCH_PER_CALL_KINDS='no-op,tree': only these (to profile one kind with BENCH_NODE_ARGS)
   const only = process.env.BENCH_PER_CALL_KINDS?.split(',');
   const chosen = kinds.filter((x) => !only || only.includes(x.name));
-  const out = chosen.map((k) => ({ name: k.name, ms: Number.POSITIVE_INFINITY, failed: 0, kB: 0 }));
+  const out = chosen.map((k) => ({ name: k.name, ms: Number.POSITIVE_INFINITY, pgMs: 0, failed: 0, kB: 0 }));
   for (const k of chosen) for (let i = 0; i < 20; i++) await k.send(users[i % users.length]!); // warm: JIT, the pages it reads
   // Three rounds over the kinds, each kind's least CPU per call kept: other work on the machine only
   // ever adds to a round's figure (caches shared, cores busy).
@@ -390,7 +390,10 @@ async function cpuPerKind(base: string, pids: number[], users: UserState[], serv
           }
         }),
       );
-      out[j]!.ms = Math.min(out[j]!.ms, (serversCpu(pids) - before + (postgres ? postgresCpuSince(pgBefore) : 0)) / count);
+      const pg = postgres ? postgresCpuSince(pgBefore) : 0;
+      const ms = (serversCpu(pids) - before + pg) / count;
+      // the round kept is the least in all; PostgreSQL's part of that round printed beside it
+      if (ms < out[j]!.ms) Object.assign(out[j]!, { ms, pgMs: pg / count });
       out[j]!.failed += failed;
       out[j]!.kB = bytes / count / 1000;
     }
@@ -463,7 +466,8 @@ for (const dialect of dialects) {
   console.log(`\n  server${dialect === 'postgres' ? ' + PostgreSQL' : ''} CPU per call [${dialect}] (ms, the least of 3 rounds of ${Math.ceil(Number(process.env.BENCH_PER_CALL ?? 600) / 3)} calls, 4 at a time; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}):`);
   for (const k of perKind) {
     const share = weightOf(k.name) ? `  ${((k.ms * weightOf(k.name)) / mixWeight / mixMs * 100).toFixed(1).padStart(5)} % of the mix's CPU` : '';
-    console.log(`      ${k.name.padEnd(24)} ${k.ms.toFixed(2).padStart(7)} ms ${k.kB.toFixed(1).padStart(6)} kB${share}${k.failed ? `, ${k.failed} failed` : ''}`);
+    const pgPart = dialect === 'postgres' ? ` (PostgreSQL ${k.pgMs.toFixed(2)})` : '';
+    console.log(`      ${k.name.padEnd(24)} ${k.ms.toFixed(2).padStart(7)} ms${pgPart} ${k.kB.toFixed(1).padStart(6)} kB${share}${k.failed ? `, ${k.failed} failed` : ''}`);
   }
   console.log(`      ${'the mix (weighted)'.padEnd(24)} ${mixMs.toFixed(2).padStart(7)} ms: at most ${(1000 / mixMs).toFixed(0)} req/s per core of the server`);
   if (process.env.BENCH_PER_CALL_ONLY) {
@@ -481,9 +485,10 @@ for (const dialect of dialects) {
     const wall0 = performance.now();
     const m = await run(bases, users, serverKey, mode, SECONDS);
     const redis = process.env.REDIS_URL ? cpuSince(processesCpu('redis-server'), redis0) : 0;
-    const cpu = serversCpu(pids) - cpu0 + (dialect === 'postgres' ? postgresCpuSince(pg0) : 0) + redis;
+    const pg = dialect === 'postgres' ? postgresCpuSince(pg0) : 0;
+    const cpu = serversCpu(pids) - cpu0 + pg + redis;
     const requests = Math.max(1, m.requests);
-    return { m, cpuPerRequest: cpu / requests, redisPerRequest: redis / requests, cores: cpu / (performance.now() - wall0) };
+    return { m, cpuPerRequest: cpu / requests, redisPerRequest: redis / requests, pgPerRequest: pg / requests, cores: cpu / (performance.now() - wall0) };
   };
   const noopRun = await measured('noop');
   const mixRun = await measured('mix');
@@ -492,7 +497,8 @@ for (const dialect of dialects) {
   printMeasured('signed no-op (Heartbeat)', noop);
   printMeasured('researchers\' mix', mix);
   for (const [label, r] of [['no-op', noopRun], ['mix', mixRun]] as const) {
-    const redis = process.env.REDIS_URL ? ` (Redis ${r.redisPerRequest.toFixed(3)} ms of it)` : '';
+    const parts = [...(dialect === 'postgres' ? [`PostgreSQL ${r.pgPerRequest.toFixed(3)}`] : []), ...(process.env.REDIS_URL ? [`Redis ${r.redisPerRequest.toFixed(3)}`] : [])];
+    const redis = parts.length ? ` (${parts.join(', ')} ms of it)` : '';
     console.log(`    server${dialect === 'postgres' ? ' + PostgreSQL' : ''}${process.env.REDIS_URL ? ' + Redis' : ''} CPU during the ${label}: ${r.cpuPerRequest.toFixed(2)} ms per request${redis}, ${r.cores.toFixed(2)} cores busy`);
   }
   printTallies(mix);
