@@ -39,6 +39,9 @@ export class SharedStateUnavailable extends Error {
   }
 }
 
+/** Fixed-window counters every server process shares (sign-in, QR polls, share look-ups): SharedState's `hit`. */
+export type RateCounters = Pick<SharedState, 'hit'>;
+
 export interface SharedStateOptions {
   redisUrl?: string | undefined;
   /** Keys in Redis are prefixed, so that several installations (or test runs) can share one Redis. */

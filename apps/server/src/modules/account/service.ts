@@ -24,7 +24,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Delivery } from '../../delivery/index.js';
 import type { Caller } from '../../http/caller.js';
 import { AppError, FieldRefusal } from '../../http/errors.js';
-import type { RateCounters } from '../auth/rate-limit.js';
+import type { RateCounters } from '../../shared-state/index.js';
 import { hashPassword, type UserService } from '../user/service.js';
 import type { AccountRepository, AccountRow } from './repository.js';
 

@@ -1,13 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Code } from '@wildtrack/contract';
 import { AppError } from '../../http/errors.js';
+import type { RateCounters } from '../../shared-state/index.js';
 
 export const SIGN_IN_RATE_WINDOW_MS = 60_000;
 
-/** Fixed-window counters every server process shares (shared-state/: the database, or Redis). */
-export interface RateCounters {
-  hit(key: string, now: number, windowMs: number): Promise<{ hits: number; resetAt: number }>;
-}
 
 /**
  * The sign-in rate limit per client address: at most `limit` public calls (the public key and the

@@ -17,7 +17,7 @@ import argon2 from 'argon2';
 import type { SignedIn, Signer } from '../../http/caller.js';
 import { AppError, sessionExpired } from '../../http/errors.js';
 import { hashPassword, type UserService } from '../user/service.js';
-import type { RateCounters } from './rate-limit.js';
+import type { RateCounters } from '../../shared-state/index.js';
 import type { AuthRepository, QrLoginRow } from './repository.js';
 
 /**

@@ -2,7 +2,7 @@ import { type calls, Code, DeviceType, formatTime, type Lang, parseTime, type Sh
 import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { AppError, FieldRefusal } from '../../http/errors.js';
-import type { RateCounters } from '../auth/rate-limit.js';
+import type { RateCounters } from '../../shared-state/index.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
 import type { ShareRepository, ShareRow, ShareTerms } from './repository.js';
 
