@@ -195,6 +195,7 @@ export const MESSAGES = {
   'instr.event.title': { zh: '{device} 的{type}指令：{status}', en: '{type} instruction to {device}: {status}' },
   'instr.event.failed': { zh: '{detail}。设备返回：{error}', en: '{detail}. The device said: {error}' },
   'instr.event.failedReason': { zh: '{detail}：{reason}。设备返回：{error}', en: '{detail}: {reason}. The device said: {error}' },
+  'instr.history.failedReason': { zh: '{reason}。设备返回：{error}', en: '{reason}. The device said: {error}' },
   'instr.failure.badParams': { zh: '设备无法识别指令参数', en: "the device could not read the instruction's parameters" },
   'instr.failure.unsupported': { zh: '设备不支持该功能', en: 'the device does not support it' },
   'instr.failure.outOfRange': { zh: '设置值超出设备的范围', en: "a value is out of the device's range" },

@@ -296,6 +296,8 @@ export interface InstructionTable {
   delivered_at: number | null;
   execute_time: number | null;
   error_message: string | null;
+  /** The reason a device gave with a FAILED acknowledgement (INSTRUCTION_FAILURE_REASONS), if any. */
+  error_reason: string | null;
   /** The zone the params' hours are written in ('+08:00'). */
   time_zone: Generated<string>;
   /** The receiver station or phone that carried the delivery or the acknowledgement. */

@@ -54,7 +54,7 @@ export class InstructionRepository {
       const error = outcome === 'FAILED' ? (message ?? '') : null;
       const r = await tx
         .updateTable('instructions')
-        .set({ status: outcome, execute_time: executedAt, error_message: error, comm_deadline: null, ...(relayId === null ? {} : { relay_device_id: relayId }) })
+        .set({ status: outcome, execute_time: executedAt, error_message: error, error_reason: outcome === 'FAILED' ? (reason ?? null) : null, comm_deadline: null, ...(relayId === null ? {} : { relay_device_id: relayId }) })
         .where('id', '=', id)
         .where('status', '=', 'SENT')
         .executeTakeFirst();
@@ -80,7 +80,7 @@ export class InstructionRepository {
       .insertInto('instructions')
       .values({
         device_id: deviceId, type, params: JSON.stringify(params), status: 'SENT', sender_user_id: senderUserId, send_time: now, estimate_execute_time: null,
-        delivered_at: null, execute_time: null, error_message: null, time_zone: timeZone, relay_device_id: null, comm_deadline: null,
+        delivered_at: null, execute_time: null, error_message: null, error_reason: null, time_zone: timeZone, relay_device_id: null, comm_deadline: null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

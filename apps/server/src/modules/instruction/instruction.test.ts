@@ -62,8 +62,8 @@ describe.each(DIALECTS)('remote instructions on %s', (dialect) => {
   const rows = async () => Number((await t.database.db.selectFrom('instructions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const events = async (instructionId: number) =>
     (await t.database.db.selectFrom('events').select(['type', 'content']).where('instruction_id', '=', instructionId).orderBy('id').execute()).map((e) => ({ type: e.type, ...(JSON.parse(e.content) as object) }));
-  const history = (imeis: string[], extra: Record<string, unknown> = {}, token = alice) =>
-    data<{ List: Instruction[]; Total: number }>(calls.GetInstructionList, { imeis, startTime: '2026-11-01 00:00:00', endTime: '2026-12-31 00:00:00', ...extra }, { token });
+  const history = (imeis: string[], extra: Record<string, unknown> = {}, token = alice, lang: 'en' | 'zh' = 'en') =>
+    data<{ List: Instruction[]; Total: number }>(calls.GetInstructionList, { imeis, startTime: '2026-11-01 00:00:00', endTime: '2026-12-31 00:00:00', ...extra }, { token, lang });
 
   beforeAll(async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: T0 });
@@ -149,7 +149,9 @@ describe.each(DIALECTS)('remote instructions on %s', (dialect) => {
     const [sent] = (await data<{ List: Instruction[] }>(calls.SendInstruction, { imeis: ['H-ONE'], params: { Type: 'ACQUISITION_FREQUENCY', GNSS: { Mode: 'INTERVAL', IntervalMinutes: 1 } } })).List;
     await device('H-ONE', '/batch', fix(T0 + MIN));
     await device('H-ONE', '/ack', { id: sent!.Id, outcome: 'FAILED', executedAt: T0 + 2 * MIN, message: 'interval below 5 min', reason: 'outOfRange' });
-    expect((await history(['H-ONE'], { status: 'FAILED' })).List).toMatchObject([{ Id: sent!.Id, Status: 'FAILED', ErrorMessage: 'interval below 5 min' }]);
+    // the history says the reason in the reader's language too, the device's own text after it
+    expect((await history(['H-ONE'], { status: 'FAILED' })).List).toMatchObject([{ Id: sent!.Id, Status: 'FAILED', ErrorMessage: "A value is out of the device's range. The device said: interval below 5 min" }]);
+    expect((await history(['H-ONE'], { status: 'FAILED' }, alice, 'zh')).List).toMatchObject([{ Id: sent!.Id, ErrorMessage: '设置值超出设备的范围。设备返回：interval below 5 min' }]);
     // the event list says the device's reason in the reader's language, its own text after it as it came
     const failure = async (lang: 'en' | 'zh') =>
       (await data<{ List: { Content: string }[] }>(calls.GetEventListByPage, { imei: 'H-ONE', eventType: EventType.Instr, currentPage: 1, pageSize: 20 }, { lang })).List.map((e) => e.Content).find((c) => c.includes('interval below'));

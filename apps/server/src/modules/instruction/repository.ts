@@ -19,6 +19,7 @@ export interface InstructionRow {
   estimate_execute_time: number | null;
   execute_time: number | null;
   error_message: string | null;
+  error_reason: string | null;
   relay_imei: string | null;
   relay_caption: string | null;
 }
@@ -84,7 +85,7 @@ export class InstructionRepository {
       .leftJoin('devices as r', 'r.id', 'i.relay_device_id')
       .select([
         'i.id', 'i.device_id', 'd.imei', 'd.caption', 'o.is_samples as example', 'i.type', 'i.params', 'i.time_zone', 'i.status', 'u.nick_name as sender_name',
-        'i.send_time', 'i.estimate_execute_time', 'i.execute_time', 'i.error_message', 'r.imei as relay_imei', 'r.caption as relay_caption',
+        'i.send_time', 'i.estimate_execute_time', 'i.execute_time', 'i.error_message', 'i.error_reason', 'r.imei as relay_imei', 'r.caption as relay_caption',
       ]);
   }
 
@@ -136,7 +137,7 @@ export class InstructionRepository {
           .insertInto('instructions')
           .values({
             device_id: r.deviceId, type: r.type, params: r.params, time_zone: r.timeZone, status: 'SENT', sender_user_id: r.senderUserId, send_time: now,
-            estimate_execute_time: r.estimate, delivered_at: null, execute_time: null, error_message: null, relay_device_id: null, comm_deadline: r.commDeadline,
+            estimate_execute_time: r.estimate, delivered_at: null, execute_time: null, error_message: null, error_reason: null, relay_device_id: null, comm_deadline: r.commDeadline,
           })
           .returning('id')
           .executeTakeFirstOrThrow();
@@ -204,7 +205,7 @@ export class InstructionRepository {
         .insertInto('instructions')
         .values({
           device_id: r.deviceId, type: r.type, params: r.params, time_zone: r.timeZone, status: r.status, sender_user_id: r.senderUserId, send_time: r.sendTime,
-          estimate_execute_time: r.estimate, delivered_at: r.executeTime, execute_time: r.executeTime, error_message: r.error, relay_device_id: null, comm_deadline: r.commDeadline,
+          estimate_execute_time: r.estimate, delivered_at: r.executeTime, execute_time: r.executeTime, error_message: r.error, error_reason: r.status === 'FAILED' ? (r.reason ?? null) : null, relay_device_id: null, comm_deadline: r.commDeadline,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -230,7 +231,7 @@ export class InstructionRepository {
 
 function normalise(r: {
   id: number; device_id: number; imei: string; caption: string; example: number; type: string; params: string; time_zone: string; status: string; sender_name: string | null;
-  send_time: number; estimate_execute_time: number | null; execute_time: number | null; error_message: string | null; relay_imei: string | null; relay_caption: string | null;
+  send_time: number; estimate_execute_time: number | null; execute_time: number | null; error_message: string | null; error_reason: string | null; relay_imei: string | null; relay_caption: string | null;
 }): InstructionRow {
   return {
     ...r,

@@ -7,6 +7,7 @@ import {
   hoursFromUtc,
   hoursToUtc,
   INSTRUCTABLE_STATUSES,
+  INSTRUCTION_FAILURE_REASONS,
   INSTRUCTION_WITHDRAW_WINDOW_MS,
   type Instruction,
   type InstructionParams,
@@ -31,6 +32,17 @@ import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
 import { captionFor, type SampleInstruction } from '../device/samples.js';
 import { commWindowMs, nextPostback } from '../device/work-status.js';
 import type { InstructionRepository, InstructionRow } from './repository.js';
+
+/**
+ * A failed instruction's ErrorMessage: the reason the device gave (a known one) in the reader's language, then
+ * the device's own text as it came (its firmware's language); without a reason the device's text alone.
+ */
+export function errorMessageOf(r: Pick<InstructionRow, 'error_message' | 'error_reason'>, lang: Lang): string {
+  const error = r.error_message ?? '';
+  if (!r.error_reason || !(INSTRUCTION_FAILURE_REASONS as readonly string[]).includes(r.error_reason)) return error;
+  const reason = message(lang, `instr.failure.${r.error_reason}`);
+  return message(lang, 'instr.history.failedReason', { reason: reason.charAt(0).toUpperCase() + reason.slice(1), error: error || '-' });
+}
 
 type HistoryBody = z.output<typeof calls.GetInstructionCount.body>;
 type ListBody = z.output<typeof calls.GetInstructionList.body>;
@@ -174,7 +186,7 @@ export class InstructionService {
       SendAt: r.send_time,
       EstimateExecuteTime: formatTime(r.estimate_execute_time, caller.zone),
       ExecuteTime: formatTime(r.execute_time, caller.zone),
-      ErrorMessage: r.error_message ?? '',
+      ErrorMessage: errorMessageOf(r, caller.lang),
       CanWithdraw: r.status === 'SENT' && now - r.send_time < INSTRUCTION_WITHDRAW_WINDOW_MS,
     };
   }
