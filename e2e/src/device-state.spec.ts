@@ -15,7 +15,7 @@ import { animationsSettled, catalogue, lookup, newContext, screenshot, serverAnd
  * on a minute rather than waited for), and the details and the table follow; the sample stork and deer read
  * online.
  */
-const setup = serverAndBrowser();
+const setup = serverAndBrowser({ freshData: true });
 
 
 const fleet = sampleFleet();

@@ -1,12 +1,13 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { imageKey, parseCredential, SESSION_CREDENTIAL_KEY, signingKey, TOKEN_COOKIE } from '@wildtrack/contract';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import { screenshotDir, serverCli, serverMain } from './paths';
 
 const run = promisify(execFile);
@@ -57,8 +58,144 @@ function readAdmin(dataDir: string): (Account & { email: string }) | null {
   return { account: fields.account, password: fields.password, email: fields['e-mail'] ?? '' };
 }
 
-/** Starts the built server on a free port with a fresh data directory and waits until it answers. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/** The spawned server once it answers, with the first account it wrote (initial-admin.txt). */
+interface Spawned {
+  child: ChildProcess;
+  admin: Account & { email: string };
+  output: () => string;
+}
+
+/** Spawns the built server on `port` with `env` and waits until it answers /login and its first account is written. */
+async function spawnServer(env: Record<string, string | undefined>, dataDir: string, port: number): Promise<Spawned> {
+  const child: ChildProcess = spawn(process.execPath, [serverMain], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  // The first start also creates the sample devices (a few seconds, longer on a busy machine).
+  const deadline = Date.now() + 90_000;
+  let admin = null as ReturnType<typeof readAdmin>;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/login`);
+      admin ??= readAdmin(dataDir);
+      if (res.ok && admin) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`the server did not start within 90 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return { child, admin, output: () => output };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/**
+ * Prepared data folders (global-setup.ts provides their directory for the run). A server's first start
+ * migrates and makes the sample devices: ~5 s of CPU, ~7 s to answering on a busy 2-core machine, against
+ * ~2 s for a start on a folder that has them. So the first startServer of a kind builds a folder once (a
+ * server started and stopped on it: its database, first account, media, field files) and later ones copy
+ * it into their fresh directory. The sample data ends when its folder was built (shifted to end "now"),
+ * so a folder is used for TEMPLATE_MAX_AGE_MS only: a copy's data is at most that much older than a
+ * fresh start's, as if the spec had run that much longer; a spec that reads how recent the sample data
+ * is asks for `freshData`. Only env vars known not to change what the first start writes may differ
+ * from the template's (RUNTIME_ONLY); a spec passing another gets the plain first start.
+ */
+const TEMPLATE_MAX_AGE_MS = 120_000;
+const RUNTIME_ONLY = new Set([
+  'SMTP_URL', 'MAIL_FROM', 'EVENT_MAIL_INTERVAL_SECONDS', 'DOWNLOAD_TASKS', 'DOWNLOAD_KEEP_DAYS', 'WEATHER_URL',
+  'VERSION_DOWNLOAD_HOST_EN', 'VERSION_DOWNLOAD_HOST_NA', 'VERSION_DOWNLOAD_HOST_OTHER',
+]);
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where this run's prepared data folders are kept (global-setup.ts); '' when none. */
+    e2eTemplates: string;
+  }
+}
+
+/**
+ * A prepared data folder for a server of `env` (built now if none younger than TEMPLATE_MAX_AGE_MS), or
+ * null when there is none to use. Workers share it: the first to take `<key>.lock` builds into a folder of
+ * its own and renames it into place (`<key>@<built at>`); the others wait for that name.
+ */
+async function template(env: Record<string, string | undefined>, specEnv: Record<string, string>): Promise<string | null> {
+  let root = '';
+  try {
+    root = inject('e2eTemplates');
+  } catch {
+    return null; // outside a vitest run with the global setup
+  }
+  if (!root || Object.keys(specEnv).some((name) => !RUNTIME_ONLY.has(name))) return null;
+  // Everything but the runtime-only variables, the per-server ones and the per-worker ones (vitest's, and
+  // trail.ts's DEBUG_FILE) names the kind of folder: a variable missed here only keeps workers from sharing.
+  const kind = Object.entries(env)
+    .filter(([name]) => !RUNTIME_ONLY.has(name) && name !== 'PORT' && name !== 'WILDTRACK_DATA' && !/^(VITEST|TINYPOOL|DEBUG_FILE$)/.test(name))
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  const key = createHash('sha256').update(JSON.stringify(kind)).digest('hex').slice(0, 16);
+  const lock = join(root, `${key}.lock`);
+  const deadline = Date.now() + 110_000;
+  for (;;) {
+    const ready = readdirSync(root)
+      .filter((name) => name.startsWith(`${key}@`))
+      .map((name) => ({ name, builtAt: Number(name.slice(key.length + 1)) }))
+      .sort((a, b) => b.builtAt - a.builtAt);
+    const newest = ready[0];
+    if (newest && Date.now() - newest.builtAt < TEMPLATE_MAX_AGE_MS) return join(root, newest.name);
+    let mine = false;
+    try {
+      mkdirSync(lock);
+      mine = true;
+    } catch {
+      // another worker is building it; a lock older than any build (its worker died) is taken away
+      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 100_000) rmSync(lock, { recursive: true, force: true });
+    }
+    if (mine) {
+      let building = '';
+      try {
+        // Folders too old for anyone to be choosing (or still copying) now.
+        for (const old of ready) if (Date.now() - old.builtAt > TEMPLATE_MAX_AGE_MS + 60_000) rmSync(join(root, old.name), { recursive: true, force: true });
+        building = mkdtempSync(join(root, `${key}.building-`));
+        const builtAt = Date.now();
+        const port = await freePort();
+        const { child, output } = await spawnServer({ ...env, PORT: String(port), WILDTRACK_DATA: building }, building, port);
+        await stopChild(child);
+        if (child.exitCode !== 0) throw new Error(`the template server did not stop cleanly (${child.exitCode ?? child.signalCode}):\n${output()}`);
+        rmSync(join(building, 'server.lock'), { force: true });
+        const done = join(root, `${key}@${builtAt}`);
+        renameSync(building, done);
+        return done;
+      } catch (e) {
+        // The spec's own server then makes its data itself, and says what is wrong if it cannot.
+        console.warn(`no prepared data folder: ${e instanceof Error ? e.message : String(e)}`);
+        if (building) rmSync(building, { recursive: true, force: true });
+        return null;
+      } finally {
+        rmSync(lock, { recursive: true, force: true });
+      }
+    }
+    if (Date.now() > deadline) return null;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/**
+ * Starts the built server on a free port with a fresh data directory and waits until it answers. The
+ * directory starts as a copy of a prepared one (see template) unless `freshData` or an env var the
+ * template does not cover asks for the server's own first start.
+ */
+export async function startServer(env: Record<string, string> = {}, options: { freshData?: boolean } = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wildtrack-e2e-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -75,29 +212,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     ...env,
   };
   delete childEnv.DATABASE_URL;
-  const child: ChildProcess = spawn(process.execPath, [serverMain], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-
-  // The first start also creates the sample devices (a few seconds, longer on a busy machine).
-  const deadline = Date.now() + 90_000;
-  let admin = null as ReturnType<typeof readAdmin>;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output}`);
-    try {
-      const res = await fetch(`${baseUrl}/login`);
-      admin ??= readAdmin(dataDir);
-      if (res.ok && admin) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill();
-      throw new Error(`the server did not start within 90 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
+  const prepared = options.freshData ? null : await template(childEnv, env);
+  if (prepared) cpSync(prepared, dataDir, { recursive: true });
+  const { child, admin } = await spawnServer(childEnv, dataDir, port);
 
   return {
     baseUrl,
@@ -120,12 +237,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       await run(process.execPath, [serverCli, 'end-sessions', ...(user ? ['--user', user] : [])], { env: childEnv });
     },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await stopChild(child);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -158,10 +270,11 @@ export interface SpecSetup {
 /**
  * Every spec's preamble: registers the hooks that start a server (fresh data directory, free port) and a
  * browser before the spec's tests and stop both after them. `serverPerTest` gives each test a server of
- * its own (a test that changes much of the data must not meet another's). A spec's own beforeAll or
+ * its own (a test that changes much of the data must not meet another's); `freshData`, a data folder made by
+ * the server's own first start rather than copied from a prepared one (startServer). A spec's own beforeAll or
  * beforeEach, registered after this call, runs after these and may seed `setup.server`.
  */
-export function serverAndBrowser(options: { serverPerTest?: boolean; env?: Record<string, string> } = {}): SpecSetup {
+export function serverAndBrowser(options: { serverPerTest?: boolean; env?: Record<string, string>; freshData?: boolean } = {}): SpecSetup {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   if (options.serverPerTest) {
@@ -169,7 +282,7 @@ export function serverAndBrowser(options: { serverPerTest?: boolean; env?: Recor
       browser = await launchBrowser();
     });
     beforeEach(async () => {
-      server = await startServer(options.env);
+      server = await startServer(options.env, { freshData: options.freshData });
     });
     afterEach(async () => {
       await server?.stop();
@@ -177,7 +290,7 @@ export function serverAndBrowser(options: { serverPerTest?: boolean; env?: Recor
     });
   } else {
     beforeAll(async () => {
-      [server, browser] = await Promise.all([startServer(options.env), launchBrowser()]);
+      [server, browser] = await Promise.all([startServer(options.env, { freshData: options.freshData }), launchBrowser()]);
     });
     afterAll(async () => {
       await server?.stop();
