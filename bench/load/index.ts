@@ -296,6 +296,11 @@ function serversCpu(pids: number[]): number {
   return pids.reduce((n, pid) => n + cpuMs(pid), 0);
 }
 
+/** The server processes' system (kernel) CPU time so far, together, in ms: sockets' sends and receives are most of it. */
+function serversSysCpu(pids: number[]): number {
+  return pids.reduce((n, pid) => n + Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[12]) * 10, 0);
+}
+
 /** CPU time so far of each PostgreSQL process on this machine (the server's queries run in them), in ms by pid. */
 function postgresCpu(): Map<string, number> {
   return processesCpu('postgres');
@@ -478,6 +483,7 @@ for (const dialect of dialects) {
   // codes' group commit and the event loop's batching make a call cheaper than one at a time.
   const measured = async (mode: 'noop' | 'mix') => {
     const cpu0 = serversCpu(pids);
+    const sys0 = serversSysCpu(pids);
     const pg0 = dialect === 'postgres' ? postgresCpu() : new Map<string, number>();
     // Redis (when the servers use it) serves request codes, counters and the live bus: its CPU is the servers' too
     // (every redis-server on this machine: other work on it adds to the figure).
@@ -488,7 +494,7 @@ for (const dialect of dialects) {
     const pg = dialect === 'postgres' ? postgresCpuSince(pg0) : 0;
     const cpu = serversCpu(pids) - cpu0 + pg + redis;
     const requests = Math.max(1, m.requests);
-    return { m, cpuPerRequest: cpu / requests, redisPerRequest: redis / requests, pgPerRequest: pg / requests, cores: cpu / (performance.now() - wall0) };
+    return { m, cpuPerRequest: cpu / requests, serverSysPerRequest: (serversSysCpu(pids) - sys0) / requests, redisPerRequest: redis / requests, pgPerRequest: pg / requests, cores: cpu / (performance.now() - wall0) };
   };
   const noopRun = await measured('noop');
   const mixRun = await measured('mix');
@@ -497,7 +503,7 @@ for (const dialect of dialects) {
   printMeasured('signed no-op (Heartbeat)', noop);
   printMeasured('researchers\' mix', mix);
   for (const [label, r] of [['no-op', noopRun], ['mix', mixRun]] as const) {
-    const parts = [...(dialect === 'postgres' ? [`PostgreSQL ${r.pgPerRequest.toFixed(3)}`] : []), ...(process.env.REDIS_URL ? [`Redis ${r.redisPerRequest.toFixed(3)}`] : [])];
+    const parts = [`server in the kernel ${r.serverSysPerRequest.toFixed(3)}`, ...(dialect === 'postgres' ? [`PostgreSQL ${r.pgPerRequest.toFixed(3)}`] : []), ...(process.env.REDIS_URL ? [`Redis ${r.redisPerRequest.toFixed(3)}`] : [])];
     const redis = parts.length ? ` (${parts.join(', ')} ms of it)` : '';
     console.log(`    server${dialect === 'postgres' ? ' + PostgreSQL' : ''}${process.env.REDIS_URL ? ' + Redis' : ''} CPU during the ${label}: ${r.cpuPerRequest.toFixed(2)} ms per request${redis}, ${r.cores.toFixed(2)} cores busy`);
   }

@@ -104,6 +104,8 @@ describe.each(DIALECTS)('fixes on %s', (dialect) => {
     expect(first.List[0]!.PickTime).toBe(local(BASE + 99 * 10 * MIN));
     expect(first.List[0]!.PickTime).toBe('2026-11-02 00:30:00');
     const last = await page({ currentPage: 5 });
+    // a page past the end has no rows and still the total
+    expect(await page({ currentPage: 6 })).toEqual({ List: [], Total: 100 });
     const west = last.List.find((f) => f.Id === String(BASE + 70 * MIN))!;
     expect(west).toMatchObject({ Longitude: 70.5, LongitudeTag: 'W', Latitude: 33.25, LatitudeTag: 'S', Validity: 1, ValidValue: FixValidValue.Valid, Caption: 'A-1', IMEI: 'A-1' });
     expect(west.TransmissionTime).toBe(local(BASE + 71 * MIN));
@@ -124,6 +126,9 @@ describe.each(DIALECTS)('fixes on %s', (dialect) => {
     expect((await page({ validOnly: true })).Total).toBe(98);
     const slow = await page({ sortField: 'Speed', sortOrder: 'ascend', pageSize: 10 });
     expect(slow.List.map((f) => f.Speed)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const fast = await page({ sortField: 'Speed', sortOrder: 'descend', pageSize: 10, currentPage: 2 });
+    expect(fast).toMatchObject({ Total: 100 });
+    expect(fast.List.map((f) => f.Speed)).toEqual([89, 88, 87, 86, 85, 84, 83, 82, 81, 80]);
     const count = await t.call(calls.GetFixCount.path, { imei: 'A-1', ...range, precision: 'AB' }, { token: alice });
     expect(count.body.Data).toEqual({ Count: ab.Total });
   });

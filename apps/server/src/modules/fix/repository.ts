@@ -89,6 +89,25 @@ export type SortColumn = (typeof SORT_COLUMNS)[keyof typeof SORT_COLUMNS];
 
 export { DAY_MS };
 
+/** One device's part of FixRepository.storedTracks: its whole days and the partial days at either end. */
+export interface StoredTrackRequest {
+  deviceId: number;
+  /** Whole UTC days (day numbers) whose stored segments are wanted; dayFrom > dayTo for none. */
+  dayFrom: number;
+  dayTo: number;
+  /** [from, to] of the partial days before and after them (epoch ms); from > to for none. */
+  head: [number, number];
+  tail: [number, number];
+}
+
+/** A device's stored track parts: no bounds when it has no fix at all (nothing else is then read). */
+export interface StoredTrack {
+  bounds: { first: number; last: number } | undefined;
+  segments: Map<number, { count: number; data: Uint8Array }>;
+  head: TrackRow[];
+  tail: TrackRow[];
+}
+
 /** Columns of a track point, in this order, for the bulk calls. */
 export type TrackRow = [time: number, lon: number, lat: number, alt: number | null, grade: number | null, valid: number];
 
@@ -267,14 +286,33 @@ export class FixRepository {
     return Number(row?.n ?? 0);
   }
 
-  async page(f: FixQuery, sort: SortColumn, descending: boolean, limit: number, offset: number): Promise<FixRow[]> {
-    return (await this.runShaped('page', f, [sort, descending], [limit, offset], (query, [lim, off]) => {
-      let q = this.filtered(this.db.selectFrom('fixes').select(FIX_COLUMNS), query);
-      // NULLs last whichever way (a fix without speed is not "the slowest"); pick_time breaks ties.
-      if (sort !== 'pick_time') q = q.orderBy(sql`${sql.ref(`fixes.${sort}`)} is null`).orderBy(`fixes.${sort}`, descending ? 'desc' : 'asc');
-      q = q.orderBy('fixes.pick_time', descending ? 'desc' : 'asc');
-      return q.limit(lim as number).offset(off as number);
-    })) as FixRow[];
+  private pageQuery(f: FixQuery, sort: SortColumn, descending: boolean, limit: number, offset: number) {
+    let q = this.filtered(this.db.selectFrom('fixes').select(FIX_COLUMNS), f);
+    // NULLs last whichever way (a fix without speed is not "the slowest"); pick_time breaks ties.
+    if (sort !== 'pick_time') q = q.orderBy(sql`${sql.ref(`fixes.${sort}`)} is null`).orderBy(`fixes.${sort}`, descending ? 'desc' : 'asc');
+    q = q.orderBy('fixes.pick_time', descending ? 'desc' : 'asc');
+    return q.limit(limit).offset(offset);
+  }
+
+  /**
+   * A page of fixes and how many the query has in all, in one statement (on PostgreSQL one round trip
+   * instead of two): the page's rows each carry the count. A page past the end has no row to carry it, so
+   * the count is then read alone.
+   */
+  async pageAndCount(f: FixQuery, sort: SortColumn, descending: boolean, limit: number, offset: number): Promise<{ rows: FixRow[]; total: number }> {
+    const rows = (await this.runShaped('page+count', f, [sort, descending], [limit, offset], (query, [lim, off]) => {
+      const counted = this.filtered(this.db.selectFrom('fixes').select((eb) => eb.fn.countAll<number | string>().as('n')), query);
+      let q = this.db
+        .selectFrom(this.pageQuery(query, sort, descending, lim as number, off as number).as('p'))
+        .selectAll('p')
+        .select(() => counted.as('total'));
+      // the page's order, again outside it (a subquery's order is not kept by itself)
+      if (sort !== 'pick_time') q = q.orderBy(sql`${sql.ref(`p.${sort}`)} is null`).orderBy(`p.${sort}`, descending ? 'desc' : 'asc');
+      return q.orderBy('p.pick_time', descending ? 'desc' : 'asc');
+    })) as (FixRow & { total: number | string })[];
+    if (rows.length === 0) return { rows: [], total: await this.count(f) };
+    const total = Number(rows[0]!.total);
+    return { rows: rows.map(({ total: _, ...row }) => row), total };
   }
 
   /**
@@ -358,6 +396,74 @@ export class FixRepository {
     const [row] = await this.boundsQuery(deviceId, deviceId);
     if (row?.first === null || row?.first === undefined) return undefined;
     return { first: Number(row.first), last: Number(row.last ?? row.first) };
+  }
+
+  /**
+   * What unfiltered tracks are served from, for several devices at once: each one's first and last fix
+   * time (bounds), its stored segments of the whole days [dayFrom, dayTo], and the positions of the partial
+   * days at either end (head and tail, [from, to] ranges; from > to for none). On PostgreSQL one statement
+   * for them all (a track of 7 days was four round trips a device: bounds, segments, head, tail); on SQLite
+   * the same reads one after the other, in process.
+   */
+  async storedTracks(wanted: readonly StoredTrackRequest[]): Promise<StoredTrack[]> {
+    if (wanted.length === 0) return [];
+    if (this.sqlite) {
+      const out: StoredTrack[] = [];
+      for (const w of wanted) {
+        const bounds = await this.bounds(w.deviceId);
+        const empty = !bounds;
+        out.push({
+          bounds,
+          segments: empty || w.dayFrom > w.dayTo ? new Map() : await this.segments(w.deviceId, w.dayFrom, w.dayTo),
+          head: empty || w.head[0] > w.head[1] ? [] : await this.track({ deviceId: w.deviceId, from: w.head[0], to: w.head[1] }),
+          tail: empty || w.tail[0] > w.tail[1] ? [] : await this.track({ deviceId: w.deviceId, from: w.tail[0], to: w.tail[1] }),
+        });
+      }
+      return out;
+    }
+    const column = (pick: (w: StoredTrackRequest) => number) => wanted.map(pick);
+    const { rows } = await sql<{
+      device_id: number;
+      part: number;
+      t: number | null;
+      n: number | null;
+      lon: number | null;
+      lat: number | null;
+      alt: number | null;
+      grade: number | null;
+      valid: number | null;
+      data: Uint8Array | null;
+    }>`with w as (
+        select * from unnest(${column((w) => w.deviceId)}::bigint[], ${column((w) => w.dayFrom)}::bigint[], ${column((w) => w.dayTo)}::bigint[],
+          ${column((w) => w.head[0])}::bigint[], ${column((w) => w.head[1])}::bigint[], ${column((w) => w.tail[0])}::bigint[], ${column((w) => w.tail[1])}::bigint[])
+          as w(device_id, day_from, day_to, head_from, head_to, tail_from, tail_to)
+      )
+      select w.device_id, 0 as part, s.day::bigint as t, s.point_count::bigint as n, null::float8 as lon, null::float8 as lat, null::float8 as alt, null::integer as grade, null::integer as valid, s.data
+        from w join track_segments s on s.device_id = w.device_id and s.day >= w.day_from and s.day <= w.day_to
+      union all
+      select w.device_id, 1, f.pick_time, null, f.lon, f.lat, f.alt, f.grade, f.valid, null
+        from w join fixes f on f.device_id = w.device_id and f.pick_time >= w.head_from and f.pick_time <= w.head_to and f.lon is not null and f.lat is not null
+      union all
+      select w.device_id, 2, f.pick_time, null, f.lon, f.lat, f.alt, f.grade, f.valid, null
+        from w join fixes f on f.device_id = w.device_id and f.pick_time >= w.tail_from and f.pick_time <= w.tail_to and f.lon is not null and f.lat is not null
+      union all
+      select w.device_id, 3,
+        (select pick_time from fixes where fixes.device_id = w.device_id order by pick_time asc limit 1),
+        (select pick_time from fixes where fixes.device_id = w.device_id order by pick_time desc limit 1),
+        null, null, null, null, null, null
+        from w`.execute(this.db);
+    const byDevice = new Map<number, StoredTrack>();
+    for (const w of wanted) if (!byDevice.has(w.deviceId)) byDevice.set(w.deviceId, { bounds: undefined, segments: new Map(), head: [], tail: [] });
+    for (const r of rows) {
+      const entry = byDevice.get(Number(r.device_id))!;
+      if (r.part === 0) entry.segments.set(Number(r.t), { count: Number(r.n), data: r.data! });
+      else if (r.part === 3) entry.bounds = r.t === null ? undefined : { first: Number(r.t), last: Number(r.n ?? r.t) };
+      else (r.part === 1 ? entry.head : entry.tail).push([Number(r.t), r.lon!, r.lat!, r.alt, r.grade, r.valid!]);
+    }
+    const out = wanted.map((w) => byDevice.get(w.deviceId)!);
+    // Each branch is a range scan of the primary key, so in time order; a plan that isn't is put right here.
+    for (const t of byDevice.values()) for (const part of [t.head, t.tail]) if (part.some((p, i) => i > 0 && p[0] < part[i - 1]![0])) part.sort((a, b) => a[0] - b[0]);
+    return out;
   }
 
   /** The time of the device's first fix with a position at or after `from`, if any. */

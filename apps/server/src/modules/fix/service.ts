@@ -31,7 +31,9 @@ import { captionFor } from '../device/samples.js';
 import {
   averageRun, averageTrack, type Group, groupSet, type GroupSet, groupsFromSummaries, groupsOf, joinSets, pageOf, type SpanGroup, summarise, type TableRow,
 } from './averaging.js';
-import { type ConvertedRow, DAY_MS, filtersValues, type FixQuery, type FixRepository, type FixRow, SORT_COLUMNS, type SortColumn, type TrackPoints, type TrackRow } from './repository.js';
+import {
+  type ConvertedRow, DAY_MS, filtersValues, type FixQuery, type FixRepository, type FixRow, SORT_COLUMNS, type SortColumn, type StoredTrack, type StoredTrackRequest, type TrackPoints, type TrackRow,
+} from './repository.js';
 
 export interface RangeInput {
   startTime?: string | undefined;
@@ -89,6 +91,23 @@ function boundsOf(filter: PositionFilter): FixQuery['bounds'] {
 /** No position filter: the whole stored track of the range (what the segments hold). */
 function unfiltered(q: FixQuery): boolean {
   return !filtersValues(q) && !q.validOnly;
+}
+
+/**
+ * The parts an unfiltered track of [from, to] is served from: the whole UTC days inside it as stored
+ * segments, the partial days at either end as rows (a range inside one day is all head).
+ */
+function storedTrackRequest(q: FixQuery): StoredTrackRequest {
+  const dayFrom = Math.ceil(q.from / DAY_MS);
+  const dayTo = Math.floor((q.to + 1) / DAY_MS) - 1;
+  if (dayFrom > dayTo) return { deviceId: q.deviceId, dayFrom: 1, dayTo: 0, head: [q.from, q.to], tail: [1, 0] };
+  return {
+    deviceId: q.deviceId,
+    dayFrom,
+    dayTo,
+    head: q.from < dayFrom * DAY_MS ? [q.from, dayFrom * DAY_MS - 1] : [1, 0],
+    tail: q.to >= (dayTo + 1) * DAY_MS ? [(dayTo + 1) * DAY_MS, q.to] : [1, 0],
+  };
 }
 
 function toColumns(imei: string, rows: readonly TrackRow[], averaged?: Uint8Array): TrackColumns {
@@ -241,7 +260,7 @@ export class FixService {
       const shown = await this.named(rows.map(averageRun));
       return { List: shown.map((r) => this.toFix(caller, device, r)), Total: groups.count };
     }
-    const [total, rows] = await Promise.all([this.fixes.count(q), this.fixes.page(q, column, descending, body.pageSize, offset)]);
+    const { rows, total } = await this.fixes.pageAndCount(q, column, descending, body.pageSize, offset);
     return { List: (await this.named(rows)).map((r) => this.toFix(caller, device, r)), Total: total };
   }
 
@@ -287,26 +306,34 @@ export class FixService {
     // one access query for all of them (the same refusals as one by one)
     if (unique.length > 1) for (const resolved of await this.devices.resolveManyBrief(caller, unique)) devices.push(await this.device(caller, resolved.imei, resolved));
     else for (const imei of unique) devices.push(await this.device(caller, imei));
+    const queries = devices.map((device) => this.query(device, range, body));
+    // The unfiltered tracks' stored parts, for all their devices in one read (on PostgreSQL one statement).
+    const segmented = devices.flatMap((device, i) => (!this.averaging(device, averaged) && unfiltered(queries[i]!) && queries[i]!.from <= queries[i]!.to ? [i] : []));
+    const stored = new Map(
+      (await this.fixes.storedTracks(segmented.map((i) => storedTrackRequest(queries[i]!)))).map((parts, j) => [segmented[j]!, parts]),
+    );
     const parts: Uint8Array[] = [];
-    for (const device of devices) {
-      const q = this.query(device, range, body);
-      // Clamped to the UTC days of the device's first and last fix (whole days, so that they can still be
-      // served as segments): years before or after its data cost nothing.
-      const bounds = q.from <= q.to ? await this.fixes.bounds(device.id) : undefined;
-      if (bounds) {
-        q.from = Math.max(q.from, Math.floor(bounds.first / DAY_MS) * DAY_MS);
-        q.to = Math.min(q.to, (Math.floor(bounds.last / DAY_MS) + 1) * DAY_MS - 1);
-      }
+    for (const [i, device] of devices.entries()) {
+      const q = queries[i]!;
       const before = parts.length;
-      if (!bounds || q.from > q.to) {
-        // nothing visible: the device still gets its (empty) track below
-      } else if (this.averaging(device, averaged)) {
-        const avg = averageTrack(await this.fixes.track(q));
-        parts.push(encodeTrack(toColumns(device.imei, avg.rows, avg.averaged)));
-      } else if (unfiltered(q)) {
-        parts.push(...(await this.segmentedTrack(device.imei, q)));
-      } else {
-        parts.push(encodeTrack(toColumns(device.imei, await this.fixes.track(q))));
+      const storedParts = stored.get(i);
+      if (storedParts) {
+        parts.push(...(await this.segmentedTrack(device.imei, q, storedParts)));
+      } else if (q.from <= q.to) {
+        // Clamped to the UTC days of the device's first and last fix (whole days): years before or after its data cost nothing.
+        const bounds = await this.fixes.bounds(device.id);
+        if (bounds) {
+          q.from = Math.max(q.from, Math.floor(bounds.first / DAY_MS) * DAY_MS);
+          q.to = Math.min(q.to, (Math.floor(bounds.last / DAY_MS) + 1) * DAY_MS - 1);
+        }
+        if (!bounds || q.from > q.to) {
+          // nothing visible: the device still gets its (empty) track below
+        } else if (this.averaging(device, averaged)) {
+          const avg = averageTrack(await this.fixes.track(q));
+          parts.push(encodeTrack(toColumns(device.imei, avg.rows, avg.averaged)));
+        } else {
+          parts.push(encodeTrack(toColumns(device.imei, await this.fixes.track(q))));
+        }
       }
       if (parts.length === before) parts.push(encodeTrack(toColumns(device.imei, [])));
     }
@@ -314,37 +341,28 @@ export class FixService {
   }
 
   /**
-   * An unfiltered track as segments: whole UTC days from the stored segments (those missing built from
-   * the rows, and stored only when the day has positions), the partial days at either end from the rows.
-   * Empty days send and store nothing.
+   * An unfiltered track as segments: the partial days at either end from the rows, whole UTC days from the
+   * stored segments, and those missing built from the rows (and stored only when the day has positions),
+   * only for days between the device's first and last fix: years before or after its data cost nothing, and
+   * empty days send and store nothing.
    */
-  private async segmentedTrack(imei: string, q: FixQuery): Promise<Uint8Array[]> {
-    const firstDay = Math.ceil(q.from / DAY_MS);
-    const lastDay = Math.floor((q.to + 1) / DAY_MS) - 1;
+  private async segmentedTrack(imei: string, q: FixQuery, stored: StoredTrack): Promise<Uint8Array[]> {
+    const { bounds } = stored;
+    if (!bounds) return [];
     const encodeRows = (rows: TrackRow[]) => encodeTrack(toColumns(imei, rows));
     const encodePoints = (points: TrackPoints) => encodeTrack({ imei, ...points });
-    if (firstDay > lastDay) {
-      const rows = await this.fixes.track(q);
-      return rows.length > 0 ? [encodeRows(rows)] : [];
-    }
+    const { dayFrom, dayTo } = storedTrackRequest(q);
     const out: Uint8Array[] = [];
-    if (q.from < firstDay * DAY_MS) {
-      const head = await this.fixes.track({ ...q, to: firstDay * DAY_MS - 1 });
-      if (head.length > 0) out.push(encodeRows(head));
-    }
-    const stored = await this.fixes.segments(q.deviceId, firstDay, lastDay);
+    if (stored.head.length > 0) out.push(encodeRows(stored.head));
     const missing: number[] = [];
-    for (let day = firstDay; day <= lastDay; day++) if (!stored.has(day)) missing.push(day);
+    const lastWanted = Math.min(dayTo, Math.floor(bounds.last / DAY_MS));
+    for (let day = Math.max(dayFrom, Math.floor(bounds.first / DAY_MS)); day <= lastWanted; day++) if (!stored.segments.has(day)) missing.push(day);
     const built = await this.fixes.buildSegments(q.deviceId, missing, encodePoints);
-    for (let day = firstDay; day <= lastDay; day++) {
-      const seg = stored.get(day) ?? built.get(day);
+    for (let day = dayFrom; day <= dayTo; day++) {
+      const seg = stored.segments.get(day) ?? built.get(day);
       if (seg && seg.count > 0) out.push(seg.data);
     }
-    const tailFrom = (lastDay + 1) * DAY_MS;
-    if (q.to >= tailFrom) {
-      const tail = await this.fixes.track({ ...q, from: tailFrom });
-      if (tail.length > 0) out.push(encodeRows(tail));
-    }
+    if (stored.tail.length > 0) out.push(encodeRows(stored.tail));
     return out;
   }
 

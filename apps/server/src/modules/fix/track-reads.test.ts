@@ -128,6 +128,23 @@ describe.each(DIALECTS)('track reads on %s', (dialect) => {
     expect(Array.from(a!.valid)).toEqual(Array.from(b!.valid));
   });
 
+  it('answers several devices from segments and the partial days at either end as from the rows', async () => {
+    // 2025-05-02 07:30 to 2025-05-08 19:15 UTC: partial days at both ends with fixes in them, whole days between.
+    const range = { startTime: formatTime(day(2025, 5, 2) + 7.5 * 3600_000, ZONE), endTime: formatTime(day(2025, 5, 8) + 19.25 * 3600_000, ZONE), timeZone: ZONE };
+    const read = async (filter: Record<string, unknown>) => {
+      const r = await t.call(calls.GetFixListByImeis.path, { imeis: ['BUSY', 'SPARSE', 'EMPTY'], ...range, ...filter }, { token });
+      expect(r.body.Code, r.body.Msg).toBe(Code.Success);
+      return decodeTrackSet(Buffer.from(r.body.Data as string, 'base64')).map((x) => ({ imei: x.imei, times: Array.from(x.times), lonLat: Array.from(x.lonLat) }));
+    };
+    const fromSegments = await read({});
+    // a filter that keeps every fix makes the same call read the rows
+    const fromRows = await read({ speed: -1e9 });
+    expect(fromSegments.map((x) => [x.imei, x.times.length])).toEqual([['BUSY', 156], ['SPARSE', 0], ['EMPTY', 0]]);
+    expect(fromSegments).toEqual(fromRows);
+    expect(fromSegments[0]!.times[0]).toBe(day(2025, 5, 2) + 8 * 3600_000);
+    expect(fromSegments[0]!.times.at(-1)).toBe(day(2025, 5, 8) + 19 * 3600_000);
+  });
+
   it('pages the averaged table of a second-level device from day summaries as from the keys, after writes and marks too', async () => {
     const range = { imei: 'SEC', startTime: formatTime(day(2025, 6, 1) + 3600_000, ZONE), endTime: formatTime(day(2025, 6, 2) + 10 * 3600_000, ZONE), timeZone: ZONE };
     const page = async (body: Record<string, unknown>) => {
