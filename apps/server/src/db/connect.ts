@@ -153,9 +153,24 @@ export async function migrateToLatest(database: Db): Promise<string[]> {
     allowUnorderedMigrations: true,
     ...(database.schema ? { migrationTableSchema: database.schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    if (attempt < 10 && otherSchemaDropped(error, database.schema)) continue;
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/**
+ * Kysely's migrator first looks for its own table among every table of every schema of the database (its
+ * introspector reads the catalog and asks has_schema_privilege of each schema by name). A schema dropped
+ * by someone else while that read runs fails it with "schema … does not exist" (3F000) naming that other
+ * schema: another server's tests dropping theirs, an operator cleaning up. Nothing was migrated then (the
+ * migrations run afterwards, in one transaction), so the migration is run again.
+ */
+function otherSchemaDropped(error: unknown, ours: string | undefined): boolean {
+  const e = error as { code?: string; message?: string };
+  return e?.code === '3F000' && !(ours !== undefined && String(e.message).includes(`"${ours}"`));
 }
 
 /**

@@ -157,8 +157,10 @@ export class DownloadTaskService {
       filesTotal: parts.length * kinds.length,
       now,
     });
+    // The task as created (WAITING), read before the queue is woken: a runner may claim it at once.
+    const created = (await this.repo.byId(id))!;
     this.kick();
-    return this.view(caller, (await this.repo.byId(id))!, now);
+    return this.view(caller, created, now);
   }
 
   async count(caller: Caller, status: DownloadTaskStatus | undefined): Promise<number> {
