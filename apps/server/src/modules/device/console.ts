@@ -94,6 +94,11 @@ export class DeviceConsole {
     return this.resolveRows(caller, imeis, (wanted, userId, now) => this.q.withBriefAccessMany(wanted, userId, now));
   }
 
+  /** One device as resolveManyBrief answers it (the same refusals as resolve): what the fix calls need of it, a narrower row. */
+  async resolveBrief(caller: Caller, imei: string): Promise<BriefDevice> {
+    return (await this.resolveManyBrief(caller, [imei]))[0]!;
+  }
+
   /** Each wanted device once, in order, with its access from its access-query row; any missing or unseen one refuses. */
   private async resolveRows<R extends BriefRow>(
     caller: Caller,

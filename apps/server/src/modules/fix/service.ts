@@ -141,7 +141,7 @@ export class FixService {
   ) {}
 
   private async device(caller: Caller, imei: string, known?: BriefDevice): Promise<Device> {
-    const resolved = known ?? (await this.devices.resolve(caller, imei));
+    const resolved = known ?? (await this.devices.resolveBrief(caller, imei));
     const { access } = resolved;
     return {
       id: Number(resolved.id),
