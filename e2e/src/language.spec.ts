@@ -1,14 +1,8 @@
-import type { Page, Request } from 'playwright-core';
+import type { Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { newContext, screenshot, serverAndBrowser } from './harness';
+import { newContext, screenshot, serverAndBrowser, titleOf } from './harness';
 
 const setup = serverAndBrowser();
-
-/** Waits until the document's title is `title` (30 s at most), then checks it: a timeout says what it was instead. */
-async function waitForTitle(page: Page, title: string): Promise<void> {
-  await page.waitForFunction((t) => document.title === t, title, { timeout: 30_000 }).catch(() => undefined);
-  expect(await page.title()).toBe(title);
-}
 
 describe('the language choice', () => {
   it('switches everything at once, survives a reload within the session, and is sent to the server', async () => {
@@ -24,8 +18,7 @@ describe('the language choice', () => {
       await page.getByText('Welcome back').waitFor();
       await page.getByText('中', { exact: true }).click();
       await page.getByText('欢迎回来').waitFor();
-      // the title follows the texts in an effect of its own: waited for, not read the moment the page text shows
-      await waitForTitle(page, '登录 - Wildtrack');
+      expect(await titleOf(page, '登录 - Wildtrack')).toBe('登录 - Wildtrack');
 
       await page.reload();
       await page.getByText('欢迎回来').waitFor();
@@ -45,7 +38,7 @@ describe('the language choice', () => {
       const request = await recorded;
       expect(JSON.parse(request.postData() ?? '{}')).toEqual({ lcid: 1033 });
       await page.getByRole('menuitem', { name: 'Device list' }).waitFor();
-      await waitForTitle(page, 'Device management - Wildtrack');
+      expect(await titleOf(page, 'Device management - Wildtrack')).toBe('Device management - Wildtrack');
       await page.reload();
       await page.getByRole('menuitem', { name: 'Device list' }).waitFor();
       await screenshot(page, 'language-en-signed-in');
