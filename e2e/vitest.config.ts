@@ -15,6 +15,10 @@ export default defineConfig({
     // A test's whole budget; each step has its own (30 s, harness newContext).
     testTimeout: 180_000,
     hookTimeout: 120_000,
+    // expect.poll waits for a state as long as a browser step may (30 s, like harness newContext), not
+    // Vitest's 1 s default: in CI of c3a32f0 the globe came back 'on' after going back a page more than
+    // 1 s later on the busy machine (map3d.spec). Polls that need longer still name their own timeout.
+    expect: { poll: { timeout: 30_000 } },
     maxWorkers: 2,
     // No retry: a spec waits for the states it needs (no sleeps), so a failure is a failure.
     retry: 0,

@@ -7,5 +7,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits for a state up to 15 s, not Vitest's 1 s default: a busy two-core CI machine
+    // (PostgreSQL, browsers and another test file beside) can take longer than a second to get there.
+    expect: { poll: { timeout: 15_000 } },
   },
 });
