@@ -52,7 +52,9 @@ const fromState = new WeakSet<BrowserContext>();
  */
 async function openContext(locale: 'zh-CN' | 'en-US', opts: { signedIn?: boolean } = {}): Promise<BrowserContext> {
   const state = opts.signedIn ? signedInState.get(locale) : undefined;
-  const context = await newContext(setup.browser, locale, state);
+  // Chinese with the console's animations, English with reduced motion (antd's motion off): the dialogs'
+  // first fields must take the focus either way.
+  const context = await newContext(setup.browser, locale, state, locale === 'zh-CN' ? 'no-preference' : 'reduce');
   if (state) fromState.add(context);
   context.setDefaultTimeout(30_000);
   await offline(context, setup.server.baseUrl);

@@ -118,12 +118,19 @@ function dialog(page: Page, title: string | RegExp): Locator {
   return page.getByRole('dialog').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
 }
 
-async function nameDialog(page: Page, title: string, value: string): Promise<void> {
+/** Whether the dialog's name field has the focus (each opening of the kept-mounted dialog gives it). */
+async function nameFocused(d: Locator): Promise<boolean> {
+  return d.getByRole('textbox').evaluate((field) => field === document.activeElement);
+}
+
+/** Types a name into the open name dialog and saves it; `fresh`: just opened, so its field has the focus. */
+async function nameDialog(page: Page, title: string, value: string, fresh = true): Promise<void> {
   const d = dialog(page, title);
   // Typed and saved once the dialog is at rest: a Save clicked while it still zoomed in was lost once in CI
   // (the dialog stayed open with the name typed, no message).
   await d.getByRole('textbox').waitFor();
   await animationsSettled(page);
+  if (fresh) await expect.poll(() => nameFocused(d)).toBe(true);
   await d.getByRole('textbox').fill(value);
   await d.locator('.ant-modal-footer .ant-btn-primary').click();
   try {
@@ -200,11 +207,12 @@ describe.each(cases)('device management ($locale)', ({ locale, tag, imei, t }) =
       const beta = `Beta-${tag}`;
       await page.getByRole('button', { name: t.newRootFolder }).click();
       const add = dialog(page, t.newFolder);
+      await expect.poll(() => nameFocused(add)).toBe(true);
       expect(await add.locator('.ant-modal-footer .ant-btn-primary').textContent()).toMatch(label(t.save));
       await add.locator('.ant-modal-footer .ant-btn-primary').click();
       await add.getByText(t.folderRequired).waitFor();
       await screenshot(page, `devices-${locale}-folder-name-required`);
-      await nameDialog(page, t.newFolder, alpha);
+      await nameDialog(page, t.newFolder, alpha, false);
       await row(page, alpha).waitFor();
       // a right-click opens the folder's menu (§2.4); the steps below use the row's "more" button, which
       // opens the same menu and does not depend on where the pointer is on a busy machine

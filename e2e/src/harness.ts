@@ -386,9 +386,18 @@ export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 /**
  * A fresh browser profile with a browser language, so the console's default language follows it; with
  * `storageState`, starting from that kept state (a profile signed in once, so that the next one need not be).
+ * The profile asks for reduced motion unless `motion` says otherwise: the console then draws antd's dialogs,
+ * menus and tooltips without their animations (as for a user who set that in the system), so that a spec
+ * waits for no animation and the software-rendered browser draws fewer frames. accessibility.spec keeps one
+ * language with motion, as most users see the console.
  */
-export async function newContext(browser: Browser, locale: 'zh-CN' | 'en-US', storageState?: StorageState): Promise<BrowserContext> {
-  const context = await browser.newContext({ locale, viewport: { width: 1366, height: 820 }, timezoneId: 'Asia/Shanghai', ...(storageState ? { storageState } : {}) });
+export async function newContext(
+  browser: Browser,
+  locale: 'zh-CN' | 'en-US',
+  storageState?: StorageState,
+  motion: 'reduce' | 'no-preference' = 'reduce',
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ locale, viewport: { width: 1366, height: 820 }, timezoneId: 'Asia/Shanghai', reducedMotion: motion, ...(storageState ? { storageState } : {}) });
   // 30 s per step: on a busy 2-core machine (CI with other work beside it) a click or a SwiftShader
   // screenshot took over 10 s; a step that never happens still fails, only later.
   context.setDefaultTimeout(30_000);

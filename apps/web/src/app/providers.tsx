@@ -5,9 +5,10 @@ import { App, ConfigProvider } from 'antd';
 import enUS from 'antd/es/locale/en_US';
 import zhCN from 'antd/es/locale/zh_CN';
 import type { Locale } from 'antd/es/locale';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { LoadingOverlay } from '../components/LoadingOverlay';
 import { useLang } from '../i18n';
+import { useReducedMotion } from '../lib/motion';
 import { setNotifier } from '../lib/notify';
 import { queryClient } from '../lib/queryClient';
 import { theme } from './theme';
@@ -37,9 +38,12 @@ function NotifierBridge() {
 /** Query client, antd theme and locale (following the language toggle), feedback and loading overlay. */
 export function AppProviders({ children }: { children: ReactNode }) {
   const lang = useLang();
+  // A system set to reduce motion gets antd's components without their opening, closing and wave motion.
+  const reduced = useReducedMotion();
+  const themed = useMemo(() => (reduced ? { ...theme, token: { ...theme.token, motion: false } } : theme), [reduced]);
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider locale={ANTD_LOCALE[lang]} theme={theme}>
+      <ConfigProvider locale={ANTD_LOCALE[lang]} theme={themed}>
         <App notification={{ placement: 'topRight' }}>
           <NotifierBridge />
           {children}

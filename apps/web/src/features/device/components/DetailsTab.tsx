@@ -9,12 +9,13 @@ import {
   type DeviceDetail,
   type InstrSupportName,
 } from '@wildtrack/contract';
-import { Alert, App, Button, Descriptions, Form, Input, Modal, Select, Space, Switch, Tag, Tooltip, Typography } from 'antd';
+import { Alert, App, Button, Descriptions, Form, Input, Modal, Select, Space, Switch, Tag, Tooltip, Typography, type InputRef } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { NameDialog, useUpdateRemarkName } from '../../../slots/device-tree';
 import { SensorIcons } from '../../../components/SensorIcons';
+import { useFocusOnOpen } from '../../../components/useFocusOnOpen';
 import { isApiError, isIgnorable } from '../../../lib/api';
 import { zodRule } from '../../../lib/form';
 import { useSetSecondLevelFix, useUpdateProperty } from '../api';
@@ -104,6 +105,7 @@ function PropertyDialog({ detail, open, onClose }: { detail: DeviceDetail; open:
   const { message } = App.useApp();
   const [form] = Form.useForm<PropertyValues>();
   const mutation = useUpdateProperty();
+  const [firstField, focusFirst] = useFocusOnOpen<InputRef>();
   const submit = async (): Promise<void> => {
     const v = await form.validateFields();
     await mutation.mutateAsync({ imei: detail.IMEI, caption: v.caption.trim(), description: v.description.trim(), speciesType: v.speciesType, status: v.status });
@@ -120,6 +122,7 @@ function PropertyDialog({ detail, open, onClose }: { detail: DeviceDetail; open:
       onCancel={onClose}
       confirmLoading={mutation.isPending}
       destroyOnHidden
+      afterOpenChange={focusFirst}
       data-testid="property-dialog"
     >
       <Form
@@ -129,7 +132,7 @@ function PropertyDialog({ detail, open, onClose }: { detail: DeviceDetail; open:
         initialValues={{ caption: detail.Caption, description: detail.Description, speciesType: detail.SpeciesType, status: detail.Status }}
       >
         <Form.Item name="caption" label={t('device.field.Caption')} rules={[zodRule(shape.caption.unwrap(), t, 'field.caption')]} required>
-          <Input maxLength={40} autoFocus />
+          <Input maxLength={40} autoFocus ref={firstField} />
         </Form.Item>
         <Form.Item name="speciesType" label={t('device.field.SpeciesType')}>
           <Select options={Object.values(SpeciesType).map((v) => ({ value: v, label: t(`species.${v}`) }))} />

@@ -1,7 +1,8 @@
 import { FolderNameSchema, RemarkNameSchema } from '@wildtrack/contract';
-import { Alert, Empty, Form, Input, Modal, Spin, Tree, Typography } from 'antd';
+import { Alert, Empty, Form, Input, Modal, Spin, Tree, Typography, type InputRef } from 'antd';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFocusOnOpen } from '../../../components/useFocusOnOpen';
 import { isApiError, isIgnorable } from '../../../lib/api';
 import { zodRule } from '../../../lib/form';
 import { useFolderTree } from '../api';
@@ -34,6 +35,7 @@ export function NameDialog({ open, title, label, initial, kind, context, onSubmi
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const schema = kind === 'folder' ? FolderNameSchema : RemarkNameSchema;
+  const [firstField, focusFirst] = useFocusOnOpen<InputRef>();
 
   // Each opening starts from the item's current name (set at once, not after the opening animation).
   useEffect(() => {
@@ -70,6 +72,7 @@ export function NameDialog({ open, title, label, initial, kind, context, onSubmi
       onCancel={close}
       confirmLoading={busy}
       forceRender
+      afterOpenChange={focusFirst}
       data-testid={`${kind}-name-dialog`}
     >
       {context ? (
@@ -84,7 +87,7 @@ export function NameDialog({ open, title, label, initial, kind, context, onSubmi
           rules={[zodRule(schema, t, kind === 'folder' ? 'field.name' : 'field.remarkName')]}
           required={kind === 'folder'}
         >
-          <Input autoFocus maxLength={40} showCount allowClear={kind === 'remark'} />
+          <Input autoFocus ref={firstField} maxLength={40} showCount allowClear={kind === 'remark'} />
         </Form.Item>
       </Form>
       {refusal ? <Alert type="warning" showIcon title={refusal} /> : null}
