@@ -371,15 +371,6 @@ export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => b
   }
 }
 
-/**
- * The document's title once it is `title` (or holds it, with `contains`): the console sets it in an effect of
- * its own once the route's name is translated, after the page's text may already show (language.spec failed
- * so in CI, reading the title the moment the menu appeared). Throws with the last title after 30 s.
- */
-export async function titleOf(page: Page, title: string, match: 'is' | 'contains' = 'is'): Promise<string> {
-  return pollUntil(() => page.title(), (now) => (match === 'is' ? now === title : now.includes(title)), 30_000, (last) => `the page's title stayed "${last}", not ${match === 'is' ? '' : 'holding '}"${title}"`);
-}
-
 /** What a browser profile keeps between pages (cookies, localStorage): BrowserContext.storageState's answer. */
 export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 

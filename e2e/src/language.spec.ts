@@ -1,6 +1,6 @@
 import type { Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { newContext, screenshot, serverAndBrowser, titleOf } from './harness';
+import { newContext, screenshot, serverAndBrowser } from './harness';
 
 const setup = serverAndBrowser();
 
@@ -18,7 +18,7 @@ describe('the language choice', () => {
       await page.getByText('Welcome back').waitFor();
       await page.getByText('中', { exact: true }).click();
       await page.getByText('欢迎回来').waitFor();
-      expect(await titleOf(page, '登录 - Wildtrack')).toBe('登录 - Wildtrack');
+      await expect.poll(() => page.title()).toBe('登录 - Wildtrack');
 
       await page.reload();
       await page.getByText('欢迎回来').waitFor();
@@ -38,7 +38,7 @@ describe('the language choice', () => {
       const request = await recorded;
       expect(JSON.parse(request.postData() ?? '{}')).toEqual({ lcid: 1033 });
       await page.getByRole('menuitem', { name: 'Device list' }).waitFor();
-      expect(await titleOf(page, 'Device management - Wildtrack')).toBe('Device management - Wildtrack');
+      await expect.poll(() => page.title()).toBe('Device management - Wildtrack');
       await page.reload();
       await page.getByRole('menuitem', { name: 'Device list' }).waitFor();
       await screenshot(page, 'language-en-signed-in');
