@@ -45,12 +45,16 @@ unit: install
 e2e: build browser
 	cd e2e && npx vitest run --config vitest.config.ts --reporter=default --reporter=json --outputFile.json=../test-results/e2e.json
 
+# Every phase runs even when an earlier one failed (a red lint should not hide a red e2e), each one's time is
+# recorded (scripts/phase.mjs), and the summary prints them with the slowest test files; it fails when any
+# phase or test did.
 test: install browser
 	@rm -rf test-results
-	$(MAKE) lint
-	$(MAKE) typecheck
-	$(MAKE) unit
-	$(MAKE) e2e
+	-@node scripts/phase.mjs lint -- $(MAKE) --no-print-directory lint
+	-@node scripts/phase.mjs typecheck -- $(MAKE) --no-print-directory typecheck
+	-@node scripts/phase.mjs unit -- $(MAKE) --no-print-directory unit
+	-@node scripts/phase.mjs build -- $(MAKE) --no-print-directory build
+	-@node scripts/phase.mjs e2e -- $(MAKE) --no-print-directory e2e
 	@node scripts/test-summary.mjs test-results/unit.json test-results/e2e.json
 
 clean:
