@@ -9,11 +9,11 @@ import {
   INSTRUCTION_FAILURE_REASONS,
   type Lang,
   message,
-  parseTime,
 } from '@wildtrack/contract';
 import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
-import { AppError, FieldRefusal } from '../../http/errors.js';
+import { optionalRange } from '../../http/range.js';
+import { AppError } from '../../http/errors.js';
 import type { DeviceConsole } from '../device/console.js';
 import { captionFor } from '../device/samples.js';
 import type { EventQuery, EventRepository, EventRow, SubscriptionRow } from './repository.js';
@@ -97,10 +97,7 @@ export class EventService {
   }
 
   private query(caller: Caller, devices: Readable[], f: { eventType?: number | undefined; viewed?: 0 | 1 | undefined; startTime?: string | undefined; endTime?: string | undefined }): EventQuery {
-    const from = f.startTime === undefined ? undefined : parseTime(f.startTime, caller.zone);
-    if (from === null) throw new FieldRefusal(['startTime'], 'validation.time');
-    const to = f.endTime === undefined ? undefined : parseTime(f.endTime, caller.zone);
-    if (to === null) throw new FieldRefusal(['endTime'], 'validation.time');
+    const { from, to } = optionalRange(caller, f);
     const shared = devices.filter((d) => d.access.kind === 'shared');
     return {
       userId: caller.session.userId,

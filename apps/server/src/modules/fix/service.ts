@@ -6,25 +6,23 @@ import {
   type FixAnnotations,
   FixValidValue,
   formatTime,
-  MAX_QUERY_SPAN_DAYS,
   message,
-  type MessageKey,
   normalisePrecision,
   NO_SPEED,
   type PositionFilter,
   BOUNDED_FILTERS,
   PRECISION_GRADES,
   PRECISION_GRADE_VALUES,
-  parseTime,
   type SecondLevelMode,
   TrackFlag,
   type TrackColumns,
   trackSetFromParts,
 } from '@wildtrack/contract';
 import { INVALID_BY_SOURCE } from '../../db/schema.js';
-import { AppError, FieldRefusal } from '../../http/errors.js';
+import { AppError } from '../../http/errors.js';
 import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
+import { checkedRange, optionalRange } from '../../http/range.js';
 import { requireRight } from '../device/access.js';
 import type { DeviceConsole, BriefDevice } from '../device/console.js';
 import { captionFor } from '../device/samples.js';
@@ -49,10 +47,6 @@ interface Device {
   /** The part of time the caller may see: all of it, or a share's window. */
   from: number;
   to: number;
-}
-
-function fieldError(_caller: Caller, field: string, key: MessageKey, params: Record<string, string | number> = {}): AppError {
-  return new FieldRefusal([field], key, params);
 }
 
 /**
@@ -155,15 +149,9 @@ export class FixService {
     };
   }
 
-  /** Start and end of a required range, checked: real dates, end not before start, at most 3650 days. */
+  /** Start and end of a required range, checked: the one reading of every call's range (http/range.ts). */
   range(caller: Caller, input: RangeInput): { from: number; to: number } {
-    const from = parseTime(input.startTime ?? '', caller.zone);
-    if (from === null) throw fieldError(caller, 'startTime', 'validation.time');
-    const to = parseTime(input.endTime ?? '', caller.zone);
-    if (to === null) throw fieldError(caller, 'endTime', 'validation.time');
-    if (to < from) throw fieldError(caller, 'endTime', 'validation.timeRange');
-    if (to - from > MAX_QUERY_SPAN_DAYS * DAY_MS + DAY_MS) throw fieldError(caller, 'endTime', 'validation.timeSpan', { days: MAX_QUERY_SPAN_DAYS });
-    return { from, to };
+    return checkedRange(caller, { startTime: input.startTime ?? '', endTime: input.endTime ?? '' });
   }
 
   private query(device: Device, range: { from: number; to: number }, filter: PositionFilter): FixQuery {
@@ -411,19 +399,8 @@ export class FixService {
   }
 
   private convertedRange(caller: Caller, device: Device, body: RangeInput): { from: number; to: number } {
-    let from = Number.MIN_SAFE_INTEGER;
-    let to = Number.MAX_SAFE_INTEGER;
-    if (body.startTime) {
-      const t = parseTime(body.startTime, caller.zone);
-      if (t === null) throw fieldError(caller, 'startTime', 'validation.time');
-      from = t;
-    }
-    if (body.endTime) {
-      const t = parseTime(body.endTime, caller.zone);
-      if (t === null) throw fieldError(caller, 'endTime', 'validation.time');
-      to = t;
-    }
-    return { from: Math.max(from, device.from), to: Math.min(to, device.to) };
+    const { from, to } = optionalRange(caller, body);
+    return { from: Math.max(from ?? Number.MIN_SAFE_INTEGER, device.from), to: Math.min(to ?? Number.MAX_SAFE_INTEGER, device.to) };
   }
 
   async convertedCount(caller: Caller, body: z.output<typeof calls.GetConvertedInvalidCount.body>): Promise<number> {

@@ -1,7 +1,6 @@
 import {
   Code,
   formatTime,
-  parseTime,
   USER_LOG_MAX_AGE_MS,
   USER_LOG_MAX_AHEAD_MS,
   type calls,
@@ -11,6 +10,7 @@ import {
 } from '@wildtrack/contract';
 import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
+import { checkedRange } from '../../http/range.js';
 import { AppError, FieldRefusal, forbidden } from '../../http/errors.js';
 import type { UserLogRepository } from './repository.js';
 
@@ -39,10 +39,7 @@ export class UserLogService {
       // Another organisation's user is answered like one that does not exist.
       if (!members.some((m) => Number(m.id) === memberId)) throw new AppError(Code.NotFound, 'error.noSuchMember');
     }
-    const from = parseTime(body.startTime, caller.zone);
-    if (from === null) throw new FieldRefusal(['startTime'], 'validation.time');
-    const to = parseTime(body.endTime, caller.zone);
-    if (to === null) throw new FieldRefusal(['endTime'], 'validation.time');
+    const { from, to } = checkedRange(caller, body);
     const q = { orgId, userId: memberId, from, to, offset: (body.currentPage - 1) * body.pageSize, limit: body.pageSize };
     const [total, rows] = await Promise.all([this.log.count(q), this.log.page(q)]);
     return {
