@@ -205,18 +205,16 @@ describe('filtering', () => {
     expect(checkedImeis(index, ['f:10', 'd:10:860000000000012', 'd:11:860000000000011', 'd:11:860000000000011'])).toEqual(['860000000000012', '860000000000011']);
   });
 
-  it('filters 10,000 devices in 1,000 folders well within a frame budget', () => {
+  // Its time is measured in bench/tree-filter (npm run bench -- tree-filter), not asserted here.
+  it('filters 10,000 devices in 1,000 folders', () => {
     const folders = Array.from({ length: 1000 }, (_, f) =>
       folder(String(100 + f), `Folder ${f}`, {
         devices: Array.from({ length: 10 }, (_, d) => treeDevice(String(860000000000000 + f * 10 + d), { Caption: `Tag ${f}-${d}`, Sensor: d % 2 ? GNSS : GNSS | Temperature })),
       }),
     );
     const big = buildIndex(tree(folder('-1', 'Big', { folders })));
-    const started = performance.now();
     const result = filterTree(big, { ...NO_FILTERS, search: '860000000005', sensor: 2 }, 'device', false);
-    const elapsed = performance.now() - started;
     expect(result.matched).toBe(500); // IMEIs …5000 to …5999, every other one with a thermometer
-    expect(elapsed).toBeLessThan(100);
   });
 });
 
