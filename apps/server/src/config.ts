@@ -65,6 +65,7 @@ const EnvSchema = z.object({
   REGISTRATION: z.enum(['open', 'closed']).default('open'),
   DOWNLOAD_KEEP_DAYS: z.coerce.number().min(0.001).max(365).default(7),
   DOWNLOAD_TASKS: z.enum(['run', 'off']).default('run'),
+  DOWNLOAD_TASKS_PER_USER: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 export interface Config {
@@ -132,6 +133,11 @@ export interface Config {
    * process, or `wildtrack run-download-tasks`, runs them).
    */
   downloadTasks: 'run' | 'off';
+  /**
+   * How many of one user's download tasks may run at once over all server processes (1 by default): with
+   * several processes, the others stay free for other users' tasks (issue 26 L7).
+   */
+  downloadTasksPerUser: number;
   /** The version page (§2.4): the app download host of each region, and the build the server was made from. */
   version: { downloadHosts: { en: string; na: string; other: string }; build: string };
 }
@@ -181,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     registration: e.REGISTRATION,
     downloadKeepMs: Math.round(e.DOWNLOAD_KEEP_DAYS * 24 * 3600 * 1000),
     downloadTasks: e.DOWNLOAD_TASKS,
+    downloadTasksPerUser: e.DOWNLOAD_TASKS_PER_USER,
     version: {
       downloadHosts: { en: e.VERSION_DOWNLOAD_HOST_EN, na: e.VERSION_DOWNLOAD_HOST_NA, other: e.VERSION_DOWNLOAD_HOST_OTHER },
       build: e.WILDTRACK_BUILD,

@@ -17,14 +17,14 @@ type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: strin
  * (a process that only runs tasks): the export module's writers handed in, so the download module reads
  * no other module's tables.
  */
-export function downloadTaskService(database: Db, config: Pick<Config, 'dataDir' | 'downloadKeepMs' | 'downloadTasks'>, log: Log, devices?: DeviceConsole): DownloadTaskService {
+export function downloadTaskService(database: Db, config: Pick<Config, 'dataDir' | 'downloadKeepMs' | 'downloadTasks' | 'downloadTasksPerUser'>, log: Log, devices?: DeviceConsole): DownloadTaskService {
   const notices = new NoticeService(new NoticeRepository(database.db));
   return new DownloadTaskService(
     new DownloadTaskRepository(database.db),
     devices ?? new DeviceConsole(new DeviceConsoleRepository(database.db, database.sqlite)),
     { write: (req, out, opts) => writeExport(database.db, req, out, opts), fileName: (req) => exportFileName(req) },
     config.dataDir,
-    { keepMs: config.downloadKeepMs, runs: config.downloadTasks === 'run' },
+    { keepMs: config.downloadKeepMs, runs: config.downloadTasks === 'run', perUser: config.downloadTasksPerUser },
     log,
     (task) => notices.sendToUser(Number(task.user_id), taskEndedNotice(task)).then(() => undefined),
   );

@@ -55,6 +55,12 @@ export const DownloadTaskSchema = z.object({
   RemainingMs: z.number(),
   /** Why it failed, in the caller's language; '' otherwise. */
   Error: z.string(),
+  /**
+   * A WAITING task's place in the queue of every user's waiting tasks: 1 is the next a server takes up. The
+   * queue is fair between users (each user's oldest task in turn, the user served least recently first), so
+   * it is the order tasks will start in, not a time; 0 when not WAITING.
+   */
+  QueuePosition: z.number().int(),
 });
 export type DownloadTask = z.infer<typeof DownloadTaskSchema>;
 

@@ -1,7 +1,10 @@
 import { SensorKind, type SensorKindName } from '@wildtrack/contract';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
 import type { Database, DownloadTaskTable } from '../../db/schema.js';
+
+/** The advisory lock PostgreSQL claims are taken under (any number; the same in every process). */
+const CLAIM_LOCK = 26_0707;
 
 export type DownloadTaskRow = Selectable<DownloadTaskTable>;
 
@@ -80,34 +83,65 @@ export class DownloadTaskRepository {
   }
 
   /**
-   * Claims the oldest waiting task for this process. On PostgreSQL the row is locked with SKIP LOCKED, so
-   * processes claiming at once each get a different one; on SQLite (one process writes at a time) the
-   * conditional update alone decides. Either way the update succeeds for one claimant only.
+   * The waiting task to claim next, fair between users (issue 26 L7): among the owners with a waiting task
+   * and fewer than `perUser` running, the one served least recently (the latest `started_at` of their
+   * tasks; never served first), their oldest waiting task; ties by the task's id. One user's twelve big
+   * tasks then take turns with everyone else's instead of going first.
    */
-  async claimNext(now: number): Promise<DownloadTaskRow | undefined> {
-    if (this.postgres) {
-      return this.db
+  private nextWaiting(perUser: number) {
+    return this.db
+      .selectFrom('download_tasks as t')
+      .select('t.id')
+      .where('t.status', '=', 'WAITING')
+      .where(sql<number>`(select count(*) from download_tasks r where r.user_id = t.user_id and r.status = 'DOWNLOADING')`, '<', perUser)
+      .orderBy(sql`coalesce((select max(s.started_at) from download_tasks s where s.user_id = t.user_id), -1)`)
+      .orderBy('t.id')
+      .limit(1);
+  }
+
+  /**
+   * Claims the next waiting task (`nextWaiting`) for this process, unless its owner already runs `perUser`
+   * tasks. On PostgreSQL claims are taken one at a time under a transaction's advisory lock, so two processes
+   * claiming at once see each other's claim (the per-user cap holds across processes; SKIP LOCKED alone
+   * would let both take a task of the same user); on SQLite one statement, conditional on the status and the
+   * owner's running count, decides (one process writes at a time). Either way one claimant only gets a task.
+   */
+  async claimNext(now: number, perUser = 1): Promise<DownloadTaskRow | undefined> {
+    const claim = (db: Kysely<Database>) =>
+      db
         .updateTable('download_tasks')
         .set((eb) => ({ status: 'DOWNLOADING', started_at: now, heartbeat_at: now, attempts: eb('attempts', '+', 1), rows: 0, rows_total: 0, files_done: 0 }))
-        .where('id', '=', (eb) =>
-          eb.selectFrom('download_tasks').select('id').where('status', '=', 'WAITING').orderBy('id').limit(1).forUpdate().skipLocked(),
-        )
+        .where('id', '=', this.postgres ? this.nextWaiting(perUser).forUpdate().skipLocked() : this.nextWaiting(perUser))
         .where('status', '=', 'WAITING')
         .returningAll()
         .executeTakeFirst();
-    }
-    for (;;) {
-      const next = await this.db.selectFrom('download_tasks').select('id').where('status', '=', 'WAITING').orderBy('id').limit(1).executeTakeFirst();
-      if (!next) return undefined;
-      const r = await this.db
-        .updateTable('download_tasks')
-        .set((eb) => ({ status: 'DOWNLOADING', started_at: now, heartbeat_at: now, attempts: eb('attempts', '+', 1), rows: 0, rows_total: 0, files_done: 0 }))
-        .where('id', '=', next.id)
-        .where('status', '=', 'WAITING')
-        .returningAll()
-        .executeTakeFirst();
-      if (r) return r;
-    }
+    if (!this.postgres) return claim(this.db);
+    return this.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(trx);
+      return claim(trx);
+    });
+  }
+
+  /**
+   * The queue as the claim sees it: every waiting task (id, owner) in id order, and for each of their owners
+   * when they were last served and how many of their tasks run now.
+   */
+  async queue(): Promise<{ waiting: { id: number; userId: number }[]; owners: Map<number, { lastServed: number; running: number }> }> {
+    const waiting = await this.db.selectFrom('download_tasks').select(['id', 'user_id']).where('status', '=', 'WAITING').orderBy('id').execute();
+    const owners = new Map<number, { lastServed: number; running: number }>();
+    if (waiting.length === 0) return { waiting: [], owners };
+    const rows = await this.db
+      .selectFrom('download_tasks')
+      .select((eb) => [
+        'user_id',
+        eb.fn.max('started_at').as('last'),
+        eb.fn.sum<number>(eb.case().when('status', '=', 'DOWNLOADING').then(1).else(0).end()).as('running'),
+      ])
+      .where('user_id', 'in', (eb) => eb.selectFrom('download_tasks').select('user_id').where('status', '=', 'WAITING'))
+      .groupBy('user_id')
+      .execute();
+    for (const r of rows) owners.set(Number(r.user_id), { lastServed: r.last === null ? -1 : Number(r.last), running: Number(r.running) });
+    return { waiting: waiting.map((w) => ({ id: Number(w.id), userId: Number(w.user_id) })), owners };
   }
 
   /** Writes a running task's progress (its heartbeat); answers whether a cancel was asked for. */

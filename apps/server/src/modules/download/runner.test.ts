@@ -67,7 +67,8 @@ describe.each(DIALECTS)('download task runner on %s', (dialect) => {
   // the runner never resolves devices (that is done when a task is created): none is given
   const devices = {} as DeviceConsole;
   const repo = () => new DownloadTaskRepository(t.database.db);
-  const runner = (writers: ExportWriters) => new DownloadTaskService(repo(), devices, writers, t.dataDir, { keepMs: 7 * 24 * 3600_000 }, silent);
+  // one user's tasks here: the per-user cap (queue.test.ts) raised so that both runners claim at once
+  const runner = (writers: ExportWriters) => new DownloadTaskService(repo(), devices, writers, t.dataDir, { keepMs: 7 * 24 * 3600_000, perUser: 8 }, silent);
   const queue = async (n: number, caption = 'Stork') => {
     const ids: number[] = [];
     for (let i = 0; i < n; i++) {

@@ -93,15 +93,18 @@ export function zipEntryName(text: string): string {
  */
 export class DownloadTaskService {
   private readonly running = new Map<number, Running>();
-  private readonly work = new SerialQueue<DownloadTaskRow>(() => this.repo.claimNext(Date.now()), (task) => this.run(task));
+  private readonly work = new SerialQueue<DownloadTaskRow>(() => this.repo.claimNext(Date.now(), this.opts.perUser ?? 1), (task) => this.run(task));
 
   constructor(
     private readonly repo: DownloadTaskRepository,
     private readonly devices: DeviceConsole,
     private readonly writers: ExportWriters,
     private readonly dataDir: string,
-    /** How long a file is kept; whether this process runs tasks (false: it serves the calls, another process runs them). */
-    private readonly opts: { keepMs: number; runs?: boolean },
+    /**
+     * How long a file is kept; whether this process runs tasks (false: it serves the calls, another process
+     * runs them); how many of one user's tasks may run at once over all processes (1 by default).
+     */
+    private readonly opts: { keepMs: number; runs?: boolean; perUser?: number },
     private readonly log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void },
     /** Told when a task ends SUCCESSFUL or FAILED (its owner's notice), with the task as stored then. */
     private readonly onEnded: (task: DownloadTaskRow) => Promise<void> = async () => undefined,
@@ -157,10 +160,10 @@ export class DownloadTaskService {
       filesTotal: parts.length * kinds.length,
       now,
     });
-    // The task as created (WAITING), read before the queue is woken: a runner may claim it at once.
-    const created = (await this.repo.byId(id))!;
+    // The task as created (WAITING) and its place in the queue, read before the queue is woken: a runner may claim it at once.
+    const [created, positions] = await Promise.all([this.repo.byId(id), this.positions()]);
     this.kick();
-    return this.view(caller, created, now);
+    return this.view(caller, created!, now, positions.get(id));
   }
 
   async count(caller: Caller, status: DownloadTaskStatus | undefined): Promise<number> {
@@ -169,8 +172,45 @@ export class DownloadTaskService {
 
   async page(caller: Caller, status: DownloadTaskStatus | undefined, currentPage: number, pageSize: number): Promise<{ List: DownloadTask[]; Total: number }> {
     const [total, rows] = await Promise.all([this.repo.count(caller.session.userId, status), this.repo.page(caller.session.userId, status, pageSize, (currentPage - 1) * pageSize)]);
+    const positions = rows.some((r) => r.status === 'WAITING') ? await this.positions() : new Map<number, number>();
     const now = Date.now();
-    return { List: rows.map((r) => this.view(caller, r, now)), Total: total };
+    return { List: rows.map((r) => this.view(caller, r, now, positions.get(Number(r.id)))), Total: total };
+  }
+
+  /**
+   * Each waiting task's place in the queue (1: the next claimed), in the order the claim takes them
+   * (repository `nextWaiting`): the owner served least recently first, their oldest task, that owner then
+   * the most recently served. An owner already running as many tasks as allowed waits while another has a
+   * task; how long the running tasks take is not known, so past the first place it is the order, not a time.
+   */
+  private async positions(): Promise<Map<number, number>> {
+    const { waiting, owners } = await this.repo.queue();
+    const cap = this.opts.perUser ?? 1;
+    const queues = new Map<number, number[]>();
+    for (const w of waiting) {
+      const q = queues.get(w.userId);
+      if (q) q.push(w.id);
+      else queues.set(w.userId, [w.id]);
+    }
+    const served = new Map([...queues.keys()].map((u) => [u, owners.get(u)?.lastServed ?? -1]));
+    const running = new Map([...queues.keys()].map((u) => [u, owners.get(u)?.running ?? 0]));
+    let clock = Math.max(Date.now(), ...served.values());
+    const out = new Map<number, number>();
+    while (out.size < waiting.length) {
+      let best: number | undefined;
+      let bestKey: [number, number, number] | undefined;
+      for (const [user, q] of queues) {
+        if (q.length === 0) continue;
+        const key: [number, number, number] = [running.get(user)! >= cap ? 1 : 0, served.get(user)!, q[0]!];
+        if (!bestKey || key[0] < bestKey[0] || (key[0] === bestKey[0] && (key[1] < bestKey[1] || (key[1] === bestKey[1] && key[2] < bestKey[2])))) {
+          best = user;
+          bestKey = key;
+        }
+      }
+      out.set(queues.get(best!)!.shift()!, out.size + 1);
+      served.set(best!, ++clock);
+    }
+    return out;
   }
 
   private async own(caller: Caller, idStr: string): Promise<DownloadTaskRow> {
@@ -392,8 +432,8 @@ export class DownloadTaskService {
     }
   }
 
-  /** A task as the API shows it, in the caller's language and zone. */
-  view(caller: Caller, r: DownloadTaskRow, now: number): DownloadTask {
+  /** A task as the API shows it, in the caller's language and zone; `position` its place in the queue while WAITING. */
+  view(caller: Caller, r: DownloadTaskRow, now: number, position?: number): DownloadTask {
     let status = (DOWNLOAD_TASK_STATUSES as readonly string[]).includes(r.status) ? (r.status as DownloadTaskStatus) : 'FAILED';
     const expires = r.expires_at === null ? null : Number(r.expires_at);
     if (status === 'SUCCESSFUL' && expires !== null && expires <= now) status = 'EXPIRED';
@@ -428,6 +468,7 @@ export class DownloadTaskService {
       ExpireTime: expires === null ? '' : formatTime(expires, caller.zone),
       RemainingMs: status === 'SUCCESSFUL' && expires !== null ? Math.max(0, expires - now) : 0,
       Error: error ? message(caller.lang, error.key, error.params) : '',
+      QueuePosition: status === 'WAITING' ? (position ?? 0) : 0,
     };
   }
 }
