@@ -12,7 +12,8 @@ import { animationsSettled, catalogue, lookup, newContext, onScreen, screenshot,
  * checked in the tree, positions and temperature -> a download task; a second task is cancelled after
  * confirmation; the first runs (the server is started with DOWNLOAD_TASKS=off and the operator's
  * `run-download-tasks` runs the queue: the cancel meets a task that is certainly still WAITING) and
- * reaches SUCCESSFUL with its time left; its zip downloads and holds a file per device and kind.
+ * reaches SUCCESSFUL with its time left; its zip downloads and holds a file per device and kind. While both wait,
+ * each shows its place in the queue (1 and 2), and the cancelled one leaves the first in first place.
  */
 const setup = serverAndBrowser({ env: { DOWNLOAD_TASKS: 'off' } });
 
@@ -89,6 +90,12 @@ describe.each(cases)('data download ($tag)', ({ locale, tag, texts, a, b }) => {
       await expect.poll(() => taskRows(page).count(), { timeout: 30_000 }).toBe(before + 2);
       const second = page.locator(`tr[data-task]:not([data-task="${firstId}"])`).first();
       const secondId = (await second.getAttribute('data-task'))!;
+      // both wait, nothing runs them yet: each shows its place in the queue (issue 26 L7)
+      const placeOf = (id: string) => page.locator(`tr[data-task="${id}"]`).getByTestId('task-queue-position');
+      await expect.poll(() => placeOf(secondId).textContent()).toBe(t('download.list.queuePosition', { position: 2 }));
+      expect(await placeOf(firstId).textContent()).toBe(t('download.list.queuePosition', { position: 1 }));
+      await animationsSettled(page);
+      await screenshot(page, `download-queue-${tag}`);
       await second.getByTestId('task-cancel').click();
       const confirm = page.locator('.ant-modal-confirm');
       await confirm.waitFor();
@@ -97,6 +104,8 @@ describe.each(cases)('data download ($tag)', ({ locale, tag, texts, a, b }) => {
       const secondRow = page.locator(`tr[data-task="${secondId}"]`);
       await expect.poll(() => statusOf(secondRow), { timeout: 30_000 }).toBe('CANCELLED');
       expect(await secondRow.textContent()).toContain(t('download.status.CANCELLED'));
+      expect(await secondRow.getByTestId('task-queue-position').count()).toBe(0);
+      expect(await placeOf(firstId).textContent()).toBe(t('download.list.queuePosition', { position: 1 }));
 
       // ---- the queue runs (another process): the first task reaches SUCCESSFUL, watched by the page's polling ----
       await setup.server.cli('run-download-tasks');

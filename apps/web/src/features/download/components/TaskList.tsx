@@ -89,6 +89,11 @@ export function TaskList() {
                 <Tag color={STATUS_COLOR[r.Status]} data-testid="task-status">
                   {t(`download.status.${r.Status}`)}
                 </Tag>
+                {r.Status === 'WAITING' && r.QueuePosition > 0 ? (
+                  <Typography.Text type="secondary" data-testid="task-queue-position" data-position={r.QueuePosition}>
+                    {t('download.list.queuePosition', { position: r.QueuePosition })}
+                  </Typography.Text>
+                ) : null}
                 {r.Status === 'DOWNLOADING' ? <Progress percent={r.Percent} size="small" data-testid="task-progress" /> : null}
                 {r.Status === 'DOWNLOADING' && r.RowsTotal > 0 ? (
                   <Typography.Text type="secondary" data-testid="task-rows">
