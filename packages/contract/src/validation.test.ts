@@ -187,6 +187,28 @@ describe('input rules of issue 11 (low findings)', () => {
     );
   });
 
+  it('freeText: the text rule built into a free string field (issue 26 L8), its message naming the field', async () => {
+    const { calls, v } = await load();
+    const title = v.freeText().trim().max(60, { error: 'validation.tooLong' });
+    for (const ch of ['\u0000', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200F', '\u0085', '\uFEFF']) {
+      const r = title.safeParse(`Herons${ch}autumn`);
+      expect(r.success, JSON.stringify(ch)).toBe(false);
+      expect(r.error?.issues[0]?.message).toBe('validation.hiddenChars');
+      // at either end too: refused, not trimmed away unseen
+      expect(title.safeParse(`${ch}Herons`).success, JSON.stringify(ch)).toBe(false);
+    }
+    expect(title.safeParse('  白鹭 autumn ').data).toBe('白鹭 autumn');
+    expect(v.freeText(undefined, { lines: true }).safeParse('{\n\t"a": 1\n}').success).toBe(true);
+    expect(v.freeText(undefined, { lines: true }).safeParse('{"a": "\u202E"}').success).toBe(false);
+    // the download task's title, which showed in the "download ready" notice
+    const task = { imeis: ['860000000000001'], kinds: ['fix'], startTime: '2026-11-01 00:00:00', endTime: '2026-11-02 00:00:00', fileType: 'csv', timeZone: '+08:00' };
+    for (const t of ['a\u0000b', 'gpj\u202Eexe', 'x\u2066y\u2069']) {
+      const r = calls.CreateDownloadTask.body.safeParse({ ...task, title: t });
+      expect(r.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['title', 'validation.hiddenChars']]);
+    }
+    expect(calls.CreateDownloadTask.body.safeParse({ ...task, title: 'Herons autumn' }).success).toBe(true);
+  });
+
   it('takes only this server\'s upload addresses in image fields', async () => {
     const { v } = await load();
     const own = '/prod-api/files/uploads/12/0123456789abcdef0123456789abcdef.jpg';

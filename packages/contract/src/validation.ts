@@ -105,6 +105,20 @@ export const plainText = { check: (v: string) => isPlainText(v), error: 'validat
 /** The same for a text of several lines (a description): tab and line breaks allowed. */
 export const plainLines = { check: (v: string) => isPlainText(v, { lines: true }), error: 'validation.hiddenChars' } as const;
 
+/**
+ * The schema of a free string field: any text a caller types or a client sends that no pattern or fixed set
+ * of values constrains (titles, names, keywords, ids given as text, JSON given as text), with the text rule
+ * (issue 26 L8): hidden characters are refused, naming the field, in the caller's language. Every free
+ * string of a call's body is built by it or carries `plainText` / `plainLines` itself; the generated
+ * harness (apps/server/src/test/harness/bad-input.test.ts, "hidden characters per free string field") fails
+ * for a field that lets one through. `lines` lets tab and line breaks through (a description, JSON text).
+ * Refined before any `.trim()` chained after it, so a hidden character at either end is refused too.
+ */
+export function freeText(params?: { error: string }, opts: { lines?: boolean } = {}): z.ZodString {
+  const rule = opts.lines === true ? plainLines : plainText;
+  return z.string(params).refine(rule.check, { error: rule.error });
+}
+
 export const NicknameSchema = z
   .string(required)
   .trim()

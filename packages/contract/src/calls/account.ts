@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineCall, EmptyBody } from '../call.js';
 import { EMAIL_MAX, PHONE_COUNTRY_CODE } from '../constants.js';
 import { TimeZoneSchema } from '../timezone.js';
-import { AccountNameSchema, EMAIL_PATTERN, PasswordSchema, PhoneSchema, required, VerificationCodeSchema } from '../validation.js';
+import { AccountNameSchema, EMAIL_PATTERN, freeText, PasswordSchema, PhoneSchema, required, VerificationCodeSchema } from '../validation.js';
 import { ClientKeySchema, LoginResultSchema, SafeSettingSchema } from './auth.js';
 
 /**
@@ -38,8 +38,8 @@ export const CountryCodeSchema = z.literal(PHONE_COUNTRY_CODE, { error: 'validat
 /** §3 Security forms: type 1 = e-mail, 2 = phone. */
 export const CodeTypeSchema = z.union([z.literal(1), z.literal(2)], { error: 'validation.codeType' });
 
-/** A password typed to prove who one is (sealed); its rule is only that it is given. */
-const TypedPasswordSchema = z.string(required).min(1, required).max(1024, { error: 'validation.tooLong' });
+/** A password typed to prove who one is (sealed): given, and free of hidden characters (the text rule of every free string). */
+const TypedPasswordSchema = freeText(required).min(1, required).max(1024, { error: 'validation.tooLong' });
 /** A new password: sealed on the wire, opened before the body is checked, so §5's rule applies as to any field. */
 const NewPasswordSchema = PasswordSchema;
 

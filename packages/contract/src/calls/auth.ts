@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall, EmptyBody, ZeroOne } from '../call.js';
 import { TimeZoneSchema } from '../timezone.js';
-import { required } from '../validation.js';
+import { freeText, required } from '../validation.js';
 
 export const RightsSchema = z.object({
   EditDevice: z.boolean(),
@@ -78,8 +78,8 @@ const PUBLIC_KEY_BASE64 = /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/;
 export const ClientKeySchema = z.string(required).regex(PUBLIC_KEY_BASE64, { error: 'validation.clientKey' });
 
 export const PasswordLoginBody = z.object({
-  account: z.string(required).trim().min(1, required).max(64, { error: 'validation.tooLong' }),
-  pwd: z.string(required).min(1, required).max(1024, { error: 'validation.tooLong' }),
+  account: freeText(required).trim().min(1, required).max(64, { error: 'validation.tooLong' }),
+  pwd: freeText(required).min(1, required).max(1024, { error: 'validation.tooLong' }),
   timeZone: TimeZoneSchema,
   clientKey: ClientKeySchema,
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall, EmptyBody, ZeroOne } from '../call.js';
 import { PageSchema, SortOrderSchema, TimeZoneField } from '../paging.js';
-import { ImeiSchema as imei, plainLines, plainText, required } from '../validation.js';
+import { freeText, ImeiSchema as imei, plainLines, plainText, required } from '../validation.js';
 
 /**
  * Tree, folders, devices, animal info and work status (§3, §7.2). Ids travel as strings (IdStr) so
@@ -13,7 +13,7 @@ export const EXPERIENCE_FOLDER_ID = '0';
 /** Prefix of the virtual folder holding the devices one user shared with the caller: 'share-<userId>'. */
 export const SHARED_FOLDER_PREFIX = 'share-';
 
-const folderId = z.string(required).trim().min(1, required).max(40, { error: 'validation.tooLong' });
+const folderId = freeText(required).trim().min(1, required).max(40, { error: 'validation.tooLong' });
 export const FolderNameSchema = z
   .string(required)
   .trim()

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { orderedRange, PageSchema, TimeZoneField } from '../paging.js';
-import { ImeiSchema as imei, required } from '../validation.js';
+import { freeText, ImeiSchema as imei, required } from '../validation.js';
 import { ExportFileTypeSchema, ExportKindSchema, MOVEBANK_EXPORT_KINDS } from './export.js';
 import { TimeTextSchema } from './fix.js';
 
@@ -80,7 +80,7 @@ export const CreateDownloadTask = defineCall({
       fileType: ExportFileTypeSchema,
       /** The zone the range is given in and the files' times are written in; the caller's own by default. */
       timeZone: TimeZoneField,
-      title: z.string().trim().max(DOWNLOAD_TASK_TITLE_MAX, { error: 'validation.tooLong' }).optional(),
+      title: freeText().trim().max(DOWNLOAD_TASK_TITLE_MAX, { error: 'validation.tooLong' }).optional(),
     })
     .superRefine(orderedRange)
     .superRefine((body, ctx) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall, EmptyBody, ZeroOne } from '../call.js';
 import { PageSchema, TimeZoneField } from '../paging.js';
-import { ImeiSchema as imei, plainText, required } from '../validation.js';
+import { freeText, ImeiSchema as imei, plainText, required } from '../validation.js';
 import { GnssCollectionSchema, InstructionParamsSchema, InstrTypeSchema, PostbackSchema } from './instruction.js';
 
 /**
@@ -212,7 +212,7 @@ export const GetFenceList = defineCall({
   access: 'session',
   body: z.object({
     /** Part of the name; '' or absent: all. */
-    keyword: z.string().trim().max(FENCE_LABEL_MAX, { error: 'validation.tooLong' }).optional(),
+    keyword: freeText().trim().max(FENCE_LABEL_MAX, { error: 'validation.tooLong' }).optional(),
     ...PageSchema,
     timeZone: TimeZoneField,
   }),
@@ -293,7 +293,7 @@ export const DeleteFence = defineCall({
  * nothing is stored then.
  */
 export const FenceImportFields = z.object({
-  settings: z.string(required).min(1, required).max(100_000, { error: 'validation.tooLong' }),
+  settings: freeText(required, { lines: true }).min(1, required).max(100_000, { error: 'validation.tooLong' }),
   labelPrefix: z.string().trim().max(FENCE_LABEL_MAX - 6, { error: 'validation.tooLong' }).refine(plainText.check, { error: plainText.error }).optional(),
 });
 

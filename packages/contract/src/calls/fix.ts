@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { PRECISION_GRADES, QUERY_SPAN_DAYS } from '../constants.js';
 import { orderedRange, PageSchema, SortOrderSchema, TimeTextSchema, TimeZoneField } from '../paging.js';
-import { ImeiSchema as imei, required } from '../validation.js';
+import { freeText, ImeiSchema as imei, required } from '../validation.js';
 
 /** Defined with the range fields (paging.ts); still importable from here, where it was first. */
 export { TimeTextSchema } from '../paging.js';
@@ -63,7 +63,7 @@ export const PositionFilterSchema = z.object({
   satellites: satellitesBound,
   satellitesMax: satellitesBound,
   /** Precision letters, e.g. 'AB'; normalised by normalisePrecision (N = grades 6 and 7). */
-  precision: z.string().max(20, { error: 'validation.tooLong' }).optional(),
+  precision: freeText().max(20, { error: 'validation.tooLong' }).optional(),
   /** Leave out fixes that are not valid (out of range, without position or marked invalid). */
   validOnly: z.boolean().optional(),
 });

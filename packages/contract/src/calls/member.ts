@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall, ZeroOne } from '../call.js';
 import { TimeZoneField } from '../paging.js';
-import { AccountNameSchema, EmailSchema, NicknameSchema, PasswordSchema, PhoneSchema, required } from '../validation.js';
+import { AccountNameSchema, EmailSchema, freeText, NicknameSchema, PasswordSchema, PhoneSchema, required } from '../validation.js';
 import { Exit, GetUserInfo, ModifyLcid } from './user.js';
 import { GetPublicKey, Heartbeat } from './auth.js';
 import { RecordUserLog } from './userlog.js';
@@ -105,7 +105,7 @@ export const ModifyTemporaryPassword = defineCall({
   auth: 'session',
   access: 'session',
   body: z.object({
-    originalPwd: z.string(required).min(1, required).max(1024, { error: 'validation.tooLong' }),
+    originalPwd: freeText(required).min(1, required).max(1024, { error: 'validation.tooLong' }),
     newPwd: PasswordSchema,
   }),
   data: z.null(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall, EmptyBody } from '../call.js';
 import { TimeZoneField } from '../paging.js';
-import { required } from '../validation.js';
+import { freeText, required } from '../validation.js';
 
 /**
  * Movebank import from the console (issue 10 item 7): a Movebank CSV, and optionally its reference data,
@@ -16,7 +16,7 @@ export const MOVEBANK_IMPORT_PARTS = { folderId: 'folderId', file: 'file', refer
 
 /** The fields of the import's multipart body (checked by the server like any call's body). */
 export const MovebankImportFields = z.object({
-  folderId: z.string(required).trim().min(1, required).max(40, { error: 'validation.tooLong' }),
+  folderId: freeText(required).trim().min(1, required).max(40, { error: 'validation.tooLong' }),
 });
 
 export const MOVEBANK_IMPORT_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled', 'interrupted'] as const;
@@ -87,7 +87,7 @@ export const MovebankImportJobSchema = z.object({
 });
 export type MovebankImportJob = z.infer<typeof MovebankImportJobSchema>;
 
-const jobRef = z.object({ id: z.string(required).trim().min(1, required).max(20, { error: 'validation.tooLong' }), timeZone: TimeZoneField });
+const jobRef = z.object({ id: freeText(required).trim().min(1, required).max(20, { error: 'validation.tooLong' }), timeZone: TimeZoneField });
 
 /**
  * Multipart: `folderId` (a folder of the caller's organisation, or '-1' the root), then `file` (the

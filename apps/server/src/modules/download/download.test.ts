@@ -170,6 +170,10 @@ describe.each(DIALECTS)('download tasks on %s', (dialect) => {
       [{ startTime: '2000-01-01 00:00:00', endTime: '2026-11-01 00:00:00' }, 'endTime'],
       [{ fileType: 'movebank', kinds: ['fix', 'temperature'] }, 'kinds[1]'],
       [{ title: 'x'.repeat(61) }, 'title'],
+      // hidden characters in the title, which the "download ready" notice shows (issue 26 L8)
+      [{ title: 'Herons\u0000autumn' }, 'title'],
+      [{ title: 'gpj\u202Eexe' }, 'title'],
+      [{ title: '\u2066Herons\u2069' }, 'title'],
     ];
     for (const [change, field] of cases) {
       const r = await call(calls.CreateDownloadTask, { ...good, ...change });

@@ -1,5 +1,5 @@
 import { accessRules, type CallDef } from '@wildtrack/contract';
-import { type JsonSchema, jsonSchemaOf, minimalValue } from './values.js';
+import { type JsonSchema, jsonSchemaOf, minimalValue, setAt } from './values.js';
 import { type Subject, ZONE } from './world.js';
 
 /**
@@ -62,4 +62,57 @@ export function bodyFor(def: CallDef, subject: Subject, range: { startTime: stri
   put('endTime', range.endTime);
   put('timeZone', ZONE);
   return body;
+}
+
+/** A string field of a body: its path (an array's first item for an array of strings) and the schemas down to it, the body's first. */
+export interface StringField {
+  path: (string | number)[];
+  schemas: JsonSchema[];
+}
+
+/**
+ * Every string field a body schema declares, at any depth (objects, arrays' first items, each branch of a
+ * union), derived from the schema: what the "hidden characters per free string field" case sends its
+ * characters in. Fields with a fixed set of values (enums, constants) are not free text and are left out.
+ */
+export function stringFields(def: CallDef): StringField[] {
+  const root = objectSchema(def);
+  const out = new Map<string, StringField>();
+  const deref = (s: JsonSchema): JsonSchema => (s.$ref ? deref(root.$defs?.[s.$ref.replace(/^#\/\$defs\//, '')] ?? {}) : s);
+  const walk = (schema: JsonSchema, path: (string | number)[], chain: JsonSchema[], depth: number) => {
+    const s = deref(schema);
+    if (depth > 6 || 'const' in s || s.enum) return;
+    for (const option of s.anyOf ?? s.oneOf ?? []) walk(option, path, chain, depth + 1);
+    if (s.anyOf || s.oneOf) return;
+    const types = s.type === undefined ? [] : Array.isArray(s.type) ? s.type : [s.type];
+    const patterned = (s.allOf ?? []).some((part) => part.pattern !== undefined);
+    if (path.length > 0 && (types.includes('string') || (types.length === 0 && patterned))) {
+      const key = JSON.stringify(path);
+      if (!out.has(key)) out.set(key, { path, schemas: [...chain, s] });
+    }
+    if (types.includes('object')) for (const [k, v] of Object.entries(s.properties ?? {})) walk(v, [...path, k], [...chain, s], depth + 1);
+    if (types.includes('array')) {
+      if (s.prefixItems) s.prefixItems.forEach((p, i) => walk(p, [...path, i], [...chain, s], depth + 1));
+      else if (s.items) walk(s.items, [...path, 0], [...chain, s], depth + 1);
+    }
+  };
+  walk(root, [], [], 0);
+  return [...out.values()];
+}
+
+/**
+ * `base` with the string field present: each missing level on the way made the smallest its schema
+ * accepts (an optional object, an empty array's first item), the field itself left as it is or made so.
+ */
+export function withField(base: Record<string, unknown>, field: StringField, root: JsonSchema, seed = 1): Record<string, unknown> {
+  let body: unknown = base;
+  for (let depth = 1; depth <= field.path.length; depth++) {
+    const prefix = field.path.slice(0, depth);
+    let at: unknown = body;
+    for (const p of prefix) at = (at as Record<string | number, unknown> | null | undefined)?.[p];
+    if (at === undefined || at === null || (depth === field.path.length && typeof at !== 'string')) {
+      body = setAt(body, prefix, minimalValue(field.schemas[depth]!, root, seed));
+    }
+  }
+  return body as Record<string, unknown>;
 }
