@@ -2,7 +2,8 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { main: 'src/main.ts', cli: 'src/cli.ts' },
+  // shp-worker: the shapefile import's worker thread, started from beside the bundle (modules/fence/shp-import.ts).
+  entryPoints: { main: 'src/main.ts', cli: 'src/cli.ts', 'shp-worker': 'src/modules/fence/shp-worker.ts' },
   // SERVER_OUTDIR: a private build (e.g. dist-mine) beside dist, so that its external packages still resolve.
   outdir: process.env.SERVER_OUTDIR ?? 'dist',
   bundle: true,

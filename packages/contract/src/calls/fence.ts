@@ -54,6 +54,14 @@ export const FENCE_LABEL_MAX = 50;
 export const FENCE_SHP_MAX_BYTES = 10 * 1024 * 1024;
 /** Most polygons one shapefile import turns into fences. */
 export const FENCE_SHP_MAX_FENCES = 200;
+/**
+ * Most rings (outer and inner, every record's) one shapefile may hold: the reader pairs each inner ring
+ * with the outer ones, work that grows with both counts. Each ring is held to FENCE_MAX_VERTICES (+ the
+ * closing vertex) too; both are checked from the records' headers before any geometry is read.
+ */
+export const FENCE_SHP_MAX_RINGS = 1000;
+/** Longest a shapefile's geometry may take to read and check (in a worker thread, beside the server's calls). */
+export const FENCE_SHP_MAX_SECONDS = 30;
 export const FENCE_IMPORT_PATH = '/api/Fence/ImportShp';
 
 const lng = z.number({ error: 'validation.fence.lng' }).min(-180, { error: 'validation.fence.lng' }).max(180, { error: 'validation.fence.lng' });

@@ -3,6 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import {
   API_BASE,
   type CallDef,
+  FENCE_MAX_VERTICES,
+  FENCE_SHP_MAX_RINGS,
   calls,
   Code,
   DeviceStatus,
@@ -24,6 +26,19 @@ import { createIngestService } from '../../ingest/service.js';
 import { attachFenceEvaluation } from './evaluation.js';
 import { FenceRepository } from './repository.js';
 import { polygonShp } from './shp-writer.test-util.js';
+import { readShpInWorker, shpReads } from './shp-import.js';
+
+/** A star-shaped ring of n vertices (not crossing itself) around [lng, lat], closed, clockwise as a shapefile's outer ring. */
+const star = (lng: number, lat: number, n: number): [number, number][] => {
+  const ring = Array.from({ length: n }, (_, i): [number, number] => {
+    const a = (-2 * Math.PI * i) / n;
+    const r = 0.01 * (1 + 0.3 * Math.sin(i * 7));
+    return [lng + r * Math.cos(a), lat + r * Math.sin(a)];
+  });
+  return [...ring, ring[0]!];
+};
+/** A file of `count` such rings of 5,000 vertices (~80 kB each): seconds of geometry to check. */
+const heavyShp = (count: number) => polygonShp(Array.from({ length: count }, (_, i) => star(100 + (i % 10) * 0.05, 10 + Math.floor(i / 10) * 0.05, 5000)));
 
 /** 2026-11-20 10:00 in +08:00: the clock (Date only). */
 const T0 = Date.UTC(2026, 10, 20, 2, 0, 0);
@@ -386,4 +401,60 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
     expect(stranger.Code).toBe(Code.NotFound);
     expect(await snapshot()).toEqual(before);
   });
+
+  it('checks the devices of an import before its file is read: a device the caller may not see or instruct is refused, the file never parsed', async () => {
+    const file = { name: 'parks.shp', bytes: heavyShp(20) };
+    const started = shpReads.started;
+    for (const [imei, code] of [['B-PRIVATE', Code.NotFound], ['B-NOINSTR', Code.Forbidden], ['B-EXPIRED', Code.NotFound]] as const) {
+      const r = await upload(file, { settings: JSON.stringify(settings(['H-ONE', imei])) });
+      expect([imei, r.Code]).toEqual([imei, code]);
+    }
+    expect(shpReads.started).toBe(started);
+  });
+
+  it('refuses a file with more rings, larger rings or longer geometry work than an import takes, naming the limit in both languages', async () => {
+    const s = JSON.stringify(settings(['H-ONE']));
+    const before = await snapshot();
+    const started = shpReads.started;
+    const tri = (i: number): [number, number][] => [[100 + i * 0.001, 10], [100 + i * 0.001, 10.0005], [100.0005 + i * 0.001, 10], [100 + i * 0.001, 10]];
+    const rings = polygonShp(Array.from({ length: FENCE_SHP_MAX_RINGS + 1 }, (_, i) => tri(i)));
+    const large = polygonShp([tri(0), star(101, 11, FENCE_MAX_VERTICES + 1)]);
+    for (const [file, lang, text] of [
+      [rings, 'en', `Geofence file import failed: the file holds more than ${FENCE_SHP_MAX_RINGS} rings`],
+      [rings, 'zh', `围栏文件导入失败：文件中的环超过 ${FENCE_SHP_MAX_RINGS} 个`],
+      [large, 'en', `Geofence file import failed: record 2 has a ring of more than ${FENCE_MAX_VERTICES} vertices`],
+      [large, 'zh', `围栏文件导入失败：第 2 个要素有一个环超过 ${FENCE_MAX_VERTICES} 个顶点`],
+    ] as const) {
+      const r = await upload({ name: 'many.shp', bytes: file }, { settings: s }, { lang });
+      expect([r.Code, r.Msg]).toEqual([Code.Failed, text]);
+    }
+    // refused from the headers: no geometry read was started
+    expect(shpReads.started).toBe(started);
+    // the time limit: the worker is stopped and the import refused naming it; the next import is read
+    const lang = 'zh';
+    const slow = await readShpInWorker(new Uint8Array(heavyShp(100)), lang, { timeoutMs: 200 }).then(() => null, (e: Error & { params?: { reason: string } }) => e.params?.reason);
+    expect(slow).toBe('文件处理超过 0.2 秒，请拆分成几个文件再导入');
+    const ok = await upload({ name: 'parks.shp', bytes: polygonShp([star(102, 12, 50)]) }, { settings: s });
+    expect(ok.Code, ok.Msg).toBe(Code.Success);
+    expect((await snapshot()).fences).toBe(before.fences + 1);
+  });
+
+  it("answers another user's call while an import's geometry is read (a worker thread, not the event loop)", async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const path = calls.GetFenceList.path;
+    const listOverSocket = async () => {
+      const body = JSON.stringify({});
+      const res = await fetch(address + API_BASE + path, { method: 'POST', headers: { ...signedHeaders({ token: bob, path, body, lcid: LanguageId.en }), 'content-type': 'application/json' }, body });
+      const answer = (await res.json()) as { Code: number; Msg: string };
+      return `${answer.Code} ${answer.Msg}`;
+    };
+    const importing = upload({ name: 'heavy.shp', bytes: heavyShp(10) }, { settings: JSON.stringify(settings(['H-ONE'])) });
+    await expect.poll(() => shpReads.running).toBeGreaterThan(0);
+    // a call over a real socket needs the event loop: answered while the import is still being read
+    expect(await listOverSocket()).toBe(`${Code.Success} Operation successful`);
+    expect(shpReads.running).toBeGreaterThan(0);
+    const done = await importing;
+    expect(done.Code, done.Msg).toBe(Code.Success);
+    expect(done.Data!.List).toHaveLength(10);
+  }, 120_000);
 });

@@ -1,5 +1,8 @@
+import kinks from '@turf/kinks';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compile, contains } from './geometry.js';
+import { closeRing, type LngLat } from '@wildtrack/contract';
+import { compile, contains, selfIntersects } from './geometry.js';
 
 /** Even-odd ray casting over every edge: what the banded test must answer. */
 function naive(ring: [number, number][], lng: number, lat: number): boolean {
@@ -37,5 +40,42 @@ describe('point in polygon by latitude bands', () => {
       expect(inside).toBeGreaterThan(100);
       expect(inside).toBeLessThan(points.length - 100);
     }
+  });
+});
+
+describe('a ring crossing itself', () => {
+  const byKinks = (ring: LngLat[]) => kinks({ type: 'Polygon', coordinates: [closeRing(ring)] }).features.length > 0;
+
+  it('is told as @turf/kinks tells it: random rings on a coarse grid (touching, collinear, repeated vertices) and fine ones', () => {
+    const grid = fc.array(fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 4 })), { minLength: 3, maxLength: 12 });
+    const fine = fc.array(fc.tuple(fc.double({ min: 120, max: 121, noNaN: true }), fc.double({ min: 30, max: 31, noNaN: true })), { minLength: 3, maxLength: 30 });
+    let crossing = 0;
+    for (const arb of [grid, fine]) {
+      fc.assert(
+        fc.property(arb, (pts) => {
+          const ring = pts as LngLat[];
+          const want = byKinks(ring);
+          if (want) crossing += 1;
+          expect(selfIntersects(ring)).toBe(want);
+        }),
+        { numRuns: 2000, seed: 26 },
+      );
+    }
+    // both answers occur
+    expect(crossing).toBeGreaterThan(100);
+    expect(crossing).toBeLessThan(3900);
+  });
+
+  it('a 5,000-vertex star: not crossing; one vertex moved across: crossing', () => {
+    const star: LngLat[] = Array.from({ length: 5000 }, (_, v) => {
+      const a = (2 * Math.PI * v) / 5000;
+      const r = 0.01 * (1 + 0.3 * Math.sin(7 * a));
+      return [121 + r * Math.cos(a), 31 + r * Math.sin(a)];
+    });
+    expect(selfIntersects(star)).toBe(false);
+    const moved = star.slice();
+    moved[2500] = [121.02, 31];
+    expect(selfIntersects(moved)).toBe(byKinks(moved));
+    expect(selfIntersects(moved)).toBe(true);
   });
 });

@@ -1,11 +1,13 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { calls, Code, FENCE_SHP_MAX_BYTES, FenceImportFields, type FenceSettings, FenceSettingsSchema, type FenceShape, message } from '@wildtrack/contract';
+import { calls, Code, FENCE_SHP_MAX_BYTES, FenceImportFields, type FenceSettings, FenceSettingsSchema, message } from '@wildtrack/contract';
 import type { Caller } from '../../http/caller.js';
 import { type CallHooks, registerCall } from '../../http/calls.js';
 import { AppError, ValidationFailure } from '../../http/errors.js';
+import type { FenceGeometry } from './geometry.js';
 import type { FenceService } from './service.js';
-import { importFailed, readShpPolygons } from './shp.js';
+import { importFailed } from './shp.js';
+import { readShpInWorker } from './shp-import.js';
 
 /** The name the user gave the file, without directories or the .shp ending. */
 function baseName(name: string): string {
@@ -13,10 +15,12 @@ function baseName(name: string): string {
 }
 
 /**
- * Reads the import: the fields first (settings as JSON, checked like a form's body), then one `file`
- * ending in .shp, under FENCE_SHP_MAX_BYTES (one byte more and the read stops: nothing is kept).
+ * Reads the import: the fields first (settings as JSON, checked like a form's body, and its devices
+ * checked against the caller's rights before a byte of the file is kept), then one `file` ending in .shp,
+ * under FENCE_SHP_MAX_BYTES (one byte more and the read stops: nothing is kept), its geometry read in a
+ * worker thread (shp-import.ts).
  */
-async function receive(request: FastifyRequest, caller: Caller): Promise<{ settings: FenceSettings; prefix: string; shapes: FenceShape[] }> {
+async function receive(request: FastifyRequest, caller: Caller, fences: FenceService): Promise<{ settings: FenceSettings; prefix: string; shapes: FenceGeometry[] }> {
   if (!request.isMultipart()) throw new AppError(Code.Invalid, 'upload.notMultipart');
   const fields: Record<string, string> = {};
   let file: { name: string; bytes: Buffer } | undefined;
@@ -41,7 +45,15 @@ async function receive(request: FastifyRequest, caller: Caller): Promise<{ setti
       fields[part.fieldname] = String(part.value);
       continue;
     }
-    settings ??= checkFields();
+    if (!settings) {
+      settings = checkFields();
+      try {
+        await fences.checkImportDevices(caller, settings.imeis);
+      } catch (err) {
+        part.file.resume();
+        throw err;
+      }
+    }
     if (part.fieldname !== 'file' || file) throw new AppError(Code.Invalid, 'movebank.unknownPart', { name: part.fieldname.slice(0, 40) });
     if (!/\.shp$/i.test(part.filename)) {
       part.file.resume();
@@ -59,7 +71,7 @@ async function receive(request: FastifyRequest, caller: Caller): Promise<{ setti
   }
   settings ??= checkFields();
   if (!file) throw new AppError(Code.Invalid, 'upload.noFile');
-  const shapes = await readShpPolygons(new Uint8Array(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength), caller.lang);
+  const shapes = await readShpInWorker(new Uint8Array(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength), caller.lang);
   return { settings, prefix: fields.labelPrefix?.trim() || baseName(file.name), shapes };
 }
 
@@ -76,7 +88,7 @@ export function fenceRoutes(app: FastifyInstance, hooks: CallHooks, fences: Fenc
     // One byte over the limit is read (and refused), not more.
     await scope.register(multipart, { limits: { fileSize: FENCE_SHP_MAX_BYTES, files: 1, fields: 4, parts: 5 } });
     registerCall(scope, hooks, calls.ImportShp, async ({ request, caller }) => {
-      const { settings, prefix, shapes } = await receive(request, caller);
+      const { settings, prefix, shapes } = await receive(request, caller, fences);
       return fences.importShapes(caller, prefix, shapes, settings);
     });
   });
