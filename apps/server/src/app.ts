@@ -271,7 +271,7 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   fixRoutes(app, hooks, services.fixes);
   uploadRoutes(app, hooks, uploads);
   mapRoutes(app, hooks, config.tileLayers);
-  movebankRoutes(app, hooks, services.imports);
+  movebankRoutes(app, hooks, services.imports, config.uploadIdleMs);
   sensorRoutes(app, hooks, new SensorService(deviceConsole, new SensorRepository(database.db, database.sqlite)));
   mediaRoutes(app, hooks, services.media);
   accelerationRoutes(app, hooks, acceleration);
@@ -280,7 +280,7 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   fieldRoutes(app, hooks, new FieldService(deviceConsole, new FieldRepository(database.db)), config.dataDir);
   instructionRoutes(app, hooks, services.instructions);
   liveRoutes(app, hooks, live);
-  fenceRoutes(app, hooks, services.fences);
+  fenceRoutes(app, hooks, services.fences, config.uploadIdleMs);
   attachFenceEvaluation(services.ingest, new FenceRepository(database.db, database.sqlite), { fences: services.fences, instructions: services.instructions, log: app.log });
   noticeRoutes(app, hooks, services.notices);
   downloadTaskRoutes(app, hooks, services.downloads);

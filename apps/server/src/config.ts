@@ -35,6 +35,7 @@ const EnvSchema = z.object({
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a plain lower-case PostgreSQL schema name').optional(),
   SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).default(7 * 24 * 3600),
+  UPLOAD_IDLE_SECONDS: z.coerce.number().min(0.1).default(30),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   TLS_CERT: z.string().optional(),
   TLS_KEY: z.string().optional(),
@@ -85,6 +86,8 @@ export interface Config {
   /** Public calls (signing in) one client address may make per minute; 0: no limit. */
   signInRateLimit: number;
   sessionIdleMs: number;
+  /** A file import (Movebank, shapefile) whose body sends nothing for this long is refused and its file removed. */
+  uploadIdleMs: number;
   bodyLimit: number;
   tls: { cert: string; key: string } | undefined;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
@@ -164,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     signInRateLimit: e.SIGN_IN_RATE_LIMIT,
     sessionIdleMs: e.SESSION_IDLE_SECONDS * 1000,
+    uploadIdleMs: e.UPLOAD_IDLE_SECONDS * 1000,
     bodyLimit: e.BODY_LIMIT_BYTES,
     tls: e.TLS_CERT && e.TLS_KEY ? { cert: e.TLS_CERT, key: e.TLS_KEY } : undefined,
     logLevel: e.LOG_LEVEL,

@@ -11,6 +11,12 @@ import { freeText, required } from '../validation.js';
 export const MOVEBANK_IMPORT_PATH = '/api/Movebank/Import';
 /** Largest Movebank file (and reference file) the console takes. */
 export const MOVEBANK_IMPORT_MAX_BYTES = 1024 * 1024 * 1024;
+/**
+ * Longest record (characters, its fields together) a Movebank CSV may hold: a burst of raw acceleration
+ * is a few kB, so a record past this one is a quote never closed swallowing the file, and the reading
+ * stops there (the report names the line) instead of holding the rest of the file in memory.
+ */
+export const MOVEBANK_MAX_RECORD_CHARS = 1_000_000;
 /** The multipart parts of an import, in this order: the fields first, then `file` and the optional `reference`. */
 export const MOVEBANK_IMPORT_PARTS = { folderId: 'folderId', file: 'file', reference: 'reference' } as const;
 

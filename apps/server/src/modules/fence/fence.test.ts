@@ -402,6 +402,16 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('answers an import without a multipart boundary with the envelope naming what is missing (was HTTP 500)', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: API_BASE + FENCE_IMPORT_PATH,
+      headers: { ...signedHeaders({ token: alice, path: FENCE_IMPORT_PATH, body: undefined, lcid: LanguageId.zh }), 'content-type': 'multipart/form-data' },
+      payload: 'settings=1',
+    });
+    expect([res.statusCode, res.json()]).toEqual([200, { Code: Code.Invalid, Msg: '请以 multipart/form-data 上传文件：Content-Type 缺少 boundary 参数。', Data: null }]);
+  });
+
   it('checks the devices of an import before its file is read: a device the caller may not see or instruct is refused, the file never parsed', async () => {
     const file = { name: 'parks.shp', bytes: heavyShp(20) };
     const started = shpReads.started;

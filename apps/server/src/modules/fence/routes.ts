@@ -4,6 +4,7 @@ import { calls, Code, FENCE_SHP_MAX_BYTES, FenceImportFields, type FenceSettings
 import type { Caller } from '../../http/caller.js';
 import { type CallHooks, registerCall } from '../../http/calls.js';
 import { AppError, ValidationFailure } from '../../http/errors.js';
+import { requireBoundary, watchCut } from '../../http/multipart-body.js';
 import type { FenceGeometry } from './geometry.js';
 import type { FenceService } from './service.js';
 import { importFailed } from './shp.js';
@@ -22,6 +23,7 @@ function baseName(name: string): string {
  */
 async function receive(request: FastifyRequest, caller: Caller, fences: FenceService): Promise<{ settings: FenceSettings; prefix: string; shapes: FenceGeometry[] }> {
   if (!request.isMultipart()) throw new AppError(Code.Invalid, 'upload.notMultipart');
+  requireBoundary(request);
   const fields: Record<string, string> = {};
   let file: { name: string; bytes: Buffer } | undefined;
   let settings: FenceSettings | undefined;
@@ -76,7 +78,7 @@ async function receive(request: FastifyRequest, caller: Caller, fences: FenceSer
 }
 
 /** Geofences (§7.2 Fence/*): thin routes over FenceService; the .shp import reads its multipart body here. */
-export function fenceRoutes(app: FastifyInstance, hooks: CallHooks, fences: FenceService): void {
+export function fenceRoutes(app: FastifyInstance, hooks: CallHooks, fences: FenceService, uploadIdleMs = 30_000): void {
   registerCall(app, hooks, calls.GetFenceList, async ({ body, caller }) => fences.list(caller, body));
   registerCall(app, hooks, calls.GetDeviceFenceList, async ({ body, caller }) => fences.deviceFences(caller, body.imei));
   registerCall(app, hooks, calls.GetRuleListByType, async ({ body, caller }) => fences.rulesByType(caller, body.fenceId, body.type));
@@ -87,8 +89,10 @@ export function fenceRoutes(app: FastifyInstance, hooks: CallHooks, fences: Fenc
   app.register(async (scope) => {
     // One byte over the limit is read (and refused), not more.
     await scope.register(multipart, { limits: { fileSize: FENCE_SHP_MAX_BYTES, files: 1, fields: 4, parts: 5 } });
-    registerCall(scope, hooks, calls.ImportShp, async ({ request, caller }) => {
-      const { settings, prefix, shapes } = await receive(request, caller, fences);
+    registerCall(scope, hooks, calls.ImportShp, async ({ request, reply, caller }) => {
+      // a client gone or stalled mid-body: refused at once, not left waiting for the rest of the file
+      const watch = watchCut(request, reply, uploadIdleMs, () => {});
+      const { settings, prefix, shapes } = await Promise.race([watch.cut, receive(request, caller, fences)]).finally(() => watch.done());
       return fences.importShapes(caller, prefix, shapes, settings);
     });
   });

@@ -3,6 +3,7 @@
 // (no session, another organisation, a shared folder without the right, the experience folder, a file
 // that is not Movebank data) leaving the database as it was.
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -107,7 +108,8 @@ describe.each(DIALECTS)('Movebank import from the console on %s', (dialect) => {
     );
 
   beforeAll(async () => {
-    t = await createTestApp(dialect);
+    // an upload sending nothing for 1 s is refused (the cut-off test waits it out)
+    t = await createTestApp(dialect, { UPLOAD_IDLE_SECONDS: '1' });
     ({ token: alice } = await t.userWithToken({ org: 'Gull Lab' }));
     ({ token: bob } = await t.userWithToken({ org: 'Otter Lab' }));
     const { token: carol, userName: carolName } = await t.userWithToken({ org: 'Crane Lab' });
@@ -271,6 +273,57 @@ describe.each(DIALECTS)('Movebank import from the console on %s', (dialect) => {
     await t.database.db.updateTable('movebank_imports').set({ status: 'cancelled' }).where('id', '=', id).execute();
     fs.rmSync(fresh);
     fs.rmSync(queued);
+  });
+
+  it('answers multipart without a boundary with the envelope naming what is missing (was HTTP 500), in both languages', async () => {
+    for (const [lang, text] of [['en', 'Send the file as multipart/form-data: the Content-Type header lacks its boundary.'], ['zh', '请以 multipart/form-data 上传文件：Content-Type 缺少 boundary 参数。']] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: API_BASE + MOVEBANK_IMPORT_PATH,
+        headers: { ...signedHeaders({ token: alice, path: MOVEBANK_IMPORT_PATH, body: undefined, lcid: LanguageId[lang] }), 'content-type': 'multipart/form-data' },
+        payload: 'folderId=1',
+      });
+      expect([res.statusCode, (res.json() as Envelope).Code, (res.json() as Envelope).Msg]).toEqual([200, Code.Invalid, text]);
+    }
+  });
+
+  it('closes and removes the file of an upload cut off or stalled mid-body over a real socket: the descriptors come back, no file is left', async () => {
+    const address = new URL(await t.app.listen({ port: 0, host: '127.0.0.1' }));
+    const descriptors = () => fs.readdirSync('/proc/self/fd').length;
+    const before = { fds: descriptors(), files: (await state()).files };
+    const boundary = '----wildtrack-cut';
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="folderId"\r\n\r\n${folder}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+    );
+    const rows = Buffer.from('event-id,timestamp,location-long,location-lat,tag-local-identifier\n' + '1,2020-01-01 00:00:00.000,4.1,51.2,CUT-1\n'.repeat(5000));
+    for (let i = 0; i < 6; i++) {
+      const socket = net.connect(Number(address.port), address.hostname);
+      await new Promise<void>((resolve) => socket.once('connect', resolve));
+      const headers = { ...signedHeaders({ token: alice, path: MOVEBANK_IMPORT_PATH, body: undefined, lcid: LanguageId.en }), 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + 50_000_000) };
+      socket.write(`POST ${API_BASE}${MOVEBANK_IMPORT_PATH} HTTP/1.1\r\nHost: ${address.host}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`);
+      socket.write(Buffer.concat([head, rows]));
+      // the file is being written: then the client goes away
+      await expect.poll(async () => (await state()).files).toBe(before.files + 1);
+      const answer = new Promise<string>((resolve) => {
+        let text = '';
+        socket.on('data', (b: Buffer) => (text += b.toString()));
+        socket.on('close', () => resolve(text));
+      });
+      // the client goes away, ends its side only (a FIN) and waits, or stops sending and waits
+      if (i % 3 === 0) socket.destroy();
+      else if (i % 3 === 1) {
+        socket.end();
+        expect(await answer).toMatch(/^HTTP\/1\.1 |^$/);
+      } else {
+        // UPLOAD_IDLE_SECONDS 1 in this file: answered, and the connection closed
+        const text = await answer;
+        expect(text).toMatch(/^HTTP\/1\.1 200 /);
+        expect(text).toContain('"Msg":"The upload stalled: nothing arrived for 1 s; send it again."');
+      }
+      await expect.poll(async () => (await state()).files).toBe(before.files);
+    }
+    await expect.poll(descriptors).toBeLessThanOrEqual(before.fds);
   });
 
   it('marks an import interrupted when its server stopped: one whose heartbeat aged, and the running ones of a server that closes', async () => {

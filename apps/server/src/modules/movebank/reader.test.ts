@@ -143,3 +143,28 @@ describe('MovebankReader', () => {
     await expect(readAll(csv(''))).rejects.toThrow(/empty file/);
   });
 });
+
+describe('a record longer than the reader takes', () => {
+  it('stops the reading at a quote that never closes once its record passes MOVEBANK_MAX_RECORD_CHARS, naming the line, instead of holding the rest of the file', async () => {
+    const header = 'timestamp,location-long,location-lat,tag-local-identifier';
+    const rest = Array.from({ length: 120_000 }, (_, i) => `2020-01-01 00:00:${String(i % 60).padStart(2, '0')}.000,1,2,T${i}`).join('\n');
+    const file = csv([header, '2020-01-01 00:00:00.000,1,2,T1', '2020-01-01 00:00:01.000,1,2,"T2', rest, ''].join('\n'));
+    const size = fs.statSync(file).size;
+    expect(size).toBeGreaterThan(4_000_000);
+    const skipped = new Skips();
+    const reader = new MovebankReader(file, skipped);
+    const rows: SourceRow[] = [];
+    for await (const r of reader.read()) rows.push(r);
+    reader.close();
+    expect(rows.map((r) => r.tag)).toEqual(['T1']);
+    expect(skipped.list()).toEqual([
+      {
+        reason: 'malformed CSV: the record starting on line 3 is longer than 1,000,000 characters (a quote never closed?), so the import stopped there and the lines after it were not read',
+        count: 1,
+        examples: [{ line: 3 }],
+      },
+    ]);
+    // the reading stopped near the limit: the rest of the file was neither read nor held
+    expect(reader.bytesRead).toBeLessThan(size / 2);
+  });
+});

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { type CsvError, parse, type Parser } from 'csv-parse';
+import { MOVEBANK_MAX_RECORD_CHARS } from '@wildtrack/contract';
 import { Layout } from './columns.js';
 import { MovebankFormatError } from './errors.js';
 import { isEmpty, parseTimestamp, TIMESTAMP_FORMAT } from './values.js';
@@ -126,6 +127,8 @@ export class MovebankReader {
     private readonly skipped: Skips,
     private readonly onProgress?: ((line: string) => void) | undefined,
     private readonly started = performance.now(),
+    /** The longest record read (MOVEBANK_MAX_RECORD_CHARS; a test sets a smaller one). */
+    private readonly maxRecordChars = MOVEBANK_MAX_RECORD_CHARS,
   ) {
     const missing = fileError(file);
     if (missing) throw missing;
@@ -156,7 +159,12 @@ export class MovebankReader {
     // as the lines it swallowed.
     let lastRecordLine = 0;
     const decimalComma = this.delimiter === ';';
+    // A record past MOVEBANK_MAX_RECORD_CHARS (csv-parse's max_record_size) is a quote that never closes:
+    // csv-parse would keep it growing with the file (600 MB: +455 MiB). The reading stops there, once said.
+    let stopped = false;
+    const maxRecord = this.maxRecordChars;
     const parser = parse({
+      max_record_size: maxRecord,
       delimiter: this.delimiter,
       bom: true,
       skip_empty_lines: true,
@@ -171,7 +179,18 @@ export class MovebankReader {
       },
     });
     parser.on('skip', (err: CsvError) => {
-      if (err.code === 'CSV_QUOTE_NOT_CLOSED') {
+      if (stopped) return;
+      if (err.code === 'CSV_MAX_RECORD_SIZE') {
+        stopped = true;
+        this.rows += 1;
+        skipped.add(
+          `malformed CSV: the record starting on line ${lastRecordLine + 1} is longer than ${maxRecord.toLocaleString('en-US')} characters (a quote never closed?), so the import stopped there and the lines after it were not read`,
+          { line: lastRecordLine + 1 },
+        );
+        input.unpipe(parser);
+        input.destroy();
+        parser.end();
+      } else if (err.code === 'CSV_QUOTE_NOT_CLOSED') {
         const lost = Math.max(1, Number(err.lines) - lastRecordLine);
         this.rows += lost;
         skipped.add(`malformed CSV: a quote opened on line ${lastRecordLine + 1} is never closed, so the lines after it could not be read`, { line: lastRecordLine + 1 }, lost);

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { calls, Code, MOVEBANK_IMPORT_MAX_BYTES, MOVEBANK_IMPORT_PARTS, MovebankImportFields } from '@wildtrack/contract';
 import type { Caller } from '../../http/caller.js';
 import { type CallHooks, registerCall } from '../../http/calls.js';
 import { AppError, ValidationFailure } from '../../http/errors.js';
+import { requireBoundary, watchCut } from '../../http/multipart-body.js';
 import type { MovebankImportService, UploadedFiles } from './jobs.js';
 
 const tooLarge = () => new AppError(Code.Invalid, 'movebank.tooLarge', { limit: `${MOVEBANK_IMPORT_MAX_BYTES / 1024 / 1024 / 1024} GB` });
@@ -19,13 +20,28 @@ function shownName(name: string): string {
  * Reads the import's multipart body in order: the fields, checked (folder and right) before any byte of
  * a file is taken, then each file streamed to disk as it arrives, so memory stays flat for any size.
  */
-async function receive(request: FastifyRequest, caller: Caller, imports: MovebankImportService): Promise<{ folderId: number | null; files: UploadedFiles }> {
+async function receive(request: FastifyRequest, reply: FastifyReply, idleMs: number, caller: Caller, imports: MovebankImportService): Promise<{ folderId: number | null; files: UploadedFiles }> {
   if (!request.isMultipart()) throw new AppError(Code.Invalid, 'upload.notMultipart');
+  requireBoundary(request);
   const fields: Record<string, string> = {};
   let folderId: number | null | undefined;
   const files: Partial<UploadedFiles> = {};
   const written: string[] = [];
+  // A client gone mid-body: the file being written is closed and removed at once (it held a descriptor
+  // and a file in imports/ for good).
+  let writing: fs.WriteStream | undefined;
+  const watch = watchCut(request, reply, idleMs, () => writing?.destroy());
   try {
+    return await Promise.race([watch.cut, read()]);
+  } catch (err) {
+    writing?.destroy();
+    imports.discard(...written);
+    throw err;
+  } finally {
+    watch.done();
+  }
+
+  async function read(): Promise<{ folderId: number | null; files: UploadedFiles }> {
     for await (const part of request.parts()) {
       if (part.type === 'field') {
         if (folderId !== undefined) throw new AppError(Code.Invalid, 'movebank.partsOrder');
@@ -42,10 +58,13 @@ async function receive(request: FastifyRequest, caller: Caller, imports: Moveban
       const dest = imports.uploadPath(caller);
       written.push(dest);
       try {
-        await pipeline(part.file, fs.createWriteStream(dest));
+        writing = fs.createWriteStream(dest);
+        await pipeline(part.file, writing);
       } catch (err) {
         if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
         throw err;
+      } finally {
+        writing = undefined;
       }
       if (part.file.truncated) throw tooLarge();
       files[key] = { path: dest, name: shownName(part.filename) };
@@ -57,18 +76,15 @@ async function receive(request: FastifyRequest, caller: Caller, imports: Moveban
       throw new AppError(Code.Invalid, 'movebank.noFile');
     }
     return { folderId: folderId ?? null, files: files as UploadedFiles };
-  } catch (err) {
-    imports.discard(...written);
-    throw err;
   }
 }
 
 /** The console's Movebank import calls: the upload that queues an import, its progress and report, cancel. */
-export function movebankRoutes(app: FastifyInstance, hooks: CallHooks, imports: MovebankImportService): void {
+export function movebankRoutes(app: FastifyInstance, hooks: CallHooks, imports: MovebankImportService, uploadIdleMs = 30_000): void {
   app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: MOVEBANK_IMPORT_MAX_BYTES, files: 2, fields: 4, parts: 6 } });
-    registerCall(scope, hooks, calls.MovebankImport, async ({ request, caller }) => {
-      const { folderId, files } = await receive(request, caller, imports);
+    registerCall(scope, hooks, calls.MovebankImport, async ({ request, reply, caller }) => {
+      const { folderId, files } = await receive(request, reply, uploadIdleMs, caller, imports);
       return imports.queue(caller, folderId, files);
     });
   });

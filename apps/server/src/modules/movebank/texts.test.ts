@@ -15,6 +15,7 @@ const REASONS = [
   'unparseable location',
   'position out of range (longitude -180..180, latitude -90..90, altitude within 10 km): stored as invalid',
   'malformed CSV: a quote opened on line 12 is never closed, so the lines after it could not be read',
+  'malformed CSV: the record starting on line 12 is longer than 1,000,000 characters (a quote never closed?), so the import stopped there and the lines after it were not read',
   'malformed CSV record (CSV_INVALID_CLOSING_QUOTE)',
   'acceleration row without samples',
   'acceleration burst without eobs:acceleration-axes',

@@ -21,6 +21,7 @@ const REASONS: Rule[] = [
   [/^unparseable location$/, 'movebank.reason.badLocation', none],
   [/^position out of range \(longitude -180\.\.180, latitude -90\.\.90, altitude within 10 km\): stored as invalid$/, 'movebank.reason.outOfRange', none],
   [/^malformed CSV: a quote opened on line (\d+) is never closed, so the lines after it could not be read$/, 'movebank.reason.quoteNotClosed', (m) => ({ line: m[1]! })],
+  [/^malformed CSV: the record starting on line (\d+) is longer than ([\d,]+) characters \(a quote never closed\?\), so the import stopped there and the lines after it were not read$/, 'movebank.reason.recordTooLong', (m) => ({ line: m[1]!, max: m[2]! })],
   [/^malformed CSV record \((.*)\)$/s, 'movebank.reason.malformed', (m) => ({ code: m[1]! })],
   [/^acceleration row without samples$/, 'movebank.reason.accNoSamples', none],
   [/^acceleration burst without eobs:acceleration-axes$/, 'movebank.reason.accNoAxes', none],
