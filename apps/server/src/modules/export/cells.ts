@@ -15,6 +15,23 @@ export interface CellOut {
   end(): void;
 }
 
+/** What a spreadsheet reads as the start of a formula (=, +, -, @) or strips before one (tab, CR). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A plain number written as text ("-12.5", "+3", "1e-5"): read as a number, never a formula; kept. */
+const PLAIN_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A text cell as every export file writes it (CSV, XLSX, Movebank CSV, the acceleration CSV, the
+ * download tasks' files): text that a spreadsheet would take for a formula — a caption or an imported
+ * identifier starting with =, +, -, @, tab or CR — gets a leading apostrophe (OWASP's CSV injection
+ * advice), so "=HYPERLINK(…)" arrives as the text "'=HYPERLINK(…)". Numbers are cells of their own
+ * (`num`) and stay numbers; a plain number written as text is left as it is. The one place every
+ * writer's `text` goes through (issue 26 L5).
+ */
+export function neutralise(v: string): string {
+  return FORMULA_START.test(v) && !PLAIN_NUMBER.test(v) ? `'${v}` : v;
+}
+
 /** A cell: text, a number, or nothing (an empty cell). */
 export type Cell = string | number | null;
 
@@ -233,7 +250,9 @@ export class CsvCells implements CellOut {
 
   text(v: string | null): void {
     this.sep();
-    if (v !== null) this.out.text(NEEDS_QUOTES.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+    if (v === null) return;
+    const safe = neutralise(v);
+    this.out.text(NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe);
   }
 
   num(v: number | null): void {
@@ -318,7 +337,7 @@ export class XlsxCells implements CellOut {
     }
     this.open();
     this.out.bytes(TEXT_OPEN);
-    this.out.text(xmlText(v));
+    this.out.text(xmlText(neutralise(v)));
     this.out.bytes(TEXT_CLOSE);
   }
 
@@ -356,7 +375,7 @@ export class RowCollector implements CellOut {
   constructor(readonly zone: string) {}
 
   text(v: string | null): void {
-    this.row.push(v);
+    this.row.push(v === null ? null : neutralise(v));
   }
 
   num(v: number | null): void {

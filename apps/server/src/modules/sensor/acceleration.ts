@@ -9,6 +9,7 @@ import {
   formatTime,
   joinAccelerationSeries,
 } from '@wildtrack/contract';
+import { neutralise } from '../export/cells.js';
 import type { z } from 'zod';
 import { DAY_MS } from '../../db/shared-writes.js';
 import type { Caller } from '../../http/caller.js';
@@ -26,6 +27,9 @@ type RangeBody = z.output<typeof calls.DownLoadAccelerationDataV2.body>;
 const AXES = ['X', 'Y', 'Z'] as const;
 /** Excel opens a UTF-8 CSV right only with the byte-order mark. */
 const BOM = '\uFEFF';
+
+/** A CSV field, quoted when it holds a comma, quote or line break (RFC 4180). */
+const csvText = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
 /** A value rounded to 10⁻⁵ g, as the JSON pages write it. */
 const g5 = (v: number) => String(Math.round(v * 1e5) / 1e5);
@@ -50,7 +54,8 @@ export function burstCsv(row: BurstRow, imei: string, zone: string): string {
   const n = row.sample_count;
   const { raw, odba, scale, offset } = burstSamples(row);
   const column = AXES.map((a) => row.axes.indexOf(a));
-  const head = `${imei},${formatTime(row.start_time, zone)},`;
+  // the IMEI is the line's one free text (a Movebank tag can start with '='): neutralised as every export's text
+  const head = `${csvText(neutralise(imei))},${formatTime(row.start_time, zone)},`;
   const tail = `,${row.hz},${row.axes},`;
   const lines: string[] = new Array<string>(n);
   for (let i = 0; i < n; i++) {
