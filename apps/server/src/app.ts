@@ -264,7 +264,10 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   adviceRoutes(app, hooks, new AdviceService(new AdviceRepository(database.db), (caller, url, field) => void uploads.ownPicture(caller, url, field)));
   const delivery = new Delivery(createMailer(config), config.smsUrl ? new HttpSmsGateway(config.smsUrl) : undefined, new OutboxRepository(database.db));
   announceDelivery(delivery, app.log);
-  const accounts = new AccountService(new AccountRepository(database.db), users, delivery, shared, config.registration, app.log);
+  const accounts = new AccountService(new AccountRepository(database.db), users, delivery, shared, config.registration, app.log, undefined, {
+    knownBrowser: (cookie, userId) => services.auth.knownBrowser(cookie, userId),
+    notices: services.notices,
+  });
   accountRoutes(app, hooks, accounts, services.auth);
   ingestRoutes(app, services.ingest);
   deviceRoutes(app, hooks, deviceConsole, new MountService(deviceConsole, deviceRepo));

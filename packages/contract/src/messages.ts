@@ -508,6 +508,16 @@ export const MESSAGES = {
   'code.purpose.reset': { zh: '重置密码', en: 'password reset' },
   'code.purpose.login': { zh: '登录', en: 'sign-in' },
   'code.registeredAlready': { zh: '有人尝试用此地址注册 Wildtrack 账号，但它已有账号。如是您本人，请直接登录或找回密码；否则请忽略。', en: 'Someone tried to register a Wildtrack account with this address, which already has one. If it was you, sign in or reset your password; otherwise ignore this message.' },
+  // Issue 26 M2 / L1: the account's daily budget of signed-out code tries, and the owner told when it is spent.
+  'security.codeDayLimit': {
+    zh: '今天此账号的验证码尝试次数过多，请 {hours} 小时后再试；在以前登录过此账号的浏览器上可以立即获取',
+    en: 'Too many verification codes were tried for this account today; try again in {hours} hours, or from a browser that signed in to it before',
+  },
+  'codeTries.title': { zh: '有人多次输错您账号的验证码', en: 'Wrong verification codes were typed for your account' },
+  'codeTries.body': {
+    zh: '今天有人为您的账号（找回密码或验证码登录）输入了 {tries} 次验证码，已达上限。在 {until} 之前，只有以前登录过此账号的浏览器还能获取验证码。如非本人操作，您的密码未被更改，无需处理；也可以修改密码并绑定邮箱和手机。',
+    en: 'Someone typed {tries} verification codes for your account today (password reset or sign-in by code), the most allowed. Until {until} only browsers that signed in to this account before can get a code. If it was not you, your password is unchanged and nothing needs doing; you may also change your password.',
+  },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;

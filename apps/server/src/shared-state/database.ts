@@ -111,6 +111,12 @@ export class DatabaseSharedState implements SharedState {
     return { hits: Number(row.hits), resetAt };
   }
 
+  async count(key: string, now: number, windowMs: number): Promise<number> {
+    const { index } = windowOf(now, windowMs);
+    const row = await this.database.db.selectFrom('rate_counters').select('hits').where('counter_key', '=', `${key}@${index}`).executeTakeFirst();
+    return row ? Number(row.hits) : 0;
+  }
+
   async sweep(now: number): Promise<number> {
     const codes = await this.database.db.deleteFrom('request_codes').where('expires_at', '<=', now).executeTakeFirst();
     const counters = await this.database.db.deleteFrom('rate_counters').where('expires_at', '<=', now).executeTakeFirst();

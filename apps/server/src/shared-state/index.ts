@@ -20,6 +20,8 @@ export interface SharedState {
    * so far in that window and when it ends.
    */
   hit(key: string, now: number, windowMs: number): Promise<{ hits: number; resetAt: number }>;
+  /** The hits counted on `key` so far in the window `now` falls in, without counting one (0 when none). */
+  count(key: string, now: number, windowMs: number): Promise<number>;
   /** Forgets what has expired (the database's job; Redis expires keys itself). Returns rows deleted. */
   sweep(now: number): Promise<number>;
   close(): Promise<void>;
@@ -41,6 +43,8 @@ export class SharedStateUnavailable extends Error {
 
 /** Fixed-window counters every server process shares (sign-in, QR polls, share look-ups): SharedState's `hit`. */
 export type RateCounters = Pick<SharedState, 'hit'>;
+/** Counters that are also read without counting (the account's daily budget of code tries: modules/account). */
+export type ReadableCounters = Pick<SharedState, 'hit' | 'count'>;
 
 export interface SharedStateOptions {
   redisUrl?: string | undefined;

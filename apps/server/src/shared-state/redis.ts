@@ -111,6 +111,12 @@ export class RedisSharedState implements SharedState {
     return { hits: Number(hits), resetAt };
   }
 
+  async count(key: string, now: number, windowMs: number): Promise<number> {
+    const { index } = windowOf(now, windowMs);
+    const hits = await this.run((c) => c.get(`${this.prefix}rl:${key}@${index}`));
+    return Number(hits ?? 0);
+  }
+
   async sweep(): Promise<number> {
     return 0;
   }

@@ -32,6 +32,18 @@ export class AccountRepository {
       .execute();
   }
 
+  /** When the newest code of the purposes and targets was sent (epoch ms), undefined when none is kept. */
+  async lastSentAt(purposes: string[], targets: string[]): Promise<number | undefined> {
+    if (targets.length === 0) return undefined;
+    const row = await this.db
+      .selectFrom('verification_codes')
+      .select((eb) => eb.fn.max('sent_at').as('last'))
+      .where('purpose', 'in', purposes)
+      .where('target', 'in', targets)
+      .executeTakeFirst();
+    return row?.last === null || row?.last === undefined ? undefined : Number(row.last);
+  }
+
   /** A write that changes nothing, as heavy as an outbox insert (see AccountService.sendNothing). */
   async touchCode(purpose: string, target: string): Promise<void> {
     await this.db
@@ -59,9 +71,6 @@ export class AccountRepository {
     return Number(r.numDeletedRows) === 1;
   }
 
-  async deleteCode(id: number): Promise<void> {
-    await this.db.deleteFrom('verification_codes').where('id', '=', id).execute();
-  }
 
   async deleteExpiredCodes(now: number): Promise<number> {
     const r = await this.db.deleteFrom('verification_codes').where('expires_at', '<', now).executeTakeFirst();
@@ -91,6 +100,12 @@ export class AccountRepository {
 
   userByPhone(phone: string): Promise<AccountRow | undefined> {
     return this.db.selectFrom('users').select(ACCOUNT_COLUMNS).where('phone', '=', phone).executeTakeFirst();
+  }
+
+  /** The user's language setting (Lcid), undefined when none is stored. */
+  async lcidOf(userId: number): Promise<number | undefined> {
+    const row = await this.db.selectFrom('user_settings').select('lcid').where('user_id', '=', userId).executeTakeFirst();
+    return row ? Number(row.lcid) : undefined;
   }
 
   async userNameTaken(userNameKey: string): Promise<boolean> {

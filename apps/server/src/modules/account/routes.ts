@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { calls } from '@wildtrack/contract';
 import { type CallHooks, registerCall } from '../../http/calls.js';
-import { signInMeta } from '../auth/routes.js';
+import { markSignedIn, signInMeta } from '../auth/routes.js';
 import type { AuthService } from '../auth/service.js';
 import type { AccountService } from './service.js';
 
@@ -47,21 +47,22 @@ export function accountRoutes(app: FastifyInstance, hooks: CallHooks, accounts: 
   );
   registerCall(app, hooks, calls.GetAccountSafeSettingByAccount, async ({ body }) => accounts.safeSettingByAccount(body.account));
   registerCall(app, hooks, calls.GetSimpleUserByAccount, async ({ body }) => accounts.simpleUserByAccount(body.account));
-  registerCall(app, hooks, calls.GetUnloginSecurityAuthCode, async ({ caller, body, request }) => accounts.sendResetCode(body.account, caller.lang, request.ip));
-  registerCall(app, hooks, calls.ResetPassword, async ({ body }) => {
-    await accounts.resetPassword(body.account, body.code, body.newPwd);
+  registerCall(app, hooks, calls.GetUnloginSecurityAuthCode, async ({ caller, body, request }) => accounts.sendResetCode(body.account, caller.lang, request.ip, request.headers.cookie));
+  registerCall(app, hooks, calls.ResetPassword, async ({ body, request }) => {
+    await accounts.resetPassword(body.account, body.code, body.newPwd, request.headers.cookie);
     return null;
   });
   registerCall(app, hooks, calls.GetLoginPhoneCode, async ({ caller, body, request }) =>
-    accounts.sendLoginCode({ kind: 'phone', countryCode: body.countryCode, phone: body.phone }, caller.lang, request.ip),
+    accounts.sendLoginCode({ kind: 'phone', countryCode: body.countryCode, phone: body.phone }, caller.lang, request.ip, request.headers.cookie),
   );
   // Signs in through the password's lock and session (AuthService.loginWithCode); an unknown phone answers alike.
-  registerCall(app, hooks, calls.PhoneCodeLogin, async ({ body, request }) => {
+  registerCall(app, hooks, calls.PhoneCodeLogin, async ({ body, request, reply }) => {
     const address = { kind: 'phone', countryCode: body.countryCode, phone: body.phone } as const;
-    return auth.loginWithCode(
+    const result = await auth.loginWithCode(
       { userId: await accounts.loginHolder(address), lockName: `phone:${body.countryCode}${body.phone}`, timeZone: body.timeZone, clientKey: body.clientKey },
-      () => accounts.useLoginCode(address, body.code),
+      () => accounts.useLoginCode(address, body.code, request.headers.cookie),
       signInMeta(request),
     );
+    return markSignedIn(auth, request, reply, result);
   });
 }

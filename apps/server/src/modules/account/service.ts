@@ -24,7 +24,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Delivery } from '../../delivery/index.js';
 import type { Caller } from '../../http/caller.js';
 import { AppError, FieldRefusal } from '../../http/errors.js';
-import type { RateCounters } from '../../shared-state/index.js';
+import type { ReadableCounters } from '../../shared-state/index.js';
+import type { NoticeService } from '../notice/service.js';
 import { hashPassword, type UserService } from '../user/service.js';
 import type { AccountRepository, AccountRow } from './repository.js';
 
@@ -33,6 +34,19 @@ type Purpose = 'security' | 'bind' | 'register' | 'reset' | 'login';
 type Address = { kind: 'email'; email: string } | { kind: 'phone'; countryCode: string; phone: string };
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/**
+ * Tries of signed-out codes (password reset, phone-code sign-in) per account and per day (a UTC day, one
+ * fixed window every process shares), whichever of its addresses they name, counted before the code is
+ * looked at; past it every try and ask is refused until the day ends. For a browser not known to the
+ * account, all such browsers together; a browser that signed in to the account before has a budget of its
+ * own (known-browser.ts). Two codes' worth. docs/accounts.md "Verification codes" gives the bound.
+ */
+export const CODE_TRIES_PER_ACCOUNT_DAY = 10;
+/** The wait before a new signed-out code after `tries` tries today: CODE_RESEND_MS doubled with each. */
+export function resendWaitMs(tries: number): number {
+  return CODE_RESEND_MS * 2 ** Math.min(tries, CODE_TRIES_PER_ACCOUNT_DAY);
+}
 /** Wrong sign-in passwords typed on the auth page before it is locked, per user, per 15 minutes. */
 const PASSWORD_TRIES = 5;
 const PASSWORD_WINDOW_MS = 15 * 60_000;
@@ -62,6 +76,31 @@ export function recoveryAddress(account: string): Address {
 }
 
 const codeWrong = () => new AppError(Code.Failed, 'security.codeWrong');
+const dayLimit = (now: number) => new AppError(Code.Failed, 'security.codeDayLimit', { hours: Math.max(1, Math.ceil(((Math.floor(now / DAY_MS) + 1) * DAY_MS - now) / HOUR_MS)) });
+
+/**
+ * Whose daily budget a signed-out code's asks and tries count against: the account's (its browsers not
+ * known to it, together), a known browser's own (its code row apart too, so nobody else's wrong tries
+ * burn it), or, for an address no account has, the address's (counted alike, so that nothing tells).
+ */
+interface Budget {
+  key: string;
+  /** Appended to the code row's target: '' for the shared code, the browser's mark for its own. */
+  suffix: string;
+  /** The code rows' targets of the budget (suffix included): the account's addresses, or the address. */
+  targets: string[];
+  holder: AccountRow | undefined;
+}
+
+/** The purposes whose codes take over an account signed out, counted against the daily budget. */
+const SIGNED_OUT_PURPOSES: Purpose[] = ['reset', 'login'];
+
+/** What the account module is told by others: whether a browser is known to an account (auth), and the owner's notices. */
+export interface AccountGuards {
+  /** The mark of the request's browser for the account (its Cookie header), when it signed in to it before. */
+  knownBrowser?: (cookieHeader: string | undefined, userId: number) => Promise<string | undefined>;
+  notices?: Pick<NoticeService, 'sendToUser'>;
+}
 const verifyExpired = () => new AppError(Code.VerificationExpired, 'security.verifyExpired');
 
 /**
@@ -78,11 +117,12 @@ export class AccountService {
     private readonly accounts: AccountRepository,
     private readonly users: UserService,
     private readonly delivery: Delivery,
-    private readonly counters: RateCounters,
+    private readonly counters: ReadableCounters,
     private readonly registration: 'open' | 'closed',
     private readonly log: FastifyBaseLogger,
     /** Told of sessions ended here (a password change or reset), so that a process forgets them at once. */
     private readonly sessionsEnded: (sessionIds: number[]) => void = () => {},
+    private readonly guards: AccountGuards = {},
   ) {}
 
   get registrationOpen(): boolean {
@@ -92,31 +132,83 @@ export class AccountService {
   /* ---- codes ---- */
 
   /** Makes and stores a new code for the purpose and target, after the resend and hourly limits. */
-  private async issue(purpose: Purpose, target: string, address: Address, ip: string): Promise<string> {
+  private async issue(purpose: Purpose, target: string, address: Address, ip: string, budget?: Budget): Promise<string> {
     const now = Date.now();
-    const previous = await this.accounts.getCode(purpose, target);
-    if (previous && now - Number(previous.sent_at) < CODE_RESEND_MS) {
-      throw new AppError(Code.Failed, 'security.resendWait', { seconds: Math.ceil((CODE_RESEND_MS - (now - Number(previous.sent_at))) / 1000) });
+    const suffix = budget?.suffix ?? '';
+    const previous = await this.accounts.getCode(purpose, target + suffix);
+    const waitFor = (wait: number, since: number) => {
+      if (now - since < wait) throw new AppError(Code.Failed, 'security.resendWait', { seconds: Math.ceil((wait - (now - since)) / 1000) });
+    };
+    if (budget) {
+      const tries = await this.counters.count(`code-tries:${budget.key}`, now, DAY_MS);
+      if (tries >= CODE_TRIES_PER_ACCOUNT_DAY) throw dayLimit(now);
+      // after tries, the wait grows and counts from the budget's last code, whichever address and purpose it was for
+      if (tries > 0) {
+        const last = await this.accounts.lastSentAt(SIGNED_OUT_PURPOSES, budget.targets);
+        if (last !== undefined) waitFor(resendWaitMs(tries), last);
+      }
     }
-    const perAddress = await this.counters.hit(`code:${addressKey(address)}`, now, HOUR_MS);
+    if (previous) waitFor(CODE_RESEND_MS, Number(previous.sent_at));
+    // A known browser's asks count apart: asks from elsewhere can't use up its hour.
+    const perAddress = await this.counters.hit(`code:${addressKey(address)}${suffix}`, now, HOUR_MS);
     const perIp = await this.counters.hit(`code-ip:${ip}`, now, HOUR_MS);
     if (perAddress.hits > CODES_PER_ADDRESS_HOUR || perIp.hits > CODES_PER_IP_HOUR) throw new AppError(Code.Failed, 'security.sendLimit');
     const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
-    await this.accounts.putCode(purpose, target, hashCode(code), now, now + CODE_VALID_MS);
+    await this.accounts.putCode(purpose, target + suffix, hashCode(code), now, now + CODE_VALID_MS);
     return code;
   }
 
-  /** Uses the code: true once for the right code in time; a wrong one counts, the fifth kills it. */
-  private async use(purpose: Purpose, target: string, code: string): Promise<void> {
-    const row = await this.accounts.getCode(purpose, target);
-    if (!row) throw codeWrong();
-    if (Number(row.expires_at) <= Date.now()) {
-      await this.accounts.deleteCode(Number(row.id));
-      throw codeWrong();
+  /** The budget of a signed-out ask or try for the address, from the request's Cookie header. */
+  private async budget(address: Address, holder: AccountRow | undefined, cookieHeader: string | undefined): Promise<Budget> {
+    if (!holder) return { key: `addr:${addressKey(address)}`, suffix: '', targets: [addressKey(address)], holder };
+    const mark = await this.guards.knownBrowser?.(cookieHeader, holder.id);
+    const suffix = mark ? `#known:${mark}` : '';
+    const addresses: Address[] = [];
+    if (holder.email) addresses.push({ kind: 'email', email: holder.email });
+    if (holder.phone) addresses.push({ kind: 'phone', countryCode: PHONE_COUNTRY_CODE, phone: holder.phone });
+    return { key: mark ? `acct:${holder.id}:known:${mark}` : `acct:${holder.id}`, suffix, targets: addresses.map((a) => addressKey(a) + suffix), holder };
+  }
+
+  /**
+   * Counts a try against the budget before the code is looked at (so that tries racing each other are
+   * bounded too); past the day's budget it is refused. The try that spends it tells the owner.
+   */
+  private async spendTry(budget: Budget): Promise<void> {
+    const now = Date.now();
+    const { hits, resetAt } = await this.counters.hit(`code-tries:${budget.key}`, now, DAY_MS);
+    if (hits > CODE_TRIES_PER_ACCOUNT_DAY) throw dayLimit(now);
+    if (hits === CODE_TRIES_PER_ACCOUNT_DAY && budget.holder) {
+      const holder = budget.holder;
+      // after the answer: its time must not tell that the address has an account
+      setImmediate(() => {
+        this.tellOwner(holder, hits, resetAt).catch((err: unknown) => this.log.warn({ err }, 'the owner of an account could not be told of its code tries'));
+      });
     }
+  }
+
+  /** The owner told that the day's code tries are spent: a notice, and a message to each bound address. */
+  private async tellOwner(holder: AccountRow, tries: number, until: number): Promise<void> {
+    await this.guards.notices?.sendToUser(holder.id, {
+      title: { key: 'codeTries.title' },
+      body: { key: 'codeTries.body', params: { tries, until: { time: until } } },
+    });
+    const lang: Lang = (await this.accounts.lcidOf(holder.id)) === LanguageId.en ? 'en' : 'zh';
+    const text = message(lang, 'codeTries.body', { tries, until: new Date(until).toISOString().slice(0, 16).replace('T', ' ') + ' UTC' });
+    if (holder.email) await this.delivery.email(holder.email, message(lang, 'codeTries.title'), text);
+    if (holder.phone) await this.delivery.sms(holder.telephone_code || PHONE_COUNTRY_CODE, holder.phone, text);
+  }
+
+  /**
+   * Uses the code: once for the right code in time; a wrong one counts, the fifth kills it. A signed-out
+   * code's try counts against its budget first.
+   */
+  private async use(purpose: Purpose, target: string, code: string, budget?: Budget): Promise<void> {
+    if (budget) await this.spendTry(budget);
+    const row = await this.accounts.getCode(purpose, target + (budget?.suffix ?? ''));
+    // An expired or dead code's row stays (until the sweep, a day later): its sent_at holds the wait for the next.
+    if (!row || Number(row.expires_at) <= Date.now() || Number(row.tries) >= CODE_MAX_TRIES) throw codeWrong();
     if (!codeMatches(row.code_hash, code)) {
-      const tries = await this.accounts.addTry(Number(row.id));
-      if (tries >= CODE_MAX_TRIES) await this.accounts.deleteCode(Number(row.id));
+      await this.accounts.addTry(Number(row.id));
       throw codeWrong();
     }
     if (Number(row.tries) >= CODE_MAX_TRIES || !(await this.accounts.takeCode(Number(row.id), row.code_hash))) throw codeWrong();
@@ -301,28 +393,28 @@ export class AccountService {
     return { Account: masked(a), Kind: a.kind };
   }
 
-  async sendResetCode(account: string, lang: Lang, ip: string): Promise<CodeSent> {
+  async sendResetCode(account: string, lang: Lang, ip: string, cookieHeader?: string): Promise<CodeSent> {
     const address = recoveryAddress(account);
     const holder = await this.holder(address);
-    const code = await this.issue('reset', addressKey(address), address, ip);
+    const code = await this.issue('reset', addressKey(address), address, ip, await this.budget(address, holder, cookieHeader));
     if (!holder) return this.sendNothing(address, 'reset');
     const { subject, text } = this.text(lang, code, 'reset');
     return this.sendLater(address, subject, text);
   }
 
-  async resetPassword(account: string, code: string, newPassword: string): Promise<void> {
+  async resetPassword(account: string, code: string, newPassword: string, cookieHeader?: string): Promise<void> {
     const address = recoveryAddress(account);
-    await this.use('reset', addressKey(address), code);
     const holder = await this.holder(address);
+    await this.use('reset', addressKey(address), code, await this.budget(address, holder, cookieHeader));
     if (!holder) throw codeWrong();
     await this.accounts.setPasswordHash(holder.id, await hashPassword(newPassword), Date.now());
     await this.accounts.clearSignInFailures(holder.id);
     this.sessionsEnded(await this.accounts.endSessions(holder.id));
   }
 
-  async sendLoginCode(address: Address, lang: Lang, ip: string): Promise<CodeSent> {
+  async sendLoginCode(address: Address, lang: Lang, ip: string, cookieHeader?: string): Promise<CodeSent> {
     const holder = await this.holder(address);
-    const code = await this.issue('login', addressKey(address), address, ip);
+    const code = await this.issue('login', addressKey(address), address, ip, await this.budget(address, holder, cookieHeader));
     if (!holder) return this.sendNothing(address, 'login');
     const { subject, text } = this.text(lang, code, 'login');
     return this.sendLater(address, subject, text);
@@ -334,11 +426,12 @@ export class AccountService {
   }
 
   /** Uses a sign-in code sent by sendLoginCode (a wrong one counts; the fifth kills it). */
-  async useLoginCode(address: Address, code: string): Promise<void> {
-    await this.use('login', addressKey(address), code);
+  async useLoginCode(address: Address, code: string, cookieHeader?: string): Promise<void> {
+    await this.use('login', addressKey(address), code, await this.budget(address, await this.holder(address), cookieHeader));
   }
 
+  /** Forgets codes expired a day ago (kept until then for the growing wait: resendWaitMs stays under a day). */
   async sweep(now = Date.now()): Promise<number> {
-    return this.accounts.deleteExpiredCodes(now);
+    return this.accounts.deleteExpiredCodes(now - DAY_MS);
   }
 }

@@ -18,6 +18,7 @@ import type { SignedIn, Signer } from '../../http/caller.js';
 import { AppError, sessionExpired } from '../../http/errors.js';
 import { hashPassword, type UserService } from '../user/service.js';
 import type { RateCounters } from '../../shared-state/index.js';
+import { markCookie, marksOf } from './known-browser.js';
 import type { AuthRepository, QrLoginRow } from './repository.js';
 
 /**
@@ -67,6 +68,7 @@ export interface SignInMeta {
 
 export class AuthService {
   private sealKey: Promise<{ publicKey: string; secretKey: Uint8Array }> | undefined;
+  private knownKey: Promise<Buffer> | undefined;
   /** Verified against when the account doesn't exist, so both paths take the same time. */
   private dummyHash: Promise<string> | undefined;
   /** last_seen_at is written at most this often per session, so most requests only read. */
@@ -99,6 +101,32 @@ export class AuthService {
     })();
     this.sealKey.catch(() => (this.sealKey = undefined));
     return this.sealKey;
+  }
+
+  /** The key the known-browser marks are made with (known-browser.ts): made on first use, kept in the database. */
+  private knownSecret(): Promise<Buffer> {
+    this.knownKey ??= (async () => {
+      let row = await this.auth.getKey('known-browser');
+      if (!row) {
+        await this.auth.insertKey('known-browser', '', randomBytes(32).toString('base64'), Date.now());
+        row = await this.auth.getKey('known-browser');
+        if (!row) throw new Error('could not store the known-browser key');
+      }
+      return Buffer.from(row.secret_key, 'base64');
+    })();
+    this.knownKey.catch(() => (this.knownKey = undefined));
+    return this.knownKey;
+  }
+
+  /** The id of the request's mark for the user when its browser signed in to that account before (a Cookie header); else undefined. */
+  async knownBrowser(cookieHeader: string | undefined, userId: number): Promise<string | undefined> {
+    if (!cookieHeader) return undefined;
+    return marksOf(cookieHeader, await this.knownSecret(), Date.now()).find((m) => m.userId === userId)?.id;
+  }
+
+  /** The Set-Cookie header marking the browser of a sign-in as known to the user's account. */
+  async markBrowser(cookieHeader: string | undefined, userId: number, secure: boolean): Promise<string> {
+    return markCookie(cookieHeader, userId, await this.knownSecret(), Date.now(), secure);
   }
 
   async openSealed(field: string, sealed: string, requestCode: string): Promise<string> {
