@@ -93,7 +93,9 @@ export function hasToken(): boolean {
 export function setToken(credential: string): void {
   if (!writeStored('local', CREDENTIAL_KEY, credential)) credentialInMemory = credential;
   else credentialInMemory = undefined;
-  Cookies.set(TOKEN_COOKIE, imageCookie(credential), { path: '/', sameSite: 'Strict' });
+  // Secure on a page served over TLS (directly or behind a TLS proxy: the browser's own scheme), so the
+  // cookie never travels over plain HTTP from it (issue 26 L9); a plain-HTTP station LAN can't have it.
+  Cookies.set(TOKEN_COOKIE, imageCookie(credential), { path: '/', sameSite: 'Strict', secure: window.location.protocol === 'https:' });
   emit();
 }
 
