@@ -172,6 +172,44 @@ describe.each([
     expect((await call(b, calls.GetPublicKey.path, {}, { from: '203.0.113.51' })).Code).toBe(Code.Success);
   });
 
+  it("counts an account's signed-out code tries across both: ten a day in all, then refused on both (issue 26 M2)", async () => {
+    const database = onPostgres ? connect({ databaseUrl: DATABASE_URL, pgSchema: schema }) : connect({ sqliteFile: path.join(dirs[0]!, 'wildtrack.db') });
+    try {
+      const account = 'curlew@example.org';
+      let n = 0;
+      // each call from its own address, so that only the account's budget is at work
+      const from = () => `198.18.${Math.floor(++n / 200)}.${n % 200}`;
+      const server = () => (n % 2 === 0 ? a : b);
+      const ask = () => call(server(), calls.GetUnloginSecurityAuthCode.path, { account }, { from: from() });
+      const tryCode = async (code: string) => {
+        const where = server();
+        const ip = from();
+        const key = await call(where, calls.GetPublicKey.path, {}, { from: ip });
+        const requestCode = newRequestCode();
+        const seal = (v: string) => sealSecret((key.Data as { PublicKey: string }).PublicKey, v, requestCode);
+        return prepare(where, calls.ResetPassword.path, { account, code: seal(code), newPwd: seal('Curlew-Flats-4') }, { from: ip, requestCode }).send();
+      };
+      const sentCode = async () => {
+        const row = await database.db.selectFrom('message_outbox').select('text').where('address', '=', account).orderBy('id', 'desc').executeTakeFirst();
+        return row?.text.match(/\b(\d{4})\b/)?.[1] ?? '0000';
+      };
+      for (let round = 0; round < 2; round++) {
+        await database.db.updateTable('verification_codes').set({ sent_at: 0 }).execute();
+        expect((await ask()).Code).toBe(Code.Success);
+        const code = await sentCode();
+        const wrong = code === '0000' ? '0001' : '0000';
+        for (let i = 0; i < 5; i++) expect((await tryCode(wrong)).Msg).toBe('The verification code is wrong or no longer valid; ask for a new one');
+      }
+      await database.db.updateTable('verification_codes').set({ sent_at: 0 }).execute();
+      const limit = /^Too many verification codes were tried for this account today/;
+      expect((await call(a, calls.GetUnloginSecurityAuthCode.path, { account }, { from: from() })).Msg).toMatch(limit);
+      expect((await call(b, calls.GetUnloginSecurityAuthCode.path, { account }, { from: from() })).Msg).toMatch(limit);
+      expect((await tryCode('1234')).Msg).toMatch(limit);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('delivers a fix stored through one process to consoles connected to either (Redis pub/sub), and a sign-out through one closes the stream on the other', async () => {
     const { credential } = await signIn(a, 'dunlin01', password, '198.51.100.4');
     const onA = await openLiveReader(a.baseUrl, credential);
