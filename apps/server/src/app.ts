@@ -290,10 +290,19 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   // a closing server gives its running download tasks back to the queue (another process takes them up)
   app.addHook('preClose', async () => services.downloads.close());
   eventRoutes(app, hooks, services.events);
-  shareRoutes(app, hooks, new ShareService(deviceConsole, new ShareRepository(database.db), shared));
+  const shares = new ShareService(deviceConsole, new ShareRepository(database.db), shared);
+  // a share that ends or narrows takes the recipients' fence rules on its devices with it (issue 26 H1)
+  shares.onChanged((deviceIds) => services.fences.withdrawUngranted({ deviceIds }));
+  shareRoutes(app, hooks, shares);
   const userLog = new UserLogService(new UserLogRepository(database.db));
   userLogRoutes(app, hooks, userLog);
-  memberRoutes(app, hooks, new MemberService(new MemberRepository(database.db), services.auth, userLog));
+  const members = new MemberService(new MemberRepository(database.db), services.auth, userLog);
+  // a disabled member's shares end, and rules made under shares to them stop (docs/accounts.md)
+  members.onDisabled(async (userId) => {
+    await shares.endGivenBy(userId);
+    await services.fences.withdrawUngranted();
+  });
+  memberRoutes(app, hooks, members);
   versionRoutes(app, hooks, new VersionService(config.version));
   weatherRoutes(app, hooks, new WeatherService(config.weatherUrl, { onFailure: (reason) => app.log.warn({ source: config.weatherUrl, reason }, 'weather source failed') }));
   app.get(`${API_BASE}/docs`, { schema: { hide: true } }, async () => app.swagger());

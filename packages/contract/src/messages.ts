@@ -266,6 +266,7 @@ export const MESSAGES = {
   'upload.notFound': { zh: '文件不存在', en: 'No such file' },
   'fence.notFound': { zh: '围栏不存在。', en: 'There is no such geofence.' },
   'fence.readOnly': { zh: '示例围栏只能查看，不能修改。', en: 'A sample geofence can be viewed but not changed.' },
+  'fence.foreign': { zh: '该围栏属于{org}，不能修改；删除会把您的设备从中移出。', en: 'This geofence belongs to {org} and cannot be changed here; deleting it takes your devices out of it.' },
   'fence.importFailed': { zh: '围栏文件导入失败：{reason}', en: 'Geofence file import failed: {reason}' },
   'fence.import.notShp': { zh: '只能导入 .shp 文件', en: 'only .shp files can be imported' },
   'fence.import.tooLarge': { zh: '文件须小于 {limit}', en: 'the file must be under {limit}' },

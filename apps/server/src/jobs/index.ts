@@ -5,6 +5,7 @@ import type { IngestService } from '../ingest/service.js';
 import type { InstructionService } from '../modules/instruction/service.js';
 import type { MovebankImportService } from '../modules/movebank/jobs.js';
 import type { DownloadTaskService } from '../modules/download/service.js';
+import type { FenceService } from '../modules/fence/service.js';
 import type { Job } from './runner.js';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -82,9 +83,22 @@ function instructionCommErrors(instructions: InstructionService): Job {
   return { name: 'instruction COMM_ERROR', everyMs: 60_000, run: async () => void (await instructions.markCommErrors()) };
 }
 
+/**
+ * Fence rules made under a share whose window ended on its own (no call to say so) are withdrawn, device
+ * rules with a removal for the device (FenceService.withdrawUngranted). Between two passes such a rule
+ * still sends nothing: each asks for its organisation's right when it acts. Two processes running it at
+ * once delete the same rows; the second finds none.
+ */
+function fenceGrants(fences: FenceService): Job {
+  return { name: 'fence rules past their grant', everyMs: 60_000, run: () => fences.withdrawUngranted() };
+}
+
 /** The server's background work. */
-export function serverJobs(services: { auth: AuthService; ingest: IngestService; fixes: FixService; imports: MovebankImportService; instructions: InstructionService; downloads: DownloadTaskService }): Job[] {
-  return [...sweep(services.auth, services.ingest), trackSegments(services.fixes), movebankImports(services.imports), instructionCommErrors(services.instructions), downloadTasks(services.downloads)];
+export function serverJobs(services: { auth: AuthService; ingest: IngestService; fixes: FixService; imports: MovebankImportService; instructions: InstructionService; downloads: DownloadTaskService; fences: FenceService }): Job[] {
+  return [
+    ...sweep(services.auth, services.ingest), trackSegments(services.fixes), movebankImports(services.imports), instructionCommErrors(services.instructions), downloadTasks(services.downloads),
+    fenceGrants(services.fences),
+  ];
 }
 
 /**

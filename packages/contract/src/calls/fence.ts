@@ -202,6 +202,13 @@ export const FenceSchema = z.object({
   Example: z.boolean(),
   /** The caller may change or delete it (their organisation's, not a sample). */
   Editable: z.boolean(),
+  /**
+   * The caller may delete it: their organisation's, or another organisation's with rules on the caller's
+   * organisation's devices (made under a share), whose delete takes those devices out of it.
+   */
+  Removable: z.boolean(),
+  /** Whose it is when not the caller's organisation's (nor a sample): that organisation and the account that made it. */
+  Owner: z.object({ OrgName: z.string(), NickName: z.string() }).nullable(),
   CreateTime: z.string(),
   UpdateTime: z.string(),
   detail: z.object({
@@ -225,7 +232,7 @@ export const GetFenceList = defineCall({
     timeZone: TimeZoneField,
   }),
   data: z.object({ List: z.array(FenceSchema), Total: z.number().int() }),
-  summary: "The fences of the caller's organisation (and the sample fences while the experience switch is on), newest first, one page.",
+  summary: "The fences of the caller's organisation, other organisations' fences with a rule on one of its devices (marked with their Owner), and the sample fences while the experience switch is on, newest first, one page.",
 });
 
 /** A fence with the named device's rule in it. */
@@ -288,7 +295,7 @@ export const DeleteFence = defineCall({
   access: 'session',
   body: z.object({ fenceId }),
   data: z.null(),
-  summary: 'Deletes a fence with its rules and states (device rules are withdrawn from the devices).',
+  summary: "Deletes a fence of the caller's organisation with its rules and states (device rules are withdrawn from the devices); another organisation's fence with rules on the caller's devices loses those rules only.",
 });
 
 /**

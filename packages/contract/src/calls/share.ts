@@ -67,6 +67,9 @@ export const ShareRecordSchema = z.object({
   CanRemoteInstr: z.boolean(),
   CanDownloadData: z.boolean(),
   CreateTime: z.string(),
+  /** Who made the share: an account of the device's organisation (the other party in the received list). */
+  SharerIdStr: z.string(),
+  SharerName: z.string(),
   /** PENDING: the window has not begun; ACTIVE: open now; EXPIRED: over. */
   State: z.enum(['PENDING', 'ACTIVE', 'EXPIRED']),
 });
@@ -104,12 +107,17 @@ export const GetSharedCount = defineCall({
   access: 'session',
   body: EmptyBody,
   data: z.object({ Count: z.number().int() }),
-  summary: 'How many shares the caller has given (every state).',
+  summary: "How many shares the caller has given (every state); for the organisation's primary user, every share its accounts have given.",
 });
 
 /** A page of shares: the body and the answer of both lists. */
 const ShareListBody = z.object({ ...PageSchema, timeZone: TimeZoneField });
-const ShareListData = z.object({ List: z.array(ShareRecordSchema), Total: z.number().int() });
+const ShareListData = z.object({
+  List: z.array(ShareRecordSchema),
+  Total: z.number().int(),
+  /** The given list holds every share of the caller's organisation (the caller is its primary user), not only the caller's own. */
+  Organisation: z.boolean(),
+});
 
 export const GetSharedListByPage = defineCall({
   path: '/api/DeviceShare/GetSharedListByPage',
@@ -117,7 +125,7 @@ export const GetSharedListByPage = defineCall({
   access: 'session',
   body: ShareListBody,
   data: ShareListData,
-  summary: 'One page of the shares the caller has given, newest first: device, recipient, window, rights.',
+  summary: "One page of the shares the caller has given (the primary user: every share of the organisation's accounts, each with its sharer), newest first: device, recipient, sharer, window, rights.",
 });
 
 export const GetReceivedListByPage = defineCall({
@@ -135,7 +143,7 @@ export const UpdateShare = defineCall({
   access: 'session',
   body: z.object({ shareId, ...terms }),
   data: ShareRecordSchema,
-  summary: 'Changes the window and rights of a share the caller gave.',
+  summary: "Changes the window and rights of a share the caller gave (the primary user: any of the organisation's).",
 });
 
 export const RevokeShare = defineCall({
@@ -144,5 +152,5 @@ export const RevokeShare = defineCall({
   access: 'session',
   body: z.object({ shareIds: z.array(shareId).min(1, { error: 'validation.required' }).max(SHARE_MAX_DEVICES) }),
   data: z.object({ Count: z.number().int() }),
-  summary: 'Ends shares the caller gave (all or none): the devices leave the recipient\'s tree at once.',
+  summary: "Ends shares the caller gave (the primary user: any of the organisation's), all or none: the devices leave the recipient's tree at once, and the recipient's fence rules on them are withdrawn.",
 });

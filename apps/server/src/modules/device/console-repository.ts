@@ -309,6 +309,36 @@ export class DeviceConsoleRepository {
     return rows.filter((r) => (seen.has(Number(r.id)) ? false : (seen.add(Number(r.id)), true))) as SharedDeviceRow[];
   }
 
+  /**
+   * What an organisation holds on these devices now: each device's own organisation, and the shares open now
+   * to an enabled user of `orgId` from an enabled user of the device's organisation (DeviceConsole.orgAccess).
+   */
+  async orgGrants(orgId: number, deviceIds: readonly number[], now: number) {
+    if (deviceIds.length === 0) return { devices: [], shares: [] };
+    const devices = await this.db.selectFrom('devices').select(['id', 'org_id']).where('id', 'in', [...deviceIds]).execute();
+    const shares = await this.db
+      .selectFrom('device_shares as s')
+      .innerJoin('devices as d', 'd.id', 's.device_id')
+      .innerJoin('users as r', 'r.id', 's.recipient_user_id')
+      .innerJoin('users as o', 'o.id', 's.owner_user_id')
+      .select(['s.device_id', 's.edit_device', 's.remote_instr', 's.download_data', 's.effective_time', 's.failure_time', 's.owner_user_id', 'o.nick_name as owner_name'])
+      .where('s.device_id', 'in', [...deviceIds])
+      .where('r.org_id', '=', orgId)
+      .where('r.enabled', '=', 1)
+      .where('o.enabled', '=', 1)
+      .whereRef('o.org_id', '=', 'd.org_id')
+      .where('s.effective_time', '<=', now)
+      .where('s.failure_time', '>', now)
+      .execute();
+    return {
+      devices: devices.map((d) => ({ id: Number(d.id), orgId: Number(d.org_id) })),
+      shares: shares.map((s) => ({
+        deviceId: Number(s.device_id), edit: Number(s.edit_device) === 1, remote: Number(s.remote_instr) === 1, download: Number(s.download_data) === 1,
+        effective: Number(s.effective_time), failure: Number(s.failure_time), ownerId: Number(s.owner_user_id), ownerName: s.owner_name,
+      })),
+    };
+  }
+
   folders(orgId: number) {
     return this.db.selectFrom('folders').select(['id', 'parent_id', 'name']).where('org_id', '=', orgId).orderBy('name').execute();
   }

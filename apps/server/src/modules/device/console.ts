@@ -26,7 +26,7 @@ import {
 import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { AppError } from '../../http/errors.js';
-import { type AccessRow, accessOf, type DeviceAccess, deviceNotFound, permissionOf, requireRight } from './access.js';
+import { type AccessRow, accessOf, type DeviceAccess, deviceNotFound, OWN_RIGHTS, permissionOf, requireRight } from './access.js';
 import type { DeviceConsoleRepository } from './console-repository.js';
 import { captionFor } from './samples.js';
 import { buildTree, folderNotFound, parseFolderRef, refuseReadOnlyFolder, ReportGaps, treeState } from './tree.js';
@@ -112,6 +112,37 @@ export class DeviceConsole {
       const row = rows.get(imei);
       if (!row) throw deviceNotFound();
       out.push({ ...row, access: await this.accessOfRow(caller, row) });
+    }
+    return out;
+  }
+
+  /**
+   * What an organisation (not a signed-in user: a fence's, whose rules act on their own) holds on each
+   * device now: every right on its own devices; on another organisation's, the rights of the shares open
+   * now to its enabled users from enabled users of the device's organisation (several: any right any of
+   * them grants); none (absent from the map) otherwise. A rule that acts without a request asks here at
+   * the moment it acts, never what held when it was made (issue 26 H1).
+   */
+  async orgAccess(orgId: number, deviceIds: readonly number[], now = Date.now()): Promise<Map<number, DeviceAccess>> {
+    const { devices, shares } = await this.q.orgGrants(orgId, deviceIds, now);
+    const out = new Map<number, DeviceAccess>();
+    for (const d of devices) if (d.orgId === orgId) out.set(d.id, { kind: 'own', rights: OWN_RIGHTS, effective: null, failure: null });
+    for (const s of shares) {
+      if (out.get(s.deviceId)?.kind === 'own') continue;
+      const had = out.get(s.deviceId);
+      out.set(s.deviceId, {
+        kind: 'shared',
+        rights: {
+          EditDevice: s.edit || (had?.rights.EditDevice ?? false),
+          EditFix: false,
+          RemoteInstr: s.remote || (had?.rights.RemoteInstr ?? false),
+          ShareDevice: false,
+          DownloadData: s.download || (had?.rights.DownloadData ?? false),
+        },
+        effective: Math.min(s.effective, had?.effective ?? Infinity),
+        failure: Math.max(s.failure, had?.failure ?? -Infinity),
+        sharedBy: had?.sharedBy ?? { userId: s.ownerId, name: s.ownerName },
+      });
     }
     return out;
   }

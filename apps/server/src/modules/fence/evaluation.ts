@@ -9,8 +9,11 @@ import type { FenceService } from './service.js';
 /**
  * Fences at ingest: each stored device batch's fixes evaluated (FenceEvaluator), the index reloaded when
  * this process changes a fence, and a rule that fires with AllowSendInstr sending its instructions through
- * the instruction service (its rules and daily limit). A failure of the evaluation is logged: the batch is
- * stored and its answer stays a success.
+ * the instruction service (its rules and daily limit) with the rights the fence's organisation holds on the
+ * device as it fires. A device rule is handed to the device only while the fence's organisation holds
+ * RemoteInstr on it (FenceService.ruleMayAct); one whose grant ended is withdrawn (a removal) by
+ * FenceService.withdrawUngranted. A failure of the evaluation is logged: the batch is stored and its
+ * answer stays a success.
  */
 export function attachFenceEvaluation(
   ingest: IngestService,
@@ -22,7 +25,7 @@ export function attachFenceEvaluation(
   const instructions = deps.instructions;
   if (instructions) {
     evaluator.onCrossing(async (c) => {
-      const refused = await instructions.sendForRule(c.deviceId, c.instrs, c.timeZone, 'en');
+      const refused = await instructions.sendForRule({ orgId: c.orgId, deviceId: c.deviceId }, c.instrs, c.timeZone, 'en');
       if (refused.length > 0) deps.log?.warn({ deviceId: c.deviceId, fenceId: c.fenceId, refused }, 'fence rule fired: instructions not sent');
     });
   }
@@ -35,7 +38,10 @@ export function attachFenceEvaluation(
         const shape = FenceShapeSchema.safeParse(JSON.parse(r.shape));
         if (shape.success) out.push({ fenceId: r.fence_id, version: r.version, removed: true, shape: shape.data, inOrOut: 'BOTH', instrs: [], timeZone: '+00:00' });
       }
+      const granted = deps.fences ? await deps.fences.rulesMayAct(deviceId, rules.map((f) => f.org_id)) : null;
       for (const f of rules) {
+        // a rule made under a share that has ended since: not handed (its removal follows with the sweep)
+        if (granted && !granted.has(f.org_id)) continue;
         const shape = FenceShapeSchema.safeParse(JSON.parse(f.shape));
         const instrs = InstructionParamsSchema.array().safeParse(JSON.parse(f.instrs));
         if (shape.success && instrs.success) out.push({ fenceId: f.id, version: f.version, removed: false, shape: shape.data, inOrOut: f.in_or_out as InOrOut, instrs: instrs.data, timeZone: f.time_zone });

@@ -19,6 +19,8 @@ export interface FixPoint {
 export interface Crossing {
   deviceId: number;
   fenceId: number;
+  /** The fence's organisation: its rules act with the rights it holds on the device when they fire. */
+  orgId: number;
   label: string;
   entered: boolean;
   /** The time of the fix that crossed. */
@@ -31,6 +33,7 @@ export interface Crossing {
 
 interface LiveFence {
   id: number;
+  orgId: number;
   label: string;
   shape: CompiledShape;
   inOrOut: InOrOut;
@@ -162,7 +165,7 @@ export class FenceEvaluator {
       if (shape.Type !== 'Polygon' && shape.Type !== 'Circle') continue;
       const instrs = f.allow_send_instr === 1 ? InstructionParamsSchema.array().safeParse(JSON.parse(f.instrs)) : null;
       at.set(f.id, live.length);
-      live.push({ id: f.id, label: f.label, shape: compile(shape), inOrOut: f.in_or_out as InOrOut, sendInstr: f.allow_send_instr === 1, instrs: instrs?.success ? instrs.data : [], timeZone: f.time_zone });
+      live.push({ id: f.id, orgId: f.org_id, label: f.label, shape: compile(shape), inOrOut: f.in_or_out as InOrOut, sendInstr: f.allow_send_instr === 1, instrs: instrs?.success ? instrs.data : [], timeZone: f.time_zone });
       boxes.push([f.min_lng, f.min_lat, f.max_lng, f.max_lat]);
     }
     let tree: Flatbush | null = null;
@@ -293,7 +296,7 @@ function judge({ index, mine, deviceId, valid, candidates, box }: Judge, known: 
         const entered = inside === 1;
         if (fires(fence.inOrOut, entered)) {
           (events ??= []).push({ at: fix.pick_time, content: JSON.stringify({ kind: entered ? 'fenceEntered' : 'fenceLeft', fence: fence.label, fenceId: fence.id }) });
-          (crossed ??= []).push({ deviceId, fenceId: fence.id, label: fence.label, entered, at: fix.pick_time, sendInstr: fence.sendInstr, instrs: fence.instrs, timeZone: fence.timeZone });
+          (crossed ??= []).push({ deviceId, fenceId: fence.id, orgId: fence.orgId, label: fence.label, entered, at: fix.pick_time, sendInstr: fence.sendInstr, instrs: fence.instrs, timeZone: fence.timeZone });
         }
       }
       side = inside;

@@ -221,9 +221,9 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
     expect((await create('X', circle, settings(['H-ONE']), { token: null })).Code).toBe(Code.SessionExpired);
     expect((await create('X', circle, settings(['H-ONE']), { token: bob })).Code).toBe(Code.NotFound);
     expect(await snapshot()).toEqual(before);
-    // alice's fence: bob neither sees nor changes it
-    const f = calls.CreateFence.data.parse((await create('Mine', circle, settings(['H-ONE', 'B-INSTR']))).Data);
-    expect(f.Devices.map((d) => d.IMEI)).toEqual(['B-INSTR', 'H-ONE']);
+    // alice's fence: a stranger to it neither sees nor changes it
+    const f = calls.CreateFence.data.parse((await create('Mine', circle, settings(['H-ONE']))).Data);
+    expect(f.Devices.map((d) => d.IMEI)).toEqual(['H-ONE']);
     const after = await snapshot();
     for (const [def, body] of [
       [calls.GetRuleListByType, { fenceId: f.IdStr }],
@@ -235,11 +235,21 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
       expect((await call(def, body, { token: null })).Code).toBe(Code.SessionExpired);
     }
     expect((await data<{ List: Fence[] }>(calls.GetFenceList, {}, { token: bob })).List).toEqual([]);
-    // bob owns B-INSTR: its fences' list shows his own organisation's and the owner's only, so not alice's
-    expect((await data<{ List: unknown[] }>(calls.GetDeviceFenceList, { imei: 'B-INSTR' }, { token: bob })).List).toEqual([]);
     const u = await call(calls.UpdateFence, { fenceId: f.IdStr, label: 'Mine', shape: circle, ...settings(['H-ONE']) }, { token: bob });
     expect(u.Code).toBe(Code.NotFound);
     expect(await snapshot()).toEqual(after);
+    // with a rule on bob's B-INSTR (shared with alice) too, bob, its owner, sees the fence with his device only
+    // (issue 26 H1), may not change it, and may take his device out of it
+    await data(calls.UpdateFence, { fenceId: f.IdStr, label: 'Mine', shape: circle, ...settings(['H-ONE', 'B-INSTR']), timeZone: ZONE });
+    const seen = (await data<{ List: Fence[] }>(calls.GetFenceList, {}, { token: bob })).List;
+    expect(seen.map((x) => [x.Label, x.Owner?.OrgName, x.Editable, x.Removable, x.Devices.map((d) => d.IMEI)])).toEqual([['Mine', 'Heron Lab', false, true, ['B-INSTR']]]);
+    expect((await data<{ List: FenceRule[] }>(calls.GetRuleListByType, { fenceId: f.IdStr }, { token: bob })).List.map((r) => r.IMEI)).toEqual(['B-INSTR']);
+    expect((await data<{ List: unknown[] }>(calls.GetDeviceFenceList, { imei: 'B-INSTR' }, { token: bob })).List).toHaveLength(1);
+    expect((await call(calls.EnableFence, { fenceId: f.IdStr, enabled: 0 }, { token: bob })).Code).toBe(Code.Forbidden);
+    expect((await call(calls.UpdateFence, { fenceId: f.IdStr, label: 'Mine', shape: circle, ...settings(['B-INSTR']) }, { token: bob })).Code).toBe(Code.Forbidden);
+    expect((await call(calls.DeleteFence, { fenceId: f.IdStr }, { token: bob })).Code).toBe(Code.Success);
+    expect((await data<{ List: Fence[] }>(calls.GetFenceList, {}, { token: bob })).List).toEqual([]);
+    expect((await data<{ List: Fence[] }>(calls.GetFenceList, {})).List.find((x) => x.Id === f.Id)?.Devices.map((d) => d.IMEI)).toEqual(['H-ONE']);
     await call(calls.DeleteFence, { fenceId: f.IdStr });
   });
 

@@ -21,6 +21,9 @@ export interface FenceRow {
   version: number;
   created_at: number;
   updated_at: number;
+  /** The fence's organisation's name and its creator's nickname ('' when the account is gone). */
+  org_name: string;
+  creator_name: string;
 }
 
 /** A rule with its device's names and its state. */
@@ -28,6 +31,8 @@ export interface RuleRow {
   id: number;
   fence_id: number;
   device_id: number;
+  /** The device's organisation (another than the fence's: a rule made under a share). */
+  device_org: number;
   imei: string;
   caption: string;
   is_samples: number;
@@ -53,6 +58,8 @@ export interface FenceValues {
 /** A fence to evaluate at ingest: enabled, with its remote rules' devices. */
 export interface LiveFence {
   id: number;
+  /** The fence's organisation: the owner of its rules, whose rights they act with. */
+  org_id: number;
   label: string;
   shape: string;
   in_or_out: string;
@@ -72,6 +79,7 @@ function fenceRow(r: Record<string, unknown>): FenceRow {
     id: num(r.id), org_id: num(r.org_id), is_samples: num(r.is_samples), label: String(r.label), type: num(r.type), shape: String(r.shape), area: num(r.area),
     enabled: num(r.enabled), in_or_out: String(r.in_or_out), rule_type: num(r.rule_type), allow_send_instr: num(r.allow_send_instr), instrs: String(r.instrs),
     time_zone: String(r.time_zone), version: num(r.version), created_at: num(r.created_at), updated_at: num(r.updated_at),
+    org_name: String(r.org_name ?? ''), creator_name: String(r.creator_name ?? ''),
   };
 }
 
@@ -155,9 +163,10 @@ export class FenceRepository {
     return db
       .selectFrom('fences as f')
       .innerJoin('organisations as o', 'o.id', 'f.org_id')
+      .leftJoin('users as cu', 'cu.id', 'f.created_by')
       .select([
         'f.id', 'f.org_id', 'o.is_samples', 'f.label', 'f.type', 'f.shape', 'f.area', 'f.enabled', 'f.in_or_out', 'f.rule_type', 'f.allow_send_instr', 'f.instrs',
-        'f.time_zone', 'f.version', 'f.created_at', 'f.updated_at',
+        'f.time_zone', 'f.version', 'f.created_at', 'f.updated_at', 'o.name as org_name', 'cu.nick_name as creator_name',
       ]);
   }
 
@@ -171,10 +180,20 @@ export class FenceRepository {
     return r ? fenceRow(r) : undefined;
   }
 
-  /** The fences of the organisations, newest first, whose label holds `keyword`. */
-  async list(orgIds: number[], keyword: string, offset: number, limit: number): Promise<{ rows: FenceRow[]; total: number }> {
+  /**
+   * The fences of the organisations, and those of any organisation with a rule on a device of `ruleOrg`
+   * (its devices' owner sees every fence acting on them), newest first, whose label holds `keyword`.
+   */
+  async list(orgIds: number[], keyword: string, offset: number, limit: number, ruleOrg?: number): Promise<{ rows: FenceRow[]; total: number }> {
     if (orgIds.length === 0) return { rows: [], total: 0 };
-    let q = this.db.selectFrom('fences as f').where('f.org_id', 'in', orgIds);
+    let q = this.db.selectFrom('fences as f').where((eb) => {
+      const mine = eb('f.org_id', 'in', orgIds);
+      if (ruleOrg === undefined) return mine;
+      return eb.or([
+        mine,
+        eb.exists(eb.selectFrom('fence_rules as r').innerJoin('devices as d', 'd.id', 'r.device_id').select('r.id').whereRef('r.fence_id', '=', 'f.id').where('d.org_id', '=', ruleOrg)),
+      ]);
+    });
     if (keyword !== '') q = q.where(sql<boolean>`lower(f.label) like ${`%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
     const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const ids = await q.select('f.id').orderBy('f.id', 'desc').offset(offset).limit(limit).execute();
@@ -191,26 +210,23 @@ export class FenceRepository {
       .innerJoin('devices as d', 'd.id', 'r.device_id')
       .innerJoin('organisations as o', 'o.id', 'd.org_id')
       .leftJoin('fence_states as s', (j) => j.onRef('s.fence_id', '=', 'r.fence_id').onRef('s.device_id', '=', 'r.device_id'))
-      .select(['r.id', 'r.fence_id', 'r.device_id', 'd.imei', 'd.caption', 'o.is_samples', 'r.synchronized', 's.inside', 's.fix_time'])
+      .select(['r.id', 'r.fence_id', 'r.device_id', 'd.org_id as device_org', 'd.imei', 'd.caption', 'o.is_samples', 'r.synchronized', 's.inside', 's.fix_time'])
       .where('r.fence_id', 'in', fenceIds)
       .orderBy('r.fence_id')
       .orderBy('d.caption')
       .execute();
     return rows.map((r) => ({
-      id: num(r.id), fence_id: num(r.fence_id), device_id: num(r.device_id), imei: r.imei, caption: r.caption, is_samples: num(r.is_samples), synchronized: num(r.synchronized),
+      id: num(r.id), fence_id: num(r.fence_id), device_id: num(r.device_id), device_org: num(r.device_org), imei: r.imei, caption: r.caption, is_samples: num(r.is_samples), synchronized: num(r.synchronized),
       inside: r.inside === null ? null : num(r.inside), fix_time: r.fix_time === null ? null : num(r.fix_time),
     }));
   }
 
-  /** Fences with a rule on the device, of these organisations. */
-  async fencesOfDevice(deviceId: number, orgIds: number[]): Promise<FenceRow[]> {
+  /** Fences with a rule on the device, of these organisations ('all': whoever's, as its owner sees them). */
+  async fencesOfDevice(deviceId: number, orgIds: number[] | 'all'): Promise<FenceRow[]> {
     if (orgIds.length === 0) return [];
-    const rows = await this.fences()
-      .innerJoin('fence_rules as r', 'r.fence_id', 'f.id')
-      .where('r.device_id', '=', deviceId)
-      .where('f.org_id', 'in', orgIds)
-      .orderBy('f.id', 'desc')
-      .execute();
+    let q = this.fences().innerJoin('fence_rules as r', 'r.fence_id', 'f.id').where('r.device_id', '=', deviceId);
+    if (orgIds !== 'all') q = q.where('f.org_id', 'in', orgIds);
+    const rows = await q.orderBy('f.id', 'desc').execute();
     return rows.map(fenceRow);
   }
 
@@ -277,6 +293,65 @@ export class FenceRepository {
     await tx.deleteFrom('fence_states').where('fence_id', '=', fenceId).where('device_id', 'in', deviceIds).execute();
   }
 
+  /**
+   * Rules on devices of another organisation than the fence's (made under a share), optionally only on these
+   * devices or of these fences: what FenceService.withdrawUngranted checks against the fence's rights now.
+   */
+  async foreignRules(filter: { deviceIds?: readonly number[]; fenceIds?: readonly number[] } = {}): Promise<{ fence_id: number; device_id: number; fence_org: number; device_org: number }[]> {
+    if (filter.deviceIds?.length === 0 || filter.fenceIds?.length === 0) return [];
+    let q = this.db
+      .selectFrom('fence_rules as r')
+      .innerJoin('fences as f', 'f.id', 'r.fence_id')
+      .innerJoin('devices as d', 'd.id', 'r.device_id')
+      .select(['r.fence_id', 'r.device_id', 'f.org_id as fence_org', 'd.org_id as device_org'])
+      .whereRef('f.org_id', '!=', 'd.org_id');
+    if (filter.deviceIds) q = q.where('r.device_id', 'in', [...filter.deviceIds]);
+    if (filter.fenceIds) q = q.where('r.fence_id', 'in', [...filter.fenceIds]);
+    const rows = await q.orderBy('r.fence_id').orderBy('r.device_id').execute();
+    return rows.map((r) => ({ fence_id: num(r.fence_id), device_id: num(r.device_id), fence_org: num(r.fence_org), device_org: num(r.device_org) }));
+  }
+
+  /**
+   * Takes rules out of their fences, the fences otherwise unchanged, in one transaction: each rule and its
+   * state go, and a device rule of an enabled fence leaves a removal for the device to acknowledge (handed
+   * with its next answers, like a deleted fence's). Returns how many rules went.
+   */
+  async withdrawRules(rules: readonly { fence_id: number; device_id: number }[], now: number): Promise<number> {
+    if (rules.length === 0) return 0;
+    return this.db.transaction().execute(async (tx) => {
+      let n = 0;
+      const byFence = new Map<number, number[]>();
+      for (const r of rules) byFence.set(r.fence_id, [...(byFence.get(r.fence_id) ?? []), r.device_id]);
+      for (const [fenceId, deviceIds] of byFence) {
+        const f = await tx.selectFrom('fences').select(['version', 'rule_type', 'shape', 'enabled']).where('id', '=', fenceId).executeTakeFirst();
+        if (!f) continue;
+        const present = (await tx.selectFrom('fence_rules').select('device_id').where('fence_id', '=', fenceId).where('device_id', 'in', deviceIds).execute()).map((r) => num(r.device_id));
+        if (present.length === 0) continue;
+        if (num(f.rule_type) === 2 && num(f.enabled) === 1) {
+          await tx.insertInto('fence_removals').values(present.map((d) => ({ fence_id: fenceId, device_id: d, version: num(f.version) + 1, shape: f.shape, created_at: now }))).execute();
+        }
+        await tx.deleteFrom('fence_rules').where('fence_id', '=', fenceId).where('device_id', 'in', present).execute();
+        await tx.deleteFrom('fence_states').where('fence_id', '=', fenceId).where('device_id', 'in', present).execute();
+        // the fence's update time moves: another process's evaluator reloads its index (generation)
+        await tx.updateTable('fences').set({ updated_at: now }).where('id', '=', fenceId).execute();
+        n += present.length;
+      }
+      return n;
+    });
+  }
+
+  /** The fence's rules on devices of this organisation (its devices' owner sees them, and may take them out). */
+  async rulesOnOrg(fenceId: number, orgId: number): Promise<{ fence_id: number; device_id: number }[]> {
+    const rows = await this.db
+      .selectFrom('fence_rules as r')
+      .innerJoin('devices as d', 'd.id', 'r.device_id')
+      .select(['r.fence_id', 'r.device_id'])
+      .where('r.fence_id', '=', fenceId)
+      .where('d.org_id', '=', orgId)
+      .execute();
+    return rows.map((r) => ({ fence_id: num(r.fence_id), device_id: num(r.device_id) }));
+  }
+
   async setEnabled(id: number, enabled: number, now: number): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       const f = await tx.selectFrom('fences').select(['version', 'rule_type', 'shape', 'enabled']).where('id', '=', id).executeTakeFirstOrThrow();
@@ -320,7 +395,7 @@ export class FenceRepository {
   async liveFences(): Promise<{ fences: LiveFence[]; rules: { fence_id: number; device_id: number }[] }> {
     const fences = await this.db
       .selectFrom('fences')
-      .select(['id', 'label', 'shape', 'in_or_out', 'allow_send_instr', 'instrs', 'time_zone', 'min_lng', 'min_lat', 'max_lng', 'max_lat'])
+      .select(['id', 'org_id', 'label', 'shape', 'in_or_out', 'allow_send_instr', 'instrs', 'time_zone', 'min_lng', 'min_lat', 'max_lng', 'max_lat'])
       .where('enabled', '=', 1)
       .where('rule_type', '=', 1)
       .execute();
@@ -332,7 +407,7 @@ export class FenceRepository {
       .where('f.rule_type', '=', 1)
       .execute();
     return {
-      fences: fences.map((f) => ({ ...f, id: num(f.id), allow_send_instr: num(f.allow_send_instr), min_lng: num(f.min_lng), min_lat: num(f.min_lat), max_lng: num(f.max_lng), max_lat: num(f.max_lat) })),
+      fences: fences.map((f) => ({ ...f, id: num(f.id), org_id: num(f.org_id), allow_send_instr: num(f.allow_send_instr), min_lng: num(f.min_lng), min_lat: num(f.min_lat), max_lng: num(f.max_lng), max_lat: num(f.max_lat) })),
       rules: rules.map((r) => ({ fence_id: num(r.fence_id), device_id: num(r.device_id) })),
     };
   }

@@ -68,8 +68,15 @@ function highFrequency(p: InstructionParams): boolean {
 /**
  * Geofences (§3 Fence / FenceRule, §5, §7.2 Fence/*). A fence is its organisation's: its users see and
  * change it (rules only on devices they hold RemoteInstr on); the sample organisation's fences are shown
- * read-only while the experience switch is on; anyone else's don't exist (fence.notFound). Rules on devices
- * the caller can't read are neither listed nor changed.
+ * read-only while the experience switch is on; another organisation's fence with a rule on one of the
+ * caller's organisation's devices (made under a share) is shown to the devices' owner, marked as whose it is,
+ * and "deleting" it takes the owner's devices out of it; anyone else's don't exist (fence.notFound). Rules
+ * on devices the caller can't read are neither listed nor changed.
+ *
+ * A rule acts with its fence's organisation's rights at the moment it acts (issue 26 H1): on another
+ * organisation's device only while a share grants RemoteInstr (ruleMayAct, asked by ingest and by
+ * InstructionService.sendForRule), and withdrawUngranted takes out the rules whose grant ended (a share
+ * revoked, changed, expired or ended with its sharer's account), device rules with a removal for the device.
  */
 export class FenceService {
   /** Called after any change to fences (ingest's index reloads). */
@@ -96,7 +103,10 @@ export class FenceService {
     return [...own, ...(await this.sampleOrgIds())];
   }
 
-  /** A fence the caller may see (write: may change): 1002 fence.notFound otherwise, 1003 for a sample one. */
+  /**
+   * A fence the caller may see (write: may change): 1002 fence.notFound otherwise, 1003 for a sample one and
+   * for another organisation's with rules on the caller's devices (seen, not changed: see `delete`).
+   */
   private async fenceFor(caller: Caller, fenceId: string, write: boolean): Promise<FenceRow> {
     const row = await this.repo.get(Number(fenceId));
     if (!row) throw fenceNotFound();
@@ -105,7 +115,47 @@ export class FenceService {
       if (write) throw new AppError(Code.Forbidden, 'fence.readOnly');
       return row;
     }
+    if ((await this.repo.rulesOnOrg(row.id, caller.session.orgId)).length > 0) {
+      if (write) throw new AppError(Code.Forbidden, 'fence.foreign', { org: row.org_name });
+      return row;
+    }
     throw fenceNotFound();
+  }
+
+  /**
+   * Which of these organisations' fences may act on the device now (hold RemoteInstr on it: its own
+   * device, or a share open now that grants it). Asked by ingest before a device rule is handed out.
+   */
+  async rulesMayAct(deviceId: number, orgIds: readonly number[], now = Date.now()): Promise<Set<number>> {
+    const out = new Set<number>();
+    for (const orgId of new Set(orgIds)) {
+      const a = (await this.devices.orgAccess(orgId, [deviceId], now)).get(deviceId);
+      if (a && a.kind !== 'example' && a.rights.RemoteInstr) out.add(orgId);
+    }
+    return out;
+  }
+
+  /**
+   * Takes out every rule on another organisation's device whose fence's organisation no longer holds
+   * RemoteInstr on it (optionally only among these devices): a share revoked, narrowed, expired or ended with
+   * its sharer's account. Device rules leave a removal for the device. Run after each change to shares and
+   * members, and by a job each minute for windows that end on their own. Returns how many rules went.
+   */
+  async withdrawUngranted(opts: { deviceIds?: readonly number[] } = {}, now = Date.now()): Promise<number> {
+    const rules = await this.repo.foreignRules(opts.deviceIds ? { deviceIds: opts.deviceIds } : {});
+    const byOrg = new Map<number, typeof rules>();
+    for (const r of rules) byOrg.set(r.fence_org, [...(byOrg.get(r.fence_org) ?? []), r]);
+    const gone: typeof rules = [];
+    for (const [orgId, list] of byOrg) {
+      const access = await this.devices.orgAccess(orgId, [...new Set(list.map((r) => r.device_id))], now);
+      for (const r of list) {
+        const a = access.get(r.device_id);
+        if (!a || a.kind === 'example' || !a.rights.RemoteInstr) gone.push(r);
+      }
+    }
+    const n = await this.repo.withdrawRules(gone, now);
+    if (n > 0) this.changed();
+    return n;
   }
 
   /** The rules whose device the caller can read now. */
@@ -180,6 +230,8 @@ export class FenceService {
       Devices: rules.map((r) => ({ IMEI: r.imei, Caption: captionFor(r.imei, r.caption, r.is_samples === 1, caller.lang) })),
       Example: row.is_samples === 1,
       Editable: row.org_id === caller.session.orgId,
+      Removable: row.org_id === caller.session.orgId || (row.is_samples !== 1 && rules.some((r) => r.device_org === caller.session.orgId)),
+      Owner: row.org_id === caller.session.orgId || row.is_samples === 1 ? null : { OrgName: row.org_name, NickName: row.creator_name },
       CreateTime: formatTime(row.created_at, caller.zone),
       UpdateTime: formatTime(row.updated_at, caller.zone),
       detail: {
@@ -203,13 +255,14 @@ export class FenceService {
 
   async list(caller: Caller, body: ListBody): Promise<{ List: Fence[]; Total: number }> {
     const orgs = await this.visibleOrgs(caller);
-    const { rows, total } = await this.repo.list(orgs, body.keyword ?? '', (body.currentPage - 1) * body.pageSize, body.pageSize);
+    const { rows, total } = await this.repo.list(orgs, body.keyword ?? '', (body.currentPage - 1) * body.pageSize, body.pageSize, caller.session.orgId);
     return { List: await this.records(rows, caller), Total: total };
   }
 
   async deviceFences(caller: Caller, imei: string): Promise<{ List: { Fence: Fence; Rule: FenceRule }[] }> {
     const d = await this.devices.resolve(caller, imei);
-    const orgs = [...new Set([caller.session.orgId, Number(d.org_id)])];
+    // the device's owner sees every fence with a rule on it, whoever's; a recipient their own and the owner's
+    const orgs = d.access.kind === 'own' ? 'all' : [...new Set([caller.session.orgId, Number(d.org_id)])];
     const rows = await this.repo.fencesOfDevice(Number(d.id), orgs);
     const fences = await this.records(rows, caller);
     const rules = await this.repo.rules(rows.map((r) => r.id));
@@ -267,8 +320,18 @@ export class FenceService {
     return (await this.records([(await this.repo.get(row.id))!], caller))[0]!;
   }
 
+  /**
+   * Deletes the caller's organisation's fence; another organisation's fence with rules on the caller's
+   * devices loses those rules (device rules with a removal for the device), the rest of it is its owner's.
+   */
   async delete(caller: Caller, fenceId: string, now = Date.now()): Promise<null> {
-    const row = await this.fenceFor(caller, fenceId, true);
+    const row = await this.fenceFor(caller, fenceId, false);
+    if (row.org_id !== caller.session.orgId) {
+      if (row.is_samples === 1) throw new AppError(Code.Forbidden, 'fence.readOnly');
+      await this.repo.withdrawRules(await this.repo.rulesOnOrg(row.id, caller.session.orgId), now);
+      this.changed();
+      return null;
+    }
     await this.repo.delete(row.id, now);
     this.changed();
     return null;

@@ -253,15 +253,21 @@ export class InstructionService {
   }
 
   /**
-   * A fence rule fired (modules/fence): its instructions go to the device as its organisation's, through
-   * the same rules as a Send (not a VHF receiver, work status 2/3/4, the device's InstrSupport flags and
+   * A fence rule fired (modules/fence): its instructions go to the device as sent by the rule's owner, the
+   * fence's organisation `orgId`, with the rights that organisation holds on the device at this moment
+   * (DeviceConsole.orgAccess: its own device, or a share open now with RemoteInstr; a share revoked,
+   * expired or ended with its sharer's account since the rule was made sends nothing), then through the
+   * same rules as a Send (not a VHF receiver, work status 2/3/4, the device's InstrSupport flags and
    * sensors) and the daily limit, counted in the rule's zone. Each instruction refused is skipped and its
    * reason answered (in `lang`); the others are stored SENT with their events.
    */
-  async sendForRule(deviceId: number, list: readonly InstructionParams[], zone: string, lang: Lang, now = Date.now()): Promise<string[]> {
+  async sendForRule(rule: { orgId: number; deviceId: number }, list: readonly InstructionParams[], zone: string, lang: Lang, now = Date.now()): Promise<string[]> {
+    const { deviceId } = rule;
     const device = await this.repo.deviceForRule(deviceId);
     if (!device) return [];
-    const d = { ...device, access: { kind: 'own', rights: { EditDevice: true, EditFix: true, RemoteInstr: true, ShareDevice: true, DownloadData: true }, effective: null, failure: null } } as unknown as ResolvedDevice;
+    const access = (await this.devices.orgAccess(rule.orgId, [deviceId], now)).get(deviceId);
+    if (!access) return list.map(() => message(lang, 'instr.reason.noRight'));
+    const d = { ...device, access } as unknown as ResolvedDevice;
     const docs = await this.devices.workSettingsOf([deviceId]);
     const doc = docs.get(deviceId) ?? null;
     const { from, to } = dayOf(zone, now);

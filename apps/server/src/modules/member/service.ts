@@ -31,11 +31,18 @@ const noSuchMember = () => new AppError(Code.NotFound, 'error.noSuchMember');
  * user's. Each change is written to the user log as the primary user's action.
  */
 export class MemberService {
+  private readonly disabled: ((userId: number) => Promise<unknown>)[] = [];
+
   constructor(
     private readonly members: MemberRepository,
     private readonly auth: AuthService,
     private readonly log: UserLogService,
   ) {}
+
+  /** Adds a listener told each account disabled, once its sessions ended (its shares end: app.ts). */
+  onDisabled(listener: (userId: number) => Promise<unknown>): void {
+    this.disabled.push(listener);
+  }
 
   /** The caller, who must be their organisation's primary user (1003 otherwise). */
   private async requirePrimary(caller: Caller): Promise<MemberRow> {
@@ -95,12 +102,19 @@ export class MemberService {
     return { Member: await this.reread(caller, id) };
   }
 
-  /** Disabling ends the member's sessions at once; a disabled account cannot sign in. */
+  /**
+   * Disabling ends the member's sessions at once, and what the member set going on the organisation's
+   * behalf: the shares they gave end (docs/accounts.md), with the recipients' rules made under them. A
+   * disabled account cannot sign in; enabling it again brings none of that back.
+   */
   async setEnabled(caller: Caller, memberId: string, enabled: 0 | 1): Promise<Member> {
     const row = await this.changeable(caller, memberId);
     const id = Number(row.id);
     await this.members.setEnabled(id, enabled, Date.now());
-    if (enabled === 0) await this.auth.endUserSessions(id);
+    if (enabled === 0) {
+      await this.auth.endUserSessions(id);
+      for (const l of this.disabled) await l(id);
+    }
     await this.record(caller, enabled === 1 ? 'enable' : 'disable', id);
     return this.reread(caller, id);
   }

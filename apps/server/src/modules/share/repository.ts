@@ -10,19 +10,28 @@ export interface ShareTerms {
   downloadData: boolean;
 }
 
-/** A share with its device and the other party's id and nickname. */
+/** A share with its device, the other party's id and nickname, and its sharer's. */
 export type ShareRow = Pick<DeviceShareTable, 'edit_device' | 'remote_instr' | 'download_data' | 'effective_time' | 'failure_time' | 'created_at'> & {
   id: number;
+  device_id: number;
   imei: string;
   caption: string;
   other_user_id: number;
   other_nick_name: string;
+  sharer_id: number;
+  sharer_name: string;
 };
+
+/**
+ * Whose given shares a call reaches: the sharer's own, or (the organisation's primary user) every share
+ * made by an account of the organisation. Shares belong to the organisation (issue 26 H2).
+ */
+export type GivenScope = { userId: number } | { orgId: number };
 
 const flag = (b: boolean) => (b ? 1 : 0);
 
 const COLUMNS = [
-  's.id', 'd.imei', 'd.caption', 'u.id as other_user_id', 'u.nick_name as other_nick_name',
+  's.id', 's.device_id', 'd.imei', 'd.caption', 'u.id as other_user_id', 'u.nick_name as other_nick_name', 'sh.id as sharer_id', 'sh.nick_name as sharer_name',
   's.edit_device', 's.remote_instr', 's.download_data', 's.effective_time', 's.failure_time', 's.created_at',
 ] as const;
 
@@ -74,23 +83,31 @@ export class ShareRepository {
     });
   }
 
-  private listOf(side: 'owner' | 'recipient', userId: number) {
+  /** Whether the account is its organisation's primary user. */
+  async isPrimary(userId: number): Promise<boolean> {
+    const r = await this.db.selectFrom('users').select('is_primary').where('id', '=', userId).executeTakeFirst();
+    return Number(r?.is_primary ?? 0) === 1;
+  }
+
+  /** The given shares of the scope (side 'owner') or those given to the user (side 'recipient'). */
+  private listOf(side: 'owner' | 'recipient', scope: GivenScope) {
     const other = side === 'owner' ? 's.recipient_user_id' : 's.owner_user_id';
-    const mine = side === 'owner' ? 's.owner_user_id' : 's.recipient_user_id';
-    return this.db
+    const q = this.db
       .selectFrom('device_shares as s')
       .innerJoin('devices as d', 'd.id', 's.device_id')
       .innerJoin('users as u', 'u.id', other)
-      .where(mine, '=', userId);
+      .innerJoin('users as sh', 'sh.id', 's.owner_user_id');
+    if ('orgId' in scope) return side === 'owner' ? q.where('sh.org_id', '=', scope.orgId) : q.where('s.recipient_user_id', '=', -1);
+    return q.where(side === 'owner' ? 's.owner_user_id' : 's.recipient_user_id', '=', scope.userId);
   }
 
-  async count(side: 'owner' | 'recipient', userId: number): Promise<number> {
-    const r = await this.listOf(side, userId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  async count(side: 'owner' | 'recipient', scope: GivenScope): Promise<number> {
+    const r = await this.listOf(side, scope).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
     return Number(r?.n ?? 0);
   }
 
-  async page(side: 'owner' | 'recipient', userId: number, offset: number, limit: number): Promise<ShareRow[]> {
-    const rows = await this.listOf(side, userId)
+  async page(side: 'owner' | 'recipient', scope: GivenScope, offset: number, limit: number): Promise<ShareRow[]> {
+    const rows = await this.listOf(side, scope)
       .select(COLUMNS)
       .orderBy('s.created_at', 'desc')
       .orderBy('s.id', 'desc')
@@ -100,16 +117,25 @@ export class ShareRepository {
     return rows.map(normalise);
   }
 
-  /** One share the owner gave, or undefined. */
-  async owned(id: number, ownerId: number): Promise<ShareRow | undefined> {
-    const r = await this.listOf('owner', ownerId)
+  /** One share given within the scope, or undefined. */
+  async owned(id: number, scope: GivenScope): Promise<ShareRow | undefined> {
+    const r = await this.listOf('owner', scope)
       .select(COLUMNS)
       .where('s.id', '=', id)
       .executeTakeFirst();
     return r && normalise(r);
   }
 
-  async update(id: number, ownerId: number, terms: ShareTerms): Promise<boolean> {
+  /** The ids of the shares among `ids` given within the scope. */
+  private async inScope(db: Kysely<Database>, ids: readonly number[], scope: GivenScope): Promise<{ id: number; device_id: number }[]> {
+    if (ids.length === 0) return [];
+    let q = db.selectFrom('device_shares as s').innerJoin('users as sh', 'sh.id', 's.owner_user_id').select(['s.id', 's.device_id']).where('s.id', 'in', [...ids]);
+    q = 'orgId' in scope ? q.where('sh.org_id', '=', scope.orgId) : q.where('s.owner_user_id', '=', scope.userId);
+    return (await q.execute()).map((r) => ({ id: Number(r.id), device_id: Number(r.device_id) }));
+  }
+
+  async update(id: number, scope: GivenScope, terms: ShareTerms): Promise<boolean> {
+    if ((await this.inScope(this.db, [id], scope)).length !== 1) return false;
     const r = await this.db
       .updateTable('device_shares')
       .set({
@@ -120,30 +146,43 @@ export class ShareRepository {
         failure_time: terms.failure,
       })
       .where('id', '=', id)
-      .where('owner_user_id', '=', ownerId)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
 
-  /** Deletes the owner's shares, all or none: false (nothing deleted) when one is not theirs. */
-  async revoke(ids: readonly number[], ownerId: number): Promise<boolean> {
+  /** Deletes shares given within the scope, all or none: the devices of the shares deleted, or null (nothing deleted) when one is not in it. */
+  async revoke(ids: readonly number[], scope: GivenScope): Promise<number[] | null> {
     return this.db.transaction().execute(async (tx) => {
-      const r = await tx.deleteFrom('device_shares').where('id', 'in', [...ids]).where('owner_user_id', '=', ownerId).executeTakeFirst();
-      if (Number(r.numDeletedRows) !== ids.length) throw new NotAllOwned();
-      return true;
-    }).catch((e: unknown) => {
-      if (e instanceof NotAllOwned) return false;
-      throw e;
+      const found = await this.inScope(tx, ids, scope);
+      if (found.length !== ids.length) return null;
+      await tx.deleteFrom('device_shares').where('id', 'in', found.map((f) => f.id)).execute();
+      return [...new Set(found.map((f) => f.device_id))];
+    });
+  }
+
+  /**
+   * Ends now every share the account gave that is not over (its sharer disabled): the window closes at
+   * `now` (one that had not begun closes where it would have begun), the rows stay, EXPIRED, in the
+   * organisation's list. Returns the devices of the shares ended.
+   */
+  async endGivenBy(userId: number, now: number): Promise<number[]> {
+    return this.db.transaction().execute(async (tx) => {
+      const open = await tx.selectFrom('device_shares').select(['id', 'device_id', 'effective_time']).where('owner_user_id', '=', userId).where('failure_time', '>', now).execute();
+      for (const s of open) {
+        const effective = Math.min(Number(s.effective_time), now);
+        await tx.updateTable('device_shares').set({ effective_time: effective, failure_time: Math.max(now, effective) }).where('id', '=', s.id).execute();
+      }
+      return [...new Set(open.map((s) => Number(s.device_id)))];
     });
   }
 }
-
-class NotAllOwned extends Error {}
 
 function normalise<T extends ShareRow>(r: T): ShareRow {
   return {
     ...r,
     id: Number(r.id),
+    device_id: Number(r.device_id),
+    sharer_id: Number(r.sharer_id),
     other_user_id: Number(r.other_user_id),
     effective_time: Number(r.effective_time),
     failure_time: Number(r.failure_time),

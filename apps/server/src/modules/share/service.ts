@@ -4,7 +4,7 @@ import type { Caller } from '../../http/caller.js';
 import { AppError, FieldRefusal } from '../../http/errors.js';
 import type { RateCounters } from '../../shared-state/index.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
-import type { ShareRepository, ShareRow, ShareTerms } from './repository.js';
+import type { GivenScope, ShareRepository, ShareRow, ShareTerms } from './repository.js';
 
 type CreateBody = z.output<typeof calls.CreateShare.body>;
 type UpdateBody = z.output<typeof calls.UpdateShare.body>;
@@ -23,16 +23,46 @@ export const LOOKUP_WINDOW_MS = 15 * 60_000;
 export const LOOKUPS_PER_USER = 30;
 export const LOOKUPS_PER_ADDRESS = 90;
 
+/** Told the devices whose shares just ended or narrowed (revoked, changed, ended with their sharer's account). */
+export type SharesChanged = (deviceIds: readonly number[]) => Promise<unknown>;
+
 /**
  * Device sharing (§5 Sharing, §6 ShareDevice): who may share what with whom, and the sharer's and the
  * recipient's lists. Every refusal comes before anything is written, and a create is one transaction.
+ *
+ * Shares belong to the organisation (issue 26 H2): its primary user sees every share its accounts gave,
+ * with who gave each, and may change or revoke any; a member's shares end when the member is disabled
+ * (`endGivenBy`, docs/accounts.md). Each change that may take a right away tells the `onChanged` listeners
+ * (the fence module withdraws the recipients' rules on those devices).
  */
 export class ShareService {
+  private readonly changed: SharesChanged[] = [];
+
   constructor(
     private readonly devices: DeviceConsole,
     private readonly repo: ShareRepository,
     private readonly counters: RateCounters,
   ) {}
+
+  /** Adds a listener told the devices whose shares ended or changed. */
+  onChanged(listener: SharesChanged): void {
+    this.changed.push(listener);
+  }
+
+  private async tell(deviceIds: readonly number[]): Promise<void> {
+    if (deviceIds.length === 0) return;
+    for (const l of this.changed) await l(deviceIds);
+  }
+
+  /** The given shares the caller reaches: the primary user's organisation's, anyone else's own. */
+  private async scopeOf(caller: Caller): Promise<GivenScope> {
+    return (await this.repo.isPrimary(caller.session.userId)) ? { orgId: caller.session.orgId } : { userId: caller.session.userId };
+  }
+
+  /** The account was disabled: its given shares end now, and the rules made under them are withdrawn. */
+  async endGivenBy(userId: number, now = Date.now()): Promise<void> {
+    await this.tell(await this.repo.endGivenBy(userId, now));
+  }
 
   /** Counts a look-up of an account by the caller from `ip`; past either limit 1012, before anything is read. */
   private async lookup(caller: Caller, ip: string): Promise<void> {
@@ -66,27 +96,33 @@ export class ShareService {
   }
 
   async count(caller: Caller): Promise<number> {
-    return this.repo.count('owner', caller.session.userId);
+    return this.repo.count('owner', await this.scopeOf(caller));
   }
 
-  async page(caller: Caller, side: 'owner' | 'recipient', body: PageBody, now = Date.now()): Promise<{ List: ShareRecord[]; Total: number }> {
+  async page(caller: Caller, side: 'owner' | 'recipient', body: PageBody, now = Date.now()): Promise<{ List: ShareRecord[]; Total: number; Organisation: boolean }> {
+    const scope: GivenScope = side === 'owner' ? await this.scopeOf(caller) : { userId: caller.session.userId };
     const [total, rows] = await Promise.all([
-      this.repo.count(side, caller.session.userId),
-      this.repo.page(side, caller.session.userId, (body.currentPage - 1) * body.pageSize, body.pageSize),
+      this.repo.count(side, scope),
+      this.repo.page(side, scope, (body.currentPage - 1) * body.pageSize, body.pageSize),
     ]);
-    return { List: rows.map((r) => recordOf(r, caller.zone, now)), Total: total };
+    return { List: rows.map((r) => recordOf(r, caller.zone, now)), Total: total, Organisation: 'orgId' in scope };
   }
 
   async update(caller: Caller, body: UpdateBody, now = Date.now()): Promise<ShareRecord> {
     const id = Number(body.shareId);
     const terms = termsOf(caller, body);
-    if (!(await this.repo.update(id, caller.session.userId, terms))) throw new AppError(Code.NotFound, 'share.notFound');
-    return recordOf((await this.repo.owned(id, caller.session.userId))!, caller.zone, now);
+    const scope = await this.scopeOf(caller);
+    if (!(await this.repo.update(id, scope, terms))) throw new AppError(Code.NotFound, 'share.notFound');
+    const row = (await this.repo.owned(id, scope))!;
+    await this.tell([row.device_id]);
+    return recordOf(row, caller.zone, now);
   }
 
   async revoke(caller: Caller, shareIds: readonly string[]): Promise<number> {
     const ids = [...new Set(shareIds.map(Number))];
-    if (!(await this.repo.revoke(ids, caller.session.userId))) throw new AppError(Code.NotFound, 'share.notFound');
+    const devices = await this.repo.revoke(ids, await this.scopeOf(caller));
+    if (!devices) throw new AppError(Code.NotFound, 'share.notFound');
+    await this.tell(devices);
     return ids.length;
   }
 }
@@ -114,6 +150,8 @@ function recordOf(r: ShareRow, zone: string, now: number): ShareRecord {
     CanRemoteInstr: r.remote_instr === 1,
     CanDownloadData: r.download_data === 1,
     CreateTime: formatTime(r.created_at, zone),
+    SharerIdStr: String(r.sharer_id),
+    SharerName: r.sharer_name,
     State: now < r.effective_time ? 'PENDING' : now < r.failure_time ? 'ACTIVE' : 'EXPIRED',
   };
 }

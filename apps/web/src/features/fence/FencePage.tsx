@@ -31,6 +31,7 @@ const NO_IMEIS: string[] = [];
 function readOnlyReason(fence: Fence | null): string | null {
   if (!fence) return null;
   if (fence.Example) return 'fence.reason.exampleFence';
+  if (fence.Owner) return 'fence.reason.foreign';
   if (!fence.Editable) return 'fence.reason.notEditable';
   return null;
 }
@@ -310,6 +311,9 @@ function FenceList({ onlyDevice, fences, loading, error, onRetry, selected, area
           rowKey="IdStr"
           renderItem={(f) => {
             const reason = readOnlyReason(f);
+            // another organisation's fence with rules on our devices (made under a share): deleting takes our devices out
+            const foreign = f.Owner !== null && f.Removable;
+            const deleteReason = foreign ? null : reason;
             return (
               <List.Item
                 className={f.IdStr === selected ? 'wt-fence-item wt-fence-item-selected' : 'wt-fence-item'}
@@ -319,9 +323,16 @@ function FenceList({ onlyDevice, fences, loading, error, onRetry, selected, area
                   <Tooltip key="on" title={reason ? t(reason) : t('fence.field.enabled')}>
                     <Switch size="small" checked={f.Enabled === 1} disabled={reason !== null} onChange={(on) => onEnable(f, on)} aria-label={t('fence.field.enabled')} data-testid="fence-item-enabled" />
                   </Tooltip>,
-                  <Tooltip key="del" title={reason ? t(reason) : t('common.delete')}>
-                    <Popconfirm title={t('fence.deleteConfirm', { name: f.Label })} okText={t('common.delete')} cancelText={t('common.cancel')} okButtonProps={{ danger: true }} onConfirm={() => onDelete(f)} disabled={reason !== null}>
-                      <Button type="text" size="small" danger icon={<DeleteOutlined />} disabled={reason !== null} aria-label={t('common.delete')} data-testid="fence-item-delete" />
+                  <Tooltip key="del" title={deleteReason ? t(deleteReason) : foreign ? t('fence.removeDevices') : t('common.delete')}>
+                    <Popconfirm
+                      title={foreign ? t('fence.removeDevicesConfirm', { name: f.Label, org: f.Owner?.OrgName ?? '' }) : t('fence.deleteConfirm', { name: f.Label })}
+                      okText={foreign ? t('fence.removeDevices') : t('common.delete')}
+                      cancelText={t('common.cancel')}
+                      okButtonProps={{ danger: true }}
+                      onConfirm={() => onDelete(f)}
+                      disabled={deleteReason !== null}
+                    >
+                      <Button type="text" size="small" danger icon={<DeleteOutlined />} disabled={deleteReason !== null} aria-label={foreign ? t('fence.removeDevices') : t('common.delete')} data-testid="fence-item-delete" />
                     </Popconfirm>
                   </Tooltip>,
                 ]}
@@ -334,6 +345,11 @@ function FenceList({ onlyDevice, fences, loading, error, onRetry, selected, area
                   }
                   description={
                     <span className="wt-fence-item-desc">
+                      {f.Owner ? (
+                        <Tag color="orange" data-testid="fence-item-owner">
+                          {t('fence.ownedBy', { org: f.Owner.OrgName, name: f.Owner.NickName })}
+                        </Tag>
+                      ) : null}
                       <Tag>{t(f.Type === 2 ? 'fence.tool.circle' : 'fence.tool.polygon')}</Tag>
                       <span data-testid="fence-item-area">{areaText(f.Area)}</span>
                       {' · '}

@@ -26,6 +26,8 @@ function fence(overrides: Partial<Fence> = {}): Fence {
     Devices: [{ IMEI: '860000000000011', Caption: 'Stork A' }],
     Example: false,
     Editable: true,
+    Removable: true,
+    Owner: null,
     CreateTime: '2026-11-24 10:00:00',
     UpdateTime: '2026-11-24 10:00:00',
     detail: { RemoteRule: 1, DeviceRule: 0, Synchronized: 1 },
@@ -33,7 +35,7 @@ function fence(overrides: Partial<Fence> = {}): Fence {
   };
 }
 
-const sampleFence = fence({ Id: 9, IdStr: '9', Label: 'Sample reserve', Example: true, Editable: false, Type: 2, Shape: { Type: 'Circle', Center: [116, 40], Radius: 3000 }, Area: 28_274_334, Devices: [{ IMEI: '860000000000099', Caption: 'Sample stork' }] });
+const sampleFence = fence({ Id: 9, IdStr: '9', Label: 'Sample reserve', Example: true, Editable: false, Removable: false, Type: 2, Shape: { Type: 'Circle', Center: [116, 40], Radius: 3000 }, Area: 28_274_334, Devices: [{ IMEI: '860000000000099', Caption: 'Sample stork' }] });
 
 function renderPage(path = '/fence') {
   return render(

@@ -2,6 +2,7 @@ import { Code, type ShareRecord, type TreeData } from '@wildtrack/contract';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppProviders } from '../../app/providers';
+import { setLang } from '../../i18n';
 import { clearSession, writeStoredUser } from '../../lib/session';
 import { callsTo, envelope, fakeServer } from '../../test/server';
 import { signInForTest } from '../../test/session';
@@ -10,7 +11,7 @@ import { ShareList } from './components/ShareList';
 
 const share = (over: Partial<ShareRecord>): ShareRecord => ({
   IdStr: '5', IMEI: '861500000000101', Caption: 'Stork A', UserIdStr: '9', NickName: 'Egret station', EffectiveTime: '2026-11-25 10:00:00',
-  FailureTime: '2026-11-26 10:00:00', CanEditDevice: false, CanRemoteInstr: false, CanDownloadData: true, CreateTime: '2026-11-25 10:00:00', State: 'ACTIVE', ...over,
+  FailureTime: '2026-11-26 10:00:00', CanEditDevice: false, CanRemoteInstr: false, CanDownloadData: true, CreateTime: '2026-11-25 10:00:00', SharerIdStr: '3', SharerName: 'chief', State: 'ACTIVE', ...over,
 });
 const EMPTY_TREE: TreeData = { Folders: [], Permissions: [], Total: 0, SensorCounts: {} };
 
@@ -24,7 +25,7 @@ describe('share management', () => {
   it('lists what I shared with its rights and state, and revokes a share only after confirmation', async () => {
     let list = [share({}), share({ IdStr: '6', IMEI: '861500000000102', Caption: 'Stork B', State: 'EXPIRED', CanDownloadData: false })];
     const server = fakeServer({
-      '/api/DeviceShare/GetSharedListByPage': () => envelope(Code.Success, '', { List: list, Total: list.length }),
+      '/api/DeviceShare/GetSharedListByPage': () => envelope(Code.Success, '', { List: list, Total: list.length, Organisation: false }),
       '/api/DeviceShare/Revoke': () => {
         list = list.filter((s) => s.IdStr !== '5');
         return envelope(Code.Success, '', { Count: 1 });
@@ -49,6 +50,32 @@ describe('share management', () => {
     await waitFor(() => expect(callsTo(server, '/api/DeviceShare/Revoke')).toHaveLength(1));
     expect(JSON.parse(callsTo(server, '/api/DeviceShare/Revoke')[0]!.body as string)).toEqual({ shareIds: ['5'] });
     await waitFor(() => expect(box.querySelectorAll('.ant-table-row')).toHaveLength(1));
+  });
+
+  it('shows the primary user who gave each of the organisation\'s shares, in both languages', async () => {
+    const list = [share({}), share({ IdStr: '6', IMEI: '861500000000102', Caption: 'Stork B', SharerIdStr: '4', SharerName: 'Field member' })];
+    fakeServer({ '/api/DeviceShare/GetSharedListByPage': () => envelope(Code.Success, '', { List: list, Total: list.length, Organisation: true }) });
+    const { unmount } = render(
+      <AppProviders>
+        <ShareList side="given" />
+      </AppProviders>,
+    );
+    const box = await screen.findByTestId('share-list-given');
+    await waitFor(() => expect(box.querySelectorAll('.ant-table-row')).toHaveLength(2));
+    expect(within(box).getAllByText('Shared by').length).toBeGreaterThan(0);
+    expect(within(box.querySelector('tr[data-imei="861500000000102"]') as HTMLElement).getByText('Field member')).toBeTruthy();
+    expect(screen.getByTestId('share-organisation-note').textContent).toContain("every share your organisation's accounts have given");
+    unmount();
+    setLang('zh');
+    render(
+      <AppProviders>
+        <ShareList side="given" />
+      </AppProviders>,
+    );
+    const zh = await screen.findByTestId('share-list-given');
+    await waitFor(() => expect(within(zh).getAllByText('共享人').length).toBeGreaterThan(0));
+    expect(screen.getByTestId('share-organisation-note').textContent).toContain('主账号');
+    setLang('en');
   });
 
   it('says what is missing instead of sharing, and refuses yourself before asking the server', async () => {

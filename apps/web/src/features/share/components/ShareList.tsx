@@ -14,6 +14,7 @@ const rightsOf = (s: ShareRecord): ShareRight[] =>
 /**
  * Share management (§2.1): the shares the user gave ('given': with whom, which device, until when; the
  * window and rights changed, or revoked after confirmation) or got ('received': from whom, read-only).
+ * The organisation's primary user's given list holds every share its accounts gave, with who gave each.
  */
 export function ShareList({ side }: { side: 'given' | 'received' }) {
   const { t } = useTranslation();
@@ -50,6 +51,11 @@ export function ShareList({ side }: { side: 'given' | 'received' }) {
   }
   return (
     <>
+      {side === 'given' && list.data?.Organisation ? (
+        <Typography.Paragraph type="secondary" data-testid="share-organisation-note">
+          {t('share.organisationNote')}
+        </Typography.Paragraph>
+      ) : null}
       <Table<ShareRecord>
         data-testid={`share-list-${side}`}
         rowKey="IdStr"
@@ -77,6 +83,8 @@ export function ShareList({ side }: { side: 'given' | 'received' }) {
             ),
           },
           { key: 'user', title: t(side === 'given' ? 'share.col.recipient' : 'share.col.sharer'), dataIndex: 'NickName' },
+          // the primary user's given list holds every share of the organisation's accounts: whose each is
+          ...(side === 'given' && list.data?.Organisation ? [{ key: 'sharer', title: t('share.col.sharer'), dataIndex: 'SharerName' as const }] : []),
           { key: 'from', title: t('share.effectiveTime'), dataIndex: 'EffectiveTime' },
           { key: 'until', title: t('share.failureTime'), dataIndex: 'FailureTime' },
           {
