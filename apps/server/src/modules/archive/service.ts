@@ -22,7 +22,8 @@ const dayOf = (date: string) => Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY
  * Daily ACC archives (§3 ArchiveRecord, §9 Archive: the last 3 days): after each UTC day closes, a file of
  * each acceleration device's bursts of that day (the download's CSV, times in UTC) is written by the job,
  * with its sample count and size; readers list and download the last ACCELERATION_ARCHIVE_DAYS closed days
- * of a device they may read (a share's recipient only the days its window touches).
+ * of a device they may read (a share's recipient only the days its window touches, and of a day its window
+ * cuts only the bursts inside the window: the file is made again for them from the bursts, issue 26 L6).
  */
 export class ArchiveService {
   constructor(
@@ -92,14 +93,37 @@ export class ArchiveService {
     return { fromDay, toDay };
   }
 
-  private recordOf(device: ResolvedDevice, row: ArchiveRow, zone: string): ArchiveRecord {
+  /**
+   * The part of a day a share's window covers, when it does not cover the whole day: [from, to] epoch ms,
+   * the window's ends included as for every read of a share (sensor/service.ts visibleRange); null for a
+   * whole day (the stored file is the caller's).
+   */
+  private cutOf(device: ResolvedDevice, day: number): { from: number; to: number } | null {
+    const { access } = device;
+    if (access.kind !== 'shared') return null;
+    const start = day * DAY_MS;
+    const end = start + DAY_MS - 1;
+    const from = access.effective !== null ? Math.max(start, access.effective) : start;
+    const to = access.failure !== null ? Math.min(end, access.failure) : end;
+    return from === start && to === end ? null : { from, to };
+  }
+
+  private async recordOf(device: ResolvedDevice, row: ArchiveRow, zone: string): Promise<ArchiveRecord> {
+    const cut = this.cutOf(device, row.day);
+    let records = row.record_count;
+    let size = row.file_size;
+    if (cut) {
+      // the samples inside the window; the size in their proportion (the cut file is made when downloaded)
+      records = await this.acceleration.sampleCount(Number(device.id), cut.from, cut.to);
+      size = row.record_count > 0 ? Math.round((row.file_size * records) / row.record_count) : 0;
+    }
     return {
       Id: String(row.id),
       IMEI: device.imei,
       ArchiveDate: dateOf(row.day),
       FilePath: row.file,
-      RecordCount: row.record_count,
-      FileSize: row.file_size,
+      RecordCount: records,
+      FileSize: size,
       CreateTime: row.created_at === null ? '' : formatTime(row.created_at, zone),
     };
   }
@@ -116,7 +140,7 @@ export class ArchiveService {
     if (fromDay > toDay) return { List: [], Total: 0 };
     const id = Number(device.id);
     const [total, rows] = await Promise.all([this.archives.count(id, fromDay, toDay), this.archives.page(id, fromDay, toDay, pageSize, (currentPage - 1) * pageSize)]);
-    return { List: rows.map((r) => this.recordOf(device, r, caller.zone)), Total: total };
+    return { List: await Promise.all(rows.map((r) => this.recordOf(device, r, caller.zone))), Total: total };
   }
 
   async download(caller: Caller, imei: string, archiveDate: string, now = Date.now()): Promise<FileAnswer> {
@@ -127,6 +151,10 @@ export class ArchiveService {
     // The file's name is the job's own (a date), never a device's text.
     const file = row ? this.fileOf(Number(device.id), row.day) : undefined;
     if (!row || !file || !fs.existsSync(file)) throw new AppError(Code.NotFound, 'archive.notFound');
-    return { name: `acceleration(${device.imei})-${dateOf(row.day)}.csv`, stream: fs.createReadStream(file), size: row.file_size };
+    const name = `acceleration(${device.imei})-${dateOf(row.day)}.csv`;
+    // A day a share's window cuts: its bursts inside the window, written as the job writes the day's file.
+    const cut = this.cutOf(device, row.day);
+    if (cut) return { name, stream: this.acceleration.csv(Number(device.id), device.imei, cut.from, cut.to, UTC) };
+    return { name, stream: fs.createReadStream(file), size: row.file_size };
   }
 }

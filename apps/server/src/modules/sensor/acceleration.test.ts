@@ -255,3 +255,57 @@ describe.each(DIALECTS)('acceleration downloads, binary and archives on %s', (di
     expect(fs.readdirSync(path.join(t.dataDir, 'archives', 'acc')).flatMap((d) => fs.readdirSync(path.join(t.dataDir, 'archives', 'acc', d)))).toEqual([]);
   });
 });
+
+describe.each(DIALECTS)("a share's window that cuts an archive day, on %s", (dialect) => {
+  let t: TestApp;
+  let alice: string;
+  /** 2026-11-20 10:00 UTC: yesterday (UTC) is an archive day; the share opens at its noon. */
+  const NOW = Date.UTC(2026, 10, 20, 10, 0, 0);
+  const YESTERDAY = Date.UTC(2026, 10, 19);
+  const OPENS = YESTERDAY + 12 * HOUR;
+  const date = '2026-11-19';
+  const envelope = async (def: CallDef, body: unknown) =>
+    (await t.call(def.path, body, { token: alice })).body;
+
+  beforeAll(async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
+    t = await createTestApp(dialect, { DOWNLOAD_TASKS: 'off' });
+    ({ token: alice } = await t.userWithToken({ org: 'Stork Lab' }));
+    await t.userWithToken({ org: 'Heron Lab' });
+    const aliceOrg = await t.services.devices.orgIdByName('Stork Lab');
+    const bobOrg = await t.services.devices.orgIdByName('Heron Lab');
+    const userOf = async (org: number) => Number((await t.database.db.selectFrom('users').select('id').where('org_id', '=', org).executeTakeFirstOrThrow()).id);
+    const { id } = await t.services.devices.register({ orgId: bobOrg, imei: 'ACC-MIDDAY', type: DeviceType.Tracker, speciesType: SpeciesType.Bird, sensors: ['GNSS', 'Acceleration'], caption: 'ACC-MIDDAY' });
+    // the morning's burst, one 30 s before the window opens, one inside it
+    const bursts = [YESTERDAY + 8 * HOUR, OPENS - 30_000, OPENS + HOUR].map((time, i) => ({ t: time, hz: 1, axes: 'X' as const, samples: packSamples(Array.from({ length: 3 + i }, (_, k) => 2048 + k)) }));
+    await t.services.ingest.writeBatch(id, { bursts }, null, NOW);
+    await t.database.db
+      .insertInto('device_shares')
+      .values({ device_id: id, owner_user_id: await userOf(bobOrg), recipient_user_id: await userOf(aliceOrg), edit_device: 0, remote_instr: 0, download_data: 1, effective_time: OPENS, failure_time: NOW + 30 * DAY, created_at: NOW })
+      .execute();
+    expect(await t.services.archives.tick(NOW)).toBe(1);
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    vi.useRealTimers();
+  });
+
+  it('lists and downloads only the bursts inside the window', async () => {
+    const list = calls.GetAccelerationArchiveList.data.parse((await envelope(calls.GetAccelerationArchiveList, { imei: 'ACC-MIDDAY', timeZone: ZONE })).Data);
+    // the day's file holds 3 + 4 + 5 samples; the window, the last burst's 5
+    expect(list.List.map((r) => [r.ArchiveDate, r.RecordCount])).toEqual([[date, 5]]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: API_BASE + calls.DownloadAccelerationArchive.path,
+      headers: { ...signedHeaders({ token: alice, path: calls.DownloadAccelerationArchive.path, body: JSON.stringify({ imei: 'ACC-MIDDAY', archiveDate: date }), lcid: LanguageId.en }), 'content-type': 'application/json' },
+      payload: JSON.stringify({ imei: 'ACC-MIDDAY', archiveDate: date }),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toContain(`acceleration(ACC-MIDDAY)-${date}.csv`);
+    const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(lines[0]).toBe(ACCELERATION_CSV_COLUMNS.join(','));
+    expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual(Array(5).fill(`${date} 13:00:00`));
+    expect(res.body).not.toContain('11:59:30');
+    expect(res.body).not.toContain('08:00:00');
+  });
+});

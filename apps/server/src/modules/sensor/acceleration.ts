@@ -143,6 +143,11 @@ export class AccelerationService {
     return (await this.bursts.devicesWithBursts([deviceId], from, to)).length > 0;
   }
 
+  /** How many samples the device's bursts starting in [from, to] hold. */
+  sampleCount(deviceId: number, from: number, to: number): Promise<number> {
+    return this.bursts.sampleCount(deviceId, from, to);
+  }
+
   /** The CSV of a device's bursts in [from, to], times in `zone`, streamed (the archive job's file). */
   csv(deviceId: number, imei: string, from: number, to: number, zone: string): Readable {
     return burstCsvStream(this.bursts, { deviceId, from, to }, imei, zone);

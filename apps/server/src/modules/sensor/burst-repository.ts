@@ -56,6 +56,18 @@ export class BurstRepository {
     return rows.map((r) => ({ hour: Number(r.hour), count: Number(r.count), sum: Number(r.sum) }));
   }
 
+  /** How many samples the device's bursts starting in [from, to] hold (an archive day cut to a share's window). */
+  async sampleCount(deviceId: number, from: number, to: number): Promise<number> {
+    const r = await this.db
+      .selectFrom('acc_bursts')
+      .select((eb) => eb.fn.sum<number>('sample_count').as('n'))
+      .where('device_id', '=', deviceId)
+      .where('start_time', '>=', from)
+      .where('start_time', '<=', to)
+      .executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
   /** Devices with at least one burst in [from, to] among these (the archive job's day). */
   async devicesWithBursts(deviceIds: readonly number[], from: number, to: number): Promise<number[]> {
     const out: number[] = [];
