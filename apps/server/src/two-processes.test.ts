@@ -8,8 +8,12 @@ import {
   API_BASE,
   calls,
   Code,
+  DeviceStatus,
   DeviceType,
+  type Fence,
   generateSealKeyPair,
+  type IngestAnswer,
+  type ShareRecord,
   INGEST_BASE,
   ingestHeaders,
   LanguageId,
@@ -92,6 +96,7 @@ describe.each([
   let b: ServerProcess;
   let orgId = 0;
   let deviceSecret = '';
+  let sharedSecret = '';
 
   beforeAll(async () => {
     if (onPostgres) {
@@ -107,6 +112,9 @@ describe.each([
     await users.createUser({ orgName: 'Estuary Lab', userName: 'curlew01', password, email: 'curlew@example.org' });
     orgId = Number((await database.db.selectFrom('organisations').select('id').where('name', '=', 'Estuary Lab').executeTakeFirstOrThrow()).id);
     deviceSecret = (await new DeviceRegistry(new DeviceRepository(database.db)).register({ orgId, imei: '865000000000901', type: DeviceType.Tracker })).secret;
+    // issue 26 H1: a device shared with an account of another organisation
+    await users.createUser({ orgName: 'Tidal Lab', userName: 'godwit01', password, email: 'godwit@example.org' });
+    sharedSecret = (await new DeviceRegistry(new DeviceRepository(database.db)).register({ orgId, imei: '865000000000902', type: DeviceType.Tracker, status: DeviceStatus.Working })).secret;
     await database.close();
 
     const env = (dir: string) => ({
@@ -234,6 +242,50 @@ describe.each([
     onA.close();
     expect((await call(a, calls.Exit.path, {}, { credential, from: '198.51.100.4' })).Code).toBe(Code.Success);
     await onB.ended;
+  });
+
+  it("stops a share recipient's fence rules on the owner's device when the owner revokes the share through the other process (issue 26 H1)", async () => {
+    const imei = '865000000000902';
+    const owner = { credential: (await signIn(a, 'dunlin01', password, '198.51.100.6')).credential, from: '198.51.100.6' };
+    const recipient = { credential: (await signIn(b, 'godwit01', password, '198.51.100.7')).credential, from: '198.51.100.7' };
+    const text = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+    const now = Date.now();
+    const ok = async (r: Promise<Envelope>) => {
+      const e = await r;
+      expect(e.Code, e.Msg).toBe(Code.Success);
+      return e.Data;
+    };
+    await ok(call(a, calls.CreateShare.path, { imeis: [imei], account: 'godwit01', effectiveTime: text(now - 3_600_000), failureTime: text(now + 10 * 365 * 86_400_000), canRemoteInstr: true, timeZone: '+08:00' }, owner));
+    const fence = (label: string, ruleType: 1 | 2) => ({
+      label, shape: ruleType === 1 ? { Type: 'Polygon', Coordinates: [[121, 31], [121.1, 31], [121.1, 31.1], [121, 31.1]] } : { Type: 'Circle', Center: [121.05, 31.05], Radius: 800 },
+      inOrOut: 'BOTH', ruleType, allowSendInstr: 1, imeis: [imei], collection: { Mode: 'INTERVAL', IntervalMinutes: 5 }, postback: { Mode: 'DATA_CNT', PacketCount: 10, PacketSize: 512 }, timeZone: '+08:00',
+    });
+    const remote = (await ok(call(b, calls.CreateFence.path, fence('Godwit remote', 1), recipient))) as Fence;
+    const onboard = (await ok(call(b, calls.CreateFence.path, fence('Godwit on-board', 2), recipient))) as Fence;
+    const batch = async (server: ServerProcess, at: number, lon: number, lat: number) => {
+      const body = JSON.stringify({ fixes: { t: [at], lon: [lon], lat: [lat] } });
+      const res = await fetch(`${server.baseUrl}${INGEST_BASE}/batch`, {
+        method: 'POST', headers: { 'content-type': 'application/json', ...ingestHeaders({ imei, secret: sharedSecret, path: `${INGEST_BASE}/batch`, body }) }, body,
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as IngestAnswer;
+    };
+    const sent = async () => ((await ok(call(a, calls.GetInstructionCount.path, { imeis: [imei], startTime: text(now - 86_400_000), endTime: text(now + 86_400_000), timeZone: '+08:00' }, owner))) as { Count: number }).Count;
+    // the owner sees both fences (through the other process), marked as the recipient's organisation's
+    const listed = ((await ok(call(a, calls.GetFenceList.path, { timeZone: '+08:00' }, owner))) as { List: Fence[] }).List.filter((f) => f.Owner?.OrgName === 'Tidal Lab');
+    expect(listed.map((f) => f.Id).sort()).toEqual([remote.Id, onboard.Id].sort());
+    // while the share lasts: the device is handed the on-board rule, and crossing the remote fence sends its two instructions
+    expect((await batch(b, now - 10 * 60_000, 120.9, 30.95)).fenceRules?.filter((r) => r.fenceId === onboard.Id && !r.removed)).toHaveLength(1);
+    await batch(b, now - 9 * 60_000, 121.05, 31.05);
+    await expect.poll(sent).toBe(2);
+    // revoked through A; B, whose fence index was built before, sees it at once
+    const shareId = ((await ok(call(a, calls.GetSharedListByPage.path, { timeZone: '+08:00' }, owner))) as { List: ShareRecord[] }).List.find((x) => x.IMEI === imei)!.IdStr;
+    await ok(call(a, calls.RevokeShare.path, { shareIds: [shareId] }, owner));
+    const after = await batch(b, now - 8 * 60_000, 120.9, 30.95);
+    expect(after.fenceRules?.filter((r) => r.fenceId === onboard.Id).map((r) => r.removed)).toEqual([true]);
+    await batch(b, now - 7 * 60_000, 121.05, 31.05);
+    expect(await sent()).toBe(2);
+    expect(((await ok(call(b, calls.GetFenceList.path, { timeZone: '+08:00' }, owner))) as { List: Fence[] }).List.filter((f) => f.Owner?.OrgName === 'Tidal Lab')).toEqual([]);
   });
 
   it('shows a tree change made through one process through the other at once', async () => {
