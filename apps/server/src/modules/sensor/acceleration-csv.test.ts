@@ -21,7 +21,7 @@ describe('the acceleration CSV yields between slices', () => {
     const orgId = await t.services.devices.orgIdByName('Gull Lab');
     deviceId = (await t.services.devices.register({ orgId, imei: 'ACC-CSV', type: DeviceType.Tracker, speciesType: SpeciesType.Bird, sensors: ['GNSS', 'Acceleration'], caption: 'ACC-CSV' })).id;
     const raw = Array.from({ length: SAMPLES * 3 }, (_, i) => 2048 + (i % 97));
-    const bursts = Array.from({ length: BURSTS }, (_, b) => ({ t: BASE + b * HOUR, hz: 20, axes: 'XYZ', samples: packSamples(raw), scale: [0.002, 0.003, 0.004], offset: [2048, 2048, 2048] }));
+    const bursts = Array.from({ length: BURSTS }, (_, b) => ({ t: BASE + b * HOUR, hz: 20, axes: 'XYZ' as const, samples: packSamples(raw), scale: [0.002, 0.003, 0.004], offset: [2048, 2048, 2048] }));
     await t.services.ingest.writeBatch(deviceId, { bursts }, null, BASE + BURSTS * HOUR);
   });
   afterAll(async () => t.close());
