@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE, calls, Code, generateSealKeyPair, Header, newRequestCode, sealSecret, SIGNATURE_WINDOW_MS, signedHeaders, toBase64 } from '@wildtrack/contract';
+import { API_BASE, calls, Code, generateSealKeyPair, Header, LIVE_STREAM_PATH, newRequestCode, sealSecret, SIGNATURE_WINDOW_MS, signedHeaders, toBase64 } from '@wildtrack/contract';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openSharedState } from '../shared-state/index.js';
@@ -109,6 +109,14 @@ describe.each(DIALECTS)('the request-code table on %s', (dialect) => {
     // A session id that names no session: refused before the signature is checked (its key is the session's).
     const noSession = await t.call(calls.Heartbeat.path, {}, { headers: { [Header.session]: 'AAAAAAAAAAAAAAAAAAAAAA' } });
     expect(noSession.body.Code).toBe(Code.SessionExpired);
+    // A session call without x-session, signed with the empty-token key (which anyone can): its caller is
+    // unknown, so it is refused as expired and its code is not remembered (issue 26 L3).
+    for (const def of [calls.Heartbeat, calls.GetUserInfo, calls.GetTree]) {
+      const anonymous = await t.call(def.path, {});
+      expect(anonymous.body.Code, def.path).toBe(Code.SessionExpired);
+    }
+    const stream = await t.app.inject({ method: 'GET', url: API_BASE + LIVE_STREAM_PATH, headers: signedHeaders({ method: 'GET', path: LIVE_STREAM_PATH, body: undefined }) });
+    expect(stream.json().Code).toBe(Code.SessionExpired);
     expect(await count()).toBe(before);
     expect((await t.call(p, {})).body.Code).toBe(Code.Success);
     expect(await count()).toBe(before + 1);

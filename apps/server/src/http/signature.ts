@@ -70,6 +70,10 @@ export async function verifySignature(request: FastifyRequest, replay: ReplayGua
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new AppError(Code.BadSignature, 'error.badSignature');
   }
+  // A session call signed with the empty-token key names no caller: it is refused as the session check
+  // would refuse it, before its code is remembered (anyone can sign so, without any limit; L3 of issue 26).
+  // Only a declared public call goes on without a session (the live stream, say, is no call and needs one).
+  if (!signer && request.routeOptions?.config?.call?.auth !== 'public') throw sessionExpired();
   if (!(await replay.remember(requestCode, now))) throw new AppError(Code.Replayed, 'error.replayed');
   request.signer = signer;
 }
