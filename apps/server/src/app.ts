@@ -5,10 +5,11 @@ import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { API_BASE, CLIENT_VERSION, Code, envelope, Header, message } from '@wildtrack/contract';
+import { API_BASE, CLIENT_VERSION, Code, envelope, Header, INGEST_BASE, message } from '@wildtrack/contract';
 import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
 import type { CallHooks } from './http/calls.js';
+import { cutSlowBodies } from './http/body-rate.js';
 import { AppError } from './http/errors.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { requestLang } from './http/lang.js';
@@ -151,19 +152,30 @@ async function createServer(config: Config): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     requestIdHeader: Header.requestId,
     trustProxy: config.trustProxy,
+    // No request holds the server for good (issue 26 H3, M3): README "Configuration", config.ts `timeouts`.
+    requestTimeout: config.timeouts.requestMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
+    connectionTimeout: config.timeouts.idleMs,
     // A malformed URL never reaches a route or the error handler: answer it with the envelope too.
     frameworkErrors: (_error, request, reply) => {
       const body = envelope(Code.Invalid, message(requestLang(request), 'error.badUrl'), null);
       void (reply as unknown as FastifyReply).status(400).type('application/json; charset=utf-8').send(body);
     },
   };
+  // Node checks the request and headers timeouts every connectionsCheckingInterval (30 s by default).
+  const nodeTimeouts = { headersTimeout: config.timeouts.headersMs, connectionsCheckingInterval: Math.max(250, Math.min(30_000, config.timeouts.headersMs / 4)) };
   // With TLS the server is an https.Server; routes and hooks don't see the difference, the types do.
   const app: FastifyInstance = config.tls
     ? (Fastify as unknown as (o: object) => FastifyInstance)({
         ...options,
-        https: { cert: fs.readFileSync(config.tls.cert), key: fs.readFileSync(config.tls.key) },
+        https: { cert: fs.readFileSync(config.tls.cert), key: fs.readFileSync(config.tls.key), ...nodeTimeouts },
       })
-    : Fastify(options);
+    : Fastify({ ...options, http: nodeTimeouts } as FastifyServerOptions);
+  cutSlowBodies(app, config.minBodyRate, (request) => {
+    const rate = config.minBodyRate.bytesPerSecond;
+    if (request.url.startsWith(INGEST_BASE)) return { status: 408, json: { ok: false, error: 'too_slow', reason: `the body arrived slower than ${rate} bytes a second: send it again` } };
+    return { status: 408, json: envelope(Code.Failed, message(request.lang ?? requestLang(request), 'error.tooSlow', { rate }), null) };
+  });
 
   app.decorateRequest('rawBody', undefined);
   app.decorateRequest('lang', 'en');

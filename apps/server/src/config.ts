@@ -67,6 +67,13 @@ const EnvSchema = z.object({
   DOWNLOAD_KEEP_DAYS: z.coerce.number().min(0.001).max(365).default(7),
   DOWNLOAD_TASKS: z.enum(['run', 'off']).default('run'),
   DOWNLOAD_TASKS_PER_USER: z.coerce.number().int().min(1).max(64).default(1),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(1).max(24 * 3600).default(900),
+  HEADERS_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+  KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(72),
+  IDLE_TIMEOUT_SECONDS: z.coerce.number().min(1).max(24 * 3600).default(120),
+  MIN_BODY_RATE_BYTES: z.coerce.number().int().min(0).default(500),
+  MIN_BODY_RATE_WINDOW_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
+  UPLOADS_PER_USER: z.coerce.number().int().min(1).max(100).default(3),
 });
 
 export interface Config {
@@ -141,6 +148,17 @@ export interface Config {
    * several processes, the others stay free for other users' tasks (issue 26 L7).
    */
   downloadTasksPerUser: number;
+  /**
+   * The server's timeouts (issue 26 H3, M3), in ms: `request` the whole request (headers and body) must
+   * arrive in (Node answers 408 past it), `headers` its headers, `keepAlive` an idle kept-alive connection
+   * waits for its next request, `idle` a connection may stay silent both ways (an open console's live
+   * stream beats every 20 s).
+   */
+  timeouts: { requestMs: number; headersMs: number; keepAliveMs: number; idleMs: number };
+  /** The slowest a request body may arrive (http/body-rate.ts): bytes a second over every window; 0 = no minimum. */
+  minBodyRate: { bytesPerSecond: number; windowMs: number };
+  /** Console uploads (multipart calls) one user may have in progress at once in this process. */
+  uploadsPerUser: number;
   /** The version page (§2.4): the app download host of each region, and the build the server was made from. */
   version: { downloadHosts: { en: string; na: string; other: string }; build: string };
 }
@@ -154,6 +172,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.HEADERS_TIMEOUT_SECONDS > e.REQUEST_TIMEOUT_SECONDS) {
+    throw new ConfigError('Invalid environment:\n  HEADERS_TIMEOUT_SECONDS must not be longer than REQUEST_TIMEOUT_SECONDS');
+  }
   if (Boolean(e.TLS_CERT) !== Boolean(e.TLS_KEY)) {
     throw new ConfigError('Invalid environment:\n  TLS_CERT and TLS_KEY must be given together');
   }
@@ -192,6 +213,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     downloadKeepMs: Math.round(e.DOWNLOAD_KEEP_DAYS * 24 * 3600 * 1000),
     downloadTasks: e.DOWNLOAD_TASKS,
     downloadTasksPerUser: e.DOWNLOAD_TASKS_PER_USER,
+    timeouts: {
+      requestMs: Math.round(e.REQUEST_TIMEOUT_SECONDS * 1000),
+      headersMs: Math.round(e.HEADERS_TIMEOUT_SECONDS * 1000),
+      keepAliveMs: Math.round(e.KEEP_ALIVE_TIMEOUT_SECONDS * 1000),
+      idleMs: Math.round(e.IDLE_TIMEOUT_SECONDS * 1000),
+    },
+    minBodyRate: { bytesPerSecond: e.MIN_BODY_RATE_BYTES, windowMs: Math.round(e.MIN_BODY_RATE_WINDOW_SECONDS * 1000) },
+    uploadsPerUser: e.UPLOADS_PER_USER,
     version: {
       downloadHosts: { en: e.VERSION_DOWNLOAD_HOST_EN, na: e.VERSION_DOWNLOAD_HOST_NA, other: e.VERSION_DOWNLOAD_HOST_OTHER },
       build: e.WILDTRACK_BUILD,

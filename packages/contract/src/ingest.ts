@@ -22,6 +22,13 @@ export const IngestHeader = {
   nonce: 'x-nonce',
   signature: 'x-signature',
 } as const;
+/**
+ * The body's SHA-256 (hex) declared up front, optional (docs/ingest.md, "Signing"): it is the hash the signature
+ * already covers, so with it the server checks the signature before reading a byte of the body, and then
+ * checks the body against it as it streams in. A request without it is checked once its body is in, and
+ * waits in a smaller share of the server's room for uploads.
+ */
+export const INGEST_BODY_HASH_HEADER = 'x-body-sha256';
 /** A batch signed longer ago than this (or ahead by more) is refused; nonces are remembered this long. */
 export const INGEST_WINDOW_MS = 15 * 60_000;
 /** Records dated more than a day ahead of the server clock are refused. */
@@ -246,7 +253,9 @@ export function packSamples(samples: ArrayLike<number>): string {
 
 /**
  * Headers of one signed ingest request: HMAC-SHA256 keyed with the device secret over the same
- * canonical string as console calls (method, full path with query, timestamp, nonce, body SHA-256).
+ * canonical string as console calls (method, full path with query, timestamp, nonce, body SHA-256),
+ * and that body hash declared in INGEST_BODY_HASH_HEADER (`bodyHash: false` leaves it out, as the first
+ * clients did).
  */
 export function ingestHeaders(opts: {
   imei: string;
@@ -256,14 +265,17 @@ export function ingestHeaders(opts: {
   now?: number;
   nonce?: string;
   method?: string;
+  bodyHash?: boolean;
 }): Record<string, string> {
   const timestamp = opts.now ?? Date.now();
   const nonce = opts.nonce ?? newRequestCode();
-  const canonical = canonicalString(opts.method ?? 'POST', opts.path, timestamp, nonce, bodyHash(opts.body));
+  const hash = bodyHash(opts.body);
+  const canonical = canonicalString(opts.method ?? 'POST', opts.path, timestamp, nonce, hash);
   return {
     [IngestHeader.imei]: opts.imei,
     [IngestHeader.timestamp]: String(timestamp),
     [IngestHeader.nonce]: nonce,
     [IngestHeader.signature]: bytesToHex(hmac(sha256, utf8ToBytes(opts.secret), utf8ToBytes(canonical))),
+    ...(opts.bodyHash === false ? {} : { [INGEST_BODY_HASH_HEADER]: hash }),
   };
 }

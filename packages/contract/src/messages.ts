@@ -13,6 +13,7 @@ export const MESSAGES = {
   'error.tooLarge': { zh: '请求内容过大（上限 {limit}）', en: 'Request body too large (limit {limit})' },
   'error.badUrl': { zh: '请求地址不是有效的 URL', en: 'The address is not a valid URL' },
   'error.badJson': { zh: '请求内容不是有效的 JSON', en: 'The request body is not valid JSON' },
+  'error.tooSlow': { zh: '请求内容传输过慢（每秒不足 {rate} 字节），已被中断，请在网络较好时重新发送。', en: 'The request arrived too slowly (under {rate} bytes a second) and was cut off; send it again on a better connection.' },
   'error.unsupportedMedia': { zh: '不支持的内容类型：{type}', en: 'Unsupported content type: {type}' },
   'error.missingHeaders': { zh: '请求缺少签名头：{headers}', en: 'The request lacks signature headers: {headers}' },
   'error.staleTimestamp': { zh: '请求时间戳已过期或无效，请校准本机时间', en: 'The request timestamp is stale or invalid; check this computer\'s clock' },

@@ -1,10 +1,12 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { pipeline, Transform } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AckSchema,
   FenceAckSchema,
   canonicalString,
   INGEST_BASE,
+  INGEST_BODY_HASH_HEADER,
   INGEST_MAX_BATCH_BYTES,
   INGEST_MAX_MEDIA_BYTES,
   INGEST_WINDOW_MS,
@@ -13,6 +15,7 @@ import {
   MediaQuerySchema,
 } from '@wildtrack/contract';
 import type { z } from 'zod';
+import { type Held, IngestAllowance, INGEST_RETRY_AFTER_S } from './allowance.js';
 import { BatchRefused, checkTime } from './decode.js';
 import { Replayed } from './errors.js';
 import type { IngestService } from './service.js';
@@ -40,22 +43,28 @@ interface Announced {
   ts: string;
   nonce: string;
   signature: string;
+  /** The body's SHA-256 the request declared (INGEST_BODY_HASH_HEADER), its signature then already checked. */
+  declaredHash: string | undefined;
+  /** The body's SHA-256 as it streamed in (preParsing); undefined when no body was read. */
+  bodyHash?: string;
 }
 
-/**
- * Bytes of request bodies the ingest routes may hold at once in this process (each upload counted at its
- * declared length, or the route's limit when it declares none). Beyond it the device is told to come back
- * later (503 busy) before anything is read, so a crowd of uploads cannot grow the server's memory unbounded.
- */
-export const INGEST_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
+const SHA256_HEX = /^[0-9a-f]{64}$/i;
+/** A key no device has: an unknown IMEI's signature is checked against it, so both cost the same. */
+const NO_DEVICE_SECRET = createHash('sha256').update('wildtrack-no-such-device').digest('hex');
 
-/** Seconds a device is told to wait (Retry-After) when the server is busy. */
-export const INGEST_RETRY_AFTER_S = 30;
+function signatureMatches(secret: string, canonical: string, signature: string): boolean {
+  const expected = createHmac('sha256', secret).update(canonical).digest();
+  const given = Buffer.from(signature, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
 
 /**
  * One answer for an unknown IMEI and a wrong signature, so that answers do not tell which IMEIs exist.
  */
 const notRecognised = () => new IngestRefusal(401, 'bad_signature', 'the signature does not match a registered device and the body, path, timestamp and nonce');
+
+const bodyMismatch = () => new IngestRefusal(400, 'bad_body_hash', `the body does not match its ${INGEST_BODY_HASH_HEADER}`);
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const v = request.headers[name];
@@ -74,7 +83,7 @@ function firstIssue(error: z.ZodError): string {
  * The device-facing API (docs/ingest.md), apart from the console's /prod-api: its own body parsing,
  * its own signature (HMAC keyed with the device secret) and plain JSON answers firmware can read.
  */
-export function ingestRoutes(app: FastifyInstance, service: IngestService): void {
+export function ingestRoutes(app: FastifyInstance, service: IngestService, allowance = new IngestAllowance()): void {
   app.register(
     async (scope) => {
       scope.removeAllContentTypeParsers();
@@ -96,22 +105,24 @@ export function ingestRoutes(app: FastifyInstance, service: IngestService): void
       });
 
       const announced = new WeakMap<FastifyRequest, Announced>();
-      const inFlight = new WeakMap<FastifyRequest, number>();
-      let bytesInFlight = 0;
-      const release = (request: FastifyRequest) => {
-        const n = inFlight.get(request);
-        if (n === undefined) return;
-        inFlight.delete(request);
-        bytesInFlight -= n;
+      const held = new WeakMap<FastifyRequest, Held>();
+      const release = (request: FastifyRequest) => held.get(request)?.release();
+      const busy = (reply: FastifyReply) => {
+        reply.header('retry-after', String(INGEST_RETRY_AFTER_S));
+        return new IngestRefusal(503, 'busy', `the server is taking other uploads: send again in ${INGEST_RETRY_AFTER_S} s`);
       };
 
-      // Headers first: the device, the time, the nonce and room for the body are checked before a byte of
-      // the body is read (the signature over the body is checked once it is in, in verify()).
+      // Headers first: the request's own form (time, nonce, media query, size), then the device, then room
+      // for the body, all before a byte of the body is read. What does not depend on the device is checked
+      // before it is looked up, so that a registered IMEI and an unknown one get the same answers (L2). A
+      // request declaring its body hash has its signature checked here; one without it once its body is in
+      // (authenticate), and until then it only has the smaller share of the allowance (allowance.ts).
       scope.addHook('onRequest', async (request, reply) => {
         const imei = header(request, IngestHeader.imei);
         const ts = header(request, IngestHeader.timestamp);
         const nonce = header(request, IngestHeader.nonce);
         const signature = header(request, IngestHeader.signature);
+        const declaredHash = header(request, INGEST_BODY_HASH_HEADER)?.toLowerCase();
         // A refused request's body is never read: close the connection rather than drain it.
         reply.header('connection', 'close');
         if (!imei || !ts || !nonce || !signature) {
@@ -122,9 +133,9 @@ export function ingestRoutes(app: FastifyInstance, service: IngestService): void
           throw new IngestRefusal(401, 'stale_timestamp', `the timestamp is more than ${INGEST_WINDOW_MS / 60_000} minutes from the server clock`);
         }
         if (nonce.length < 8 || nonce.length > 128) throw new IngestRefusal(401, 'bad_nonce', 'the nonce must be 8-128 characters');
-        if (imei.length > 128) throw notRecognised();
-        const device = await service.findDevice(imei);
-        if (!device) throw notRecognised();
+        if (declaredHash !== undefined && !SHA256_HEX.test(declaredHash)) {
+          throw new IngestRefusal(400, 'bad_body_hash', `${INGEST_BODY_HASH_HEADER} must be the body's SHA-256 as 64 hex digits`);
+        }
         const media = request.url.startsWith(`${INGEST_BASE}/media`);
         if (media) {
           const q = MediaQuerySchema.safeParse(request.query);
@@ -135,26 +146,69 @@ export function ingestRoutes(app: FastifyInstance, service: IngestService): void
         const declared = Number(request.headers['content-length']);
         const size = Number.isSafeInteger(declared) && declared >= 0 ? Math.min(declared, limit + 1) : limit;
         if (size > limit) throw new IngestRefusal(413, 'too_large', `a batch may hold ${INGEST_MAX_BATCH_BYTES} bytes, a media file ${INGEST_MAX_MEDIA_BYTES}`);
-        if (size > 0 && bytesInFlight + size > INGEST_IN_FLIGHT_BYTES) {
-          reply.header('retry-after', String(INGEST_RETRY_AFTER_S));
-          throw new IngestRefusal(503, 'busy', `the server is taking other uploads: send again in ${INGEST_RETRY_AFTER_S} s`);
+        if (imei.length > 128) throw notRecognised();
+        let room: Held | undefined;
+        let device: { id: number | bigint | string; secret: string } | undefined;
+        if (declaredHash !== undefined) {
+          // The signature covers the declared hash: a wrong device is refused here, holding nothing.
+          device = await service.findDevice(imei);
+          const canonical = canonicalString(request.method, request.url, ts, nonce, declaredHash);
+          if (!signatureMatches(device?.secret ?? NO_DEVICE_SECRET, canonical, signature) || !device) throw notRecognised();
+          room = allowance.admit({ kind: 'device', deviceId: Number(device.id) }, size);
+          if (!room) throw busy(reply);
+        } else {
+          // Room before the look-up, so that "busy" is no answer that only registered IMEIs get.
+          room = allowance.admit({ kind: 'unchecked', address: request.ip }, size);
+          if (!room) throw busy(reply);
+          device = await service.findDevice(imei).catch((err: unknown) => {
+            room?.release();
+            throw err;
+          });
+          if (!device) {
+            room.release();
+            throw notRecognised();
+          }
         }
-        bytesInFlight += size;
-        inFlight.set(request, size);
-        announced.set(request, { deviceId: Number(device.id), secret: device.secret, ts, nonce, signature });
+        held.set(request, room);
+        // Given back when the answer is sent, when the connection goes (a client gone, a body cut as too
+        // slow), whichever comes first.
+        reply.raw.once('close', () => release(request));
+        announced.set(request, { deviceId: Number(device.id), secret: device.secret, ts, nonce, signature, declaredHash });
         reply.removeHeader('connection');
       });
       scope.addHook('onResponse', async (request) => release(request));
       scope.addHook('onRequestAbort', async (request) => release(request));
 
+      // The body's hash as it streams in; against a declared hash it is refused at its end, before the
+      // route sees it (nothing stored).
+      scope.addHook('preParsing', async (request, _reply, payload) => {
+        const a = announced.get(request);
+        if (!a) return payload;
+        const hash = createHash('sha256');
+        const hashing = new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            hash.update(chunk);
+            callback(null, chunk);
+          },
+          flush(callback) {
+            a.bodyHash = hash.digest('hex');
+            if (a.declaredHash !== undefined && a.bodyHash !== a.declaredHash) return callback(bodyMismatch());
+            callback();
+          },
+        });
+        // pipeline, not pipe: a client gone mid-body ends the parser's read with an error instead of leaving it waiting.
+        return pipeline(payload, hashing, () => undefined);
+      });
+
       const authenticate = (request: FastifyRequest): DeviceAuth => {
         const a = announced.get(request);
         if (!a) throw notRecognised();
-        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const canonical = canonicalString(request.method, request.url, a.ts, a.nonce, createHash('sha256').update(body).digest('hex'));
-        const expected = createHmac('sha256', a.secret).update(canonical).digest();
-        const given = Buffer.from(a.signature, 'hex');
-        if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw notRecognised();
+        const hash = a.bodyHash ?? createHash('sha256').update(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)).digest('hex');
+        if (a.declaredHash !== undefined) {
+          if (hash !== a.declaredHash) throw bodyMismatch();
+        } else if (!signatureMatches(a.secret, canonicalString(request.method, request.url, a.ts, a.nonce, hash), a.signature)) {
+          throw notRecognised();
+        }
         return { deviceId: a.deviceId, nonce: a.nonce };
       };
 
