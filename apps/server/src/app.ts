@@ -17,6 +17,7 @@ import { ReplayGuard } from './http/replay.js';
 import { verifySignature } from './http/signature.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { serveWebClient } from './http/static.js';
+import { UploadSlots } from './http/upload-slots.js';
 import { validatorCompiler } from './http/validation.js';
 import { serverJobs, sharedStateSweep, startJobs } from './jobs/index.js';
 import { AuthRepository } from './modules/auth/repository.js';
@@ -263,11 +264,13 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   app.addHook('preClose', async () => live.close());
   app.addHook('onRequest', signInRateLimit(shared, config.signInRateLimit));
   const replay = new ReplayGuard(shared);
+  const uploadSlots = new UploadSlots(config.uploadsPerUser);
   const hooks: CallHooks = {
     verify: (request) => verifySignature(request, replay, (id) => services.auth.signer(id)),
     resolveSession: (signer) => services.auth.resolveSession(signer),
     resolveImageCookie: (value) => services.auth.resolveImageCookie(value),
     openSealed: (field, value, code) => services.auth.openSealed(field, value, code),
+    takeUploadSlot: (request, reply, session) => uploadSlots.take(request, reply, session),
   };
 
   const uploads = new UploadService(config.dataDir, (caller, url) => deviceConsole.canSeeImage(caller, url));

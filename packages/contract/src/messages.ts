@@ -263,6 +263,7 @@ export const MESSAGES = {
   'upload.noFile': { zh: '没有收到文件。', en: 'No file was received.' },
   'upload.wrongType': { zh: '只能上传 jpg、jpeg 或 png 图片。', en: 'Only jpg, jpeg or png images can be uploaded.' },
   'upload.tooLarge': { zh: '图片不能超过 20 MB。', en: 'The image must be under 20 MB.' },
+  'upload.tooMany': { zh: '您已有 {count} 个上传正在进行，请等其中一个完成后再上传。', en: 'You already have {count} uploads in progress; wait for one to finish, then send this one again.' },
   'upload.truncated': { zh: '上传的文件不完整，请重新上传。', en: 'The upload ended before the file was complete; send it again.' },
   'upload.notFound': { zh: '文件不存在', en: 'No such file' },
   'fence.notFound': { zh: '围栏不存在。', en: 'There is no such geofence.' },

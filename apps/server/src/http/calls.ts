@@ -4,6 +4,7 @@ import { type Access, accessRules, API_BASE, CALLS_WHILE_PASSWORD_CHANGE_DUE, ty
 import type { z } from 'zod';
 import { type Caller, callerOf, type PublicCaller, type SignedIn, type Signer } from './caller.js';
 import { AppError } from './errors.js';
+import { isUpload } from './upload-slots.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -37,6 +38,8 @@ export interface CallHooks {
   resolveImageCookie(value: string | undefined): Promise<SignedIn>;
   /** Opens a field sealed to the server key; throws 1023 naming the field. */
   openSealed(field: string, value: string, requestCode: string): Promise<string>;
+  /** Takes one of the user's upload slots for a multipart call (http/upload-slots.ts); throws 1012 past the cap. */
+  takeUploadSlot?(request: FastifyRequest, reply: FastifyReply, session: SignedIn): void;
 }
 
 /** The session of a signed request: the one its signature was keyed with, checked by hooks.resolveSession. */
@@ -151,12 +154,13 @@ function route<B extends z.ZodType, A extends CallAccess>(
       ...(get ? { querystring: def.body } : { body: def.body }),
       response,
     },
-    preValidation: async (request) => {
+    preValidation: async (request, reply) => {
       await hooks.verify(request);
       if (access === 'session') {
         const session = await signedInBy(request, hooks);
         // A temporary password is changed before anything else is served (issue 17 item 5).
         if (session.mustChangePassword && !CALLS_WHILE_PASSWORD_CHANGE_DUE.has(def.path)) throw new AppError(Code.Forbidden, 'auth.mustChangePassword');
+        if (isUpload(request)) hooks.takeUploadSlot?.(request, reply, session);
       }
       // Sealed fields are opened before validation so the contract's rules apply to the plain value.
       if (!def.sealed || !request.body || typeof request.body !== 'object') return;
