@@ -9,7 +9,7 @@ import { API_BASE, CLIENT_VERSION, Code, envelope, Header, INGEST_BASE, message 
 import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
 import type { CallHooks } from './http/calls.js';
-import { cutSlowBodies } from './http/body-rate.js';
+import { closeUnreadBodies, cutSlowBodies } from './http/body-rate.js';
 import { AppError } from './http/errors.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { requestLang } from './http/lang.js';
@@ -172,6 +172,7 @@ async function createServer(config: Config): Promise<FastifyInstance> {
         https: { cert: fs.readFileSync(config.tls.cert), key: fs.readFileSync(config.tls.key), ...nodeTimeouts },
       })
     : Fastify({ ...options, http: nodeTimeouts } as FastifyServerOptions);
+  closeUnreadBodies(app);
   cutSlowBodies(app, config.minBodyRate, (request) => {
     const rate = config.minBodyRate.bytesPerSecond;
     if (request.url.startsWith(INGEST_BASE)) return { status: 408, json: { ok: false, error: 'too_slow', reason: `the body arrived slower than ${rate} bytes a second: send it again` } };

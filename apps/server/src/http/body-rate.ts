@@ -34,7 +34,12 @@ export function cutSlowBodies(app: FastifyInstance, rate: MinBodyRate, answer: S
     if (!hasBody(request)) return;
     const socket = request.raw.socket;
     let seen = socket.bytesRead;
-    const stop = () => clearInterval(timer);
+    // Watched until the body is in or the connection goes, not until the answer: a handler may answer
+    // before reading the whole body (a refused field), and Node then reads the rest to discard it.
+    const stop = () => {
+      clearInterval(timer);
+      socket.off('close', stop);
+    };
     const timer = setInterval(() => {
       if (request.raw.complete || socket.destroyed) return stop();
       const now = socket.bytesRead;
@@ -51,6 +56,19 @@ export function cutSlowBodies(app: FastifyInstance, rate: MinBodyRate, answer: S
       socket.destroy();
     }, rate.windowMs);
     timer.unref();
-    reply.raw.once('close', stop);
+    socket.once('close', stop);
+  });
+}
+
+/**
+ * An answer sent before its request's body is in closes the connection (a handler refusing an upload's
+ * fields before its file, an ingest refusal on the headers). Node only drains the rest of a body nobody
+ * began reading; one a reader stopped reading halfway (busboy after a refused part) would hold the
+ * connection, its descriptor and the buffered bytes until the idle timeout, and its unread bytes would
+ * look like the server's own backpressure to the minimum rate.
+ */
+export function closeUnreadBodies(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply) => {
+    if (hasBody(request) && !request.raw.complete) void reply.header('connection', 'close');
   });
 }

@@ -85,10 +85,11 @@ const EXAMPLE_RIGHTS = { ...NO_RIGHTS, DownloadData: true };
 /** The rights a share can carry (device_shares columns); EditFix and ShareDevice never travel with one. */
 const SHARE_RIGHTS = { EditDevice: 'edit_device', RemoteInstr: 'remote_instr', DownloadData: 'download_data' } as const;
 
-export async function buildWorld(dialect: DialectName): Promise<World> {
+/** `env`: more of the server's environment (the upload harness sets a quick minimum body rate). */
+export async function buildWorld(dialect: DialectName, env: Record<string, string> = {}): Promise<World> {
   // Download tasks are not run here: a task the owner creates would finish in the background (a file, a
   // 'ready' notice) while a later caller's refusal is being checked for an unchanged database.
-  const t = await createTestApp(dialect, { DOWNLOAD_TASKS: 'off' });
+  const t = await createTestApp(dialect, { DOWNLOAD_TASKS: 'off', ...env });
   const db = t.database.db;
   const repo = new DeviceRepository(db);
   const now = Date.now();
