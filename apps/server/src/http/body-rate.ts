@@ -31,8 +31,9 @@ export function cutSlowBodies(app: FastifyInstance, rate: MinBodyRate, answer: S
   if (rate.bytesPerSecond <= 0) return;
   const least = (rate.bytesPerSecond * rate.windowMs) / 1000;
   app.addHook('onRequest', async (request, reply) => {
-    if (!hasBody(request)) return;
     const socket = request.raw.socket;
+    // app.inject's requests have no real socket (nor its counter): nothing to watch there.
+    if (!hasBody(request) || typeof socket?.bytesRead !== 'number') return;
     let seen = socket.bytesRead;
     // Watched until the body is in or the connection goes, not until the answer: a handler may answer
     // before reading the whole body (a refused field), and Node then reads the rest to discard it.
@@ -69,6 +70,6 @@ export function cutSlowBodies(app: FastifyInstance, rate: MinBodyRate, answer: S
  */
 export function closeUnreadBodies(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply) => {
-    if (hasBody(request) && !request.raw.complete) void reply.header('connection', 'close');
+    if (hasBody(request) && request.raw.complete === false && typeof request.raw.socket?.bytesRead === 'number') void reply.header('connection', 'close');
   });
 }
