@@ -1,6 +1,6 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
-import { API_BASE, type CallDef, LanguageId, signedHeaders } from '@wildtrack/contract';
+import { API_BASE, type CallDef, LanguageId, prepareCall } from '@wildtrack/contract';
 import type { FastifyInstance } from 'fastify';
 
 /** Percentiles of a sorted list of times. */
@@ -14,14 +14,10 @@ export function percentile(sorted: readonly number[], p: number): number {
  */
 export function benchCalls(app: FastifyInstance, token: string, runs = 40) {
   const send = async (def: CallDef, body: Record<string, unknown>): Promise<{ data: unknown; bytes: number }> => {
-    const text = JSON.stringify(body);
-    const res = await app.inject({
-      method: 'POST',
-      url: API_BASE + def.path,
-      headers: { 'content-type': 'application/json', ...signedHeaders({ token, path: def.path, body: text, lcid: LanguageId.en }) },
-      payload: text,
-    });
-    const answer = res.json() as { Code: number; Data: unknown };
+    // Encrypted as the console sends it, and the answer opened (docs/api.md "Encrypted bodies and answers").
+    const prepared = prepareCall({ credential: token, path: def.path, body, lcid: LanguageId.en });
+    const res = await app.inject({ method: 'POST', url: API_BASE + def.path, headers: prepared.headers, payload: prepared.payload });
+    const answer = (await prepared.open(res.body)) as { Code: number; Data: unknown };
     if (answer.Code !== 1000) throw new Error(`${def.path}: ${res.body.slice(0, 200)}`);
     return { data: answer.Data, bytes: res.rawPayload.length };
   };
@@ -44,12 +40,15 @@ export function benchCalls(app: FastifyInstance, token: string, runs = 40) {
 }
 
 /**
- * A signed call over real HTTP to a listening server, as a browser sends it (accepting br and gzip): the
- * bytes on the wire, the decoded answer's text and the time to its last byte.
+ * A signed call over real HTTP to a listening server, as a browser sends it (accepting br and gzip, the
+ * body encrypted): the bytes on the wire, the decoded answer's text (its Data still encrypted; `open`
+ * opens it) and the time to its last byte.
  */
 export function httpCaller(port: number, token: string) {
-  return (def: CallDef, body: string): Promise<{ wire: number; text: string; ms: number }> => {
-    const headers = signedHeaders({ token, path: def.path, body, lcid: LanguageId.en });
+  return (def: CallDef, text: string): Promise<{ wire: number; text: string; ms: number; open: (text: string) => Promise<{ Code: number; Data: unknown; bytes?: Uint8Array }> }> => {
+    const prepared = prepareCall({ credential: token, path: def.path, body: JSON.parse(text) as unknown, lcid: LanguageId.en });
+    const headers = prepared.headers;
+    const body = prepared.payload;
     const started = performance.now();
     return new Promise((resolve, reject) => {
       const req = http.request(
@@ -61,7 +60,7 @@ export function httpCaller(port: number, token: string) {
           const encoding = res.headers['content-encoding'];
           const sink = encoding === 'br' ? res.pipe(zlib.createBrotliDecompress()) : encoding === 'gzip' ? res.pipe(zlib.createGunzip()) : res;
           sink.on('data', (c: Buffer) => chunks.push(c));
-          sink.on('end', () => resolve({ wire, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }));
+          sink.on('end', () => resolve({ wire, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started, open: prepared.open }));
           sink.on('error', reject);
         },
       );

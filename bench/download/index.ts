@@ -88,7 +88,7 @@ const memOf = (field: 'VmHWM' | 'VmRSS') => Number(new RegExp(`${field}:\\s+(\\d
 const call = httpCaller(port, token);
 const answer = async <T>(def: Parameters<typeof call>[0], body: object): Promise<T> => {
   const r = await call(def, JSON.stringify(body));
-  const env = JSON.parse(r.text) as { Code: number; Msg: string; Data: T };
+  const env = (await r.open(r.text)) as { Code: number; Msg: string; Data: T };
   if (env.Code !== Code.Success) throw new Error(`${def.path}: ${r.text.slice(0, 300)}`);
   return env.Data;
 };

@@ -1,14 +1,18 @@
 // bench/envelope: requests per second of an authenticated, signed no-op call (/api/Auth/Heartbeat) under
 // 50 connections, beside a bare Fastify route measured in the same run, and the ratio (goal >= 0.5).
-// Server and load generator are separate processes; the generator signs every request in both runs, so
-// the client does the same work and only the server side differs.
+// Server and load generator are separate processes; the generator signs and encrypts every request in both
+// runs, so the client does the same work and only the server side differs (the app opens the body and
+// encrypts its answer's Data: the field cipher, docs/api.md).
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
-import { API_BASE, calls, LanguageId, parseCredential, signedHeaders, signingKey } from '@wildtrack/contract';
+import { API_BASE, calls, CIPHER_PREFIX, CipherForm, ENCRYPTED_FIELD, LanguageId, newRequestCode, parseCredential, signedHeaders, signingKey } from '@wildtrack/contract';
+import { callKeys, encryptParts } from '../../apps/server/src/http/field-cipher.js';
 
 const CONNECTIONS = 50;
+/** The plaintext of an encrypted `{}` body: the JSON form byte, then the JSON. */
+const EMPTY_OBJECT = Buffer.from([CipherForm.Json, ...Buffer.from('{}')]);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const here = path.dirname(new URL(import.meta.url).pathname);
 
@@ -25,7 +29,6 @@ async function startServer(mode: 'bare' | 'app'): Promise<{ child: ChildProcess;
 async function load(port: number, url: string, token: string | undefined): Promise<{ rps: number; p99: number; non2xx: number; errors: number; bad: number }> {
   // token is the session credential <SessionId>.<Token>: the key comes from its token part.
   const key = signingKey(token ? parseCredential(token).token : undefined);
-  const body = '{}';
   let bad = 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${port}${url}`,
@@ -34,14 +37,16 @@ async function load(port: number, url: string, token: string | undefined): Promi
     requests: [
       {
         method: 'POST',
-        setupRequest: (req) => ({
-          ...req,
-          body,
-          headers: {
-            'content-type': 'application/json',
-            ...signedHeaders({ token, key, path: calls.Heartbeat.path, body, lcid: LanguageId.en }),
-          },
-        }),
+        // The body encrypted as the console sends it (docs/api.md "Encrypted bodies and answers"), so the
+        // app opens it and encrypts its answer; the bare route gets the same bytes and ignores them.
+        // The same bytes as the contract's prepareCall, with Node's native cipher (http/field-cipher.ts): noble's
+        // costs the generator more than the server's whole answer and would cap both runs alike.
+        setupRequest: (req) => {
+          const requestCode = newRequestCode();
+          const keys = callKeys(key, requestCode);
+          const body = JSON.stringify({ [ENCRYPTED_FIELD]: CIPHER_PREFIX + encryptParts(keys.request, keys.aad, [EMPTY_OBJECT]).toString('base64') });
+          return { ...req, body, headers: { 'content-type': 'application/json', ...signedHeaders({ token, key, path: calls.Heartbeat.path, body, lcid: LanguageId.en, requestCode }) } };
+        },
         onResponse: (_status, resBody) => {
           if (!resBody.includes('"Code":1000')) bad += 1;
         },

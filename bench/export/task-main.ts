@@ -4,7 +4,7 @@
 // disk. Prints one JSON line as child.ts does, the zip's bytes and the time from created to ready.
 import fs from 'node:fs';
 import path from 'node:path';
-import { API_BASE, calls, formatTime, LanguageId, signedHeaders } from '@wildtrack/contract';
+import { API_BASE, calls, formatTime, LanguageId, prepareCall } from '@wildtrack/contract';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
 import { connect } from '../../apps/server/src/db/connect.js';
@@ -19,17 +19,14 @@ const config = loadConfig({ WILDTRACK_DATA: dataDir, LOG_LEVEL: 'warn', WEB_DIST
 const database = connect({ sqliteFile: dbFile });
 const { app, services } = await buildApp(config, database, { jobs: false });
 const token = await benchSignIn(services.auth, { account: 'flyway', password: 'Fly-Way-2026', timeZone: ZONE });
-const body = JSON.stringify({ imeis: [IMEI], kinds: ['fix'], fileType, startTime: formatTime(START, ZONE), endTime: formatTime(START + spanMs, ZONE), timeZone: ZONE });
+const body = { imeis: [IMEI], kinds: ['fix'], fileType, startTime: formatTime(START, ZONE), endTime: formatTime(START + spanMs, ZONE), timeZone: ZONE };
 const baseMb = process.memoryUsage().rss / 2 ** 20;
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
-const res = await app.inject({
-  method: 'POST',
-  url: API_BASE + calls.CreateDownloadTask.path,
-  headers: { 'content-type': 'application/json', ...signedHeaders({ token, path: calls.CreateDownloadTask.path, body, lcid: LanguageId.en }) },
-  payload: body,
-});
-const created = res.json() as { Code: number; Data: { IdStr: string } };
+// Encrypted as the console sends it (docs/api.md "Encrypted bodies and answers").
+const prepared = prepareCall({ credential: token, path: calls.CreateDownloadTask.path, body, lcid: LanguageId.en });
+const res = await app.inject({ method: 'POST', url: API_BASE + calls.CreateDownloadTask.path, headers: prepared.headers, payload: prepared.payload });
+const created = (await prepared.open(res.body)) as { Code: number; Data: { IdStr: string } };
 if (created.Code !== 1000) throw new Error(res.body);
 // the call kicked the runner; this waits until no task is left
 await services.downloads.drain();

@@ -1,6 +1,6 @@
 // How bench/load signs in and signs its calls: the web client's scheme (docs/api.md), through the
 // contract's own helpers, so the generator does the client's work and the server checks it as it would.
-import { API_BASE, calls, LanguageId, newRequestCode, parseCredential, prepareSignIn, signedHeaders, signingKey } from '@wildtrack/contract';
+import { API_BASE, callKeys, calls, ENCRYPTED_FIELD, encryptJson, LanguageId, newRequestCode, parseCredential, prepareSignIn, signedHeaders, signingKey } from '@wildtrack/contract';
 
 /** A signed-in user as the generator holds them. */
 export interface Session {
@@ -58,4 +58,20 @@ export async function signIn(base: string, serverKey: string, account: string, p
 export function callHeaders(s: Session, path: string, body: string | undefined, method: 'POST' | 'GET' = 'POST'): Record<string, string> {
   const signed = signedHeaders({ token: s.token, key: s.key, method, path, body, lcid: LanguageId.en });
   return method === 'GET' ? signed : { 'content-type': 'application/json', ...signed };
+}
+
+/**
+ * One signed call of a signed-in user as the console sends it: the body (a GET's query, `?a=1&b=2`)
+ * encrypted with the request code's key (docs/api.md "Encrypted bodies and answers"); what goes on the wire.
+ */
+export function encryptedCall(s: Session, path: string, body: string | undefined, method: 'POST' | 'GET' = 'POST'): { path: string; body: string | undefined; headers: Record<string, string> } {
+  const requestCode = newRequestCode();
+  const keys = callKeys(s.key, requestCode);
+  if (method === 'GET') {
+    const query = body?.startsWith('?') ? Object.fromEntries(new URLSearchParams(body.slice(1))) : {};
+    const p = `${path}?${ENCRYPTED_FIELD}=${encodeURIComponent(encryptJson(keys.request, keys.aad, query))}`;
+    return { path: p, body: undefined, headers: signedHeaders({ token: s.token, key: s.key, method, path: p, body: undefined, lcid: LanguageId.en, requestCode }) };
+  }
+  const payload = JSON.stringify({ [ENCRYPTED_FIELD]: encryptJson(keys.request, keys.aad, JSON.parse(body ?? '{}')) });
+  return { path, body: payload, headers: { 'content-type': 'application/json', ...signedHeaders({ token: s.token, key: s.key, method, path, body: payload, lcid: LanguageId.en, requestCode }) } };
 }

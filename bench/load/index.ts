@@ -24,7 +24,7 @@ import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { API_BASE, calls } from '@wildtrack/contract';
-import { callHeaders, publicKey, signIn, signInRequest, type Session, type SignInRequest } from './client.js';
+import { callHeaders, encryptedCall, publicKey, signIn, signInRequest, type Session, type SignInRequest } from './client.js';
 import { imeiOf, orgOfDevice, PASSWORD, seed, userName, type LoadParams, type Target } from './seed.js';
 
 const { values } = parseArgs({ options: { dialect: { type: 'string' }, 'seed-only': { type: 'boolean' } } });
@@ -231,11 +231,8 @@ async function run(base: string | string[], users: UserState[], serverKey: strin
               }
               ctx.kind = kind.name;
               const body = kind.body(u);
-              if (kind.method === 'GET') {
-                const headers = callHeaders(u.session, kind.path + body, undefined, 'GET');
-                return { ...req, method: 'GET', path: API_BASE + kind.path + body, body: undefined, headers };
-              }
-              return { ...req, method: 'POST', path: API_BASE + kind.path, body, headers: callHeaders(u.session, kind.path, body) };
+              const out = encryptedCall(u.session, kind.path, body, kind.method === 'GET' ? 'GET' : 'POST');
+              return { ...req, method: kind.method === 'GET' ? 'GET' : 'POST', path: API_BASE + out.path, body: out.body, headers: out.headers };
             },
             onResponse: (status, body, context) => {
               const ctx = context as Ctx;
@@ -357,9 +354,8 @@ async function cpuPerKind(base: string, pids: number[], users: UserState[], serv
       name: k.name,
       send: (u: UserState) => {
         const body = k.body(u);
-        return k.method === 'GET'
-          ? send(k.path + body, { method: 'GET', headers: callHeaders(u.session, k.path + body, undefined, 'GET') })
-          : send(k.path, { method: 'POST', body, headers: callHeaders(u.session, k.path, body) });
+        const out = encryptedCall(u.session, k.path, body, k.method === 'GET' ? 'GET' : 'POST');
+        return k.method === 'GET' ? send(out.path, { method: 'GET', headers: out.headers }) : send(out.path, { method: 'POST', body: out.body!, headers: out.headers });
       },
     })),
     {

@@ -87,11 +87,11 @@ export async function benchAcceleration(): Promise<void> {
     const cpu0 = process.cpuUsage();
     const got = await post(calls.GetAccelerationBinaryV2, JSON.stringify(range));
     const d0 = performance.now();
-    const envelope = JSON.parse(got.text) as { Code: number; Data: { Count: number; SampleCount: number; Data: string } };
+    const envelope = (await got.open(got.text)) as { Code: number; Data: { Count: number; SampleCount: number; Data: string }; bytes?: Uint8Array };
     if (envelope.Code !== 1000) throw new Error(`GetAccelerationBinaryV2: ${got.text.slice(0, 200)}`);
     const d1 = performance.now();
     const c1 = process.cpuUsage();
-    const { series, envelope: overview } = decodeWithEnvelope({ base64: envelope.Data.Data, from: start, to: start + DAYS * 86_400_000, buckets: OVERVIEW_BUCKETS });
+    const { series, envelope: overview } = decodeWithEnvelope({ base64: envelope.bytes ?? envelope.Data.Data, from: start, to: start + DAYS * 86_400_000, buckets: OVERVIEW_BUCKETS });
     const d2 = performance.now();
     const c2 = process.cpuUsage(c1);
     const acto = actogramOf(series.start, series.meanOdba, series.burstCount, range.startTime, range.endTime, ZONE);

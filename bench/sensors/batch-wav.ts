@@ -17,7 +17,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { Worker } from 'node:worker_threads';
-import { API_BASE, calls, DeviceType, formatTime, LanguageId, signedHeaders, SpeciesType } from '@wildtrack/contract';
+import { API_BASE, calls, DeviceType, formatTime, LanguageId, prepareCall, SpeciesType } from '@wildtrack/contract';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
 import { connect, migrateToLatest } from '../../apps/server/src/db/connect.js';
@@ -132,8 +132,8 @@ function checkZip(tail: Buffer, total: number): { entries: number; names: Set<st
 /** Posts BatchDownloadWAV as the console does and reads the zip to its end, keeping only its last 1 MB. */
 function download(port: number, token: string, pickTimes: string[], onHeaders: () => void): Promise<{ bytes: number; ms: number; firstByteMs: number; tail: Buffer; encoding: string }> {
   const def = calls.BatchDownloadWAV;
-  const body = JSON.stringify({ imei: IMEI, pickTimes, timeZone: ZONE });
-  const headers = signedHeaders({ token, path: def.path, body, lcid: LanguageId.en });
+  // The body encrypted as the console sends it; the file itself comes as it is (docs/api.md).
+  const { payload: body, headers } = prepareCall({ credential: token, path: def.path, body: { imei: IMEI, pickTimes, timeZone: ZONE }, lcid: LanguageId.en });
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -205,7 +205,7 @@ export async function benchBatchWav(): Promise<void> {
       calls.GetAudioCount,
       JSON.stringify({ imei: IMEI, startTime: formatTime(first, ZONE), endTime: formatTime(times.at(-1)!, ZONE), timeZone: ZONE }),
     );
-    const listed = (JSON.parse(count.text) as { Data: { Count: number } }).Data.Count;
+    const listed = ((await count.open(count.text)) as { Data: { Count: number } }).Data.Count;
     if (listed !== RECORDINGS) throw new Error(`GetAudioCount: ${count.text.slice(0, 200)}`);
 
     const wavOf = (t: number) => path.join(dataDir, 'media', String(device.id), `audio-${t}.wav`);

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
-import { API_BASE, calls, DeviceType, LanguageId, signedHeaders, SpeciesType } from '@wildtrack/contract';
+import { API_BASE, calls, DeviceType, LanguageId, openData, prepareCall, SpeciesType } from '@wildtrack/contract';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
 import { connect, migrateToLatest } from '../../apps/server/src/db/connect.js';
@@ -139,11 +139,25 @@ async function trackPart(): Promise<void> {
   // The worker loads TypeScript through tsx's loader, registered inside the worker (execArgv doesn't carry it on Node 20).
   const workerFile = new URL('./decode-worker.ts', import.meta.url).href;
   const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerFile)}); })`, { eval: true });
-  const decodeInWorker = (base64: string) =>
+  const decodeInWorker = (bytes: Uint8Array) =>
     new Promise<{ count: number; ms: number }>((resolve) => {
       worker.once('message', (m: { count: number; ms: number }) => resolve(m));
-      worker.postMessage(base64);
+      worker.postMessage(bytes);
     });
+  /**
+   * The call as the web client makes it (docs/api.md "Encrypted bodies and answers"): the body encrypted, the
+   * answer's Data opened with noble as in the browser (XChaCha20-Poly1305, then inflated) into the TrackSet's bytes.
+   */
+  const trackCall = async (body: unknown) => {
+    const prepared = prepareCall({ credential: token, path: calls.GetFixList.path, body, lcid: LanguageId.en });
+    const got = await post(API_BASE + calls.GetFixList.path, prepared.payload, prepared.headers);
+    const p0 = performance.now();
+    const envelope = JSON.parse(got.text) as { Code: number; Data: string };
+    if (envelope.Code !== 1000) throw new Error(`GetList: ${got.text.slice(0, 200)}`);
+    const p1 = performance.now();
+    const opened = await openData(prepared.keys.answer, prepared.keys.aad, envelope.Data);
+    return { got, bytes: opened.bytes!, parse: p1 - p0, decrypt: performance.now() - p1 };
+  };
 
   interface Round {
     total: number;
@@ -151,6 +165,8 @@ async function trackPart(): Promise<void> {
     transfer: number;
     parse: number;
     decode: number;
+    /** Opening the encrypted Data (noble, as the browser does) and inflating it. */
+    decrypt: number;
     wire: number;
     /** CPU time of the process (server, client and decoding worker: all on the one machine). */
     cpu: number;
@@ -158,25 +174,21 @@ async function trackPart(): Promise<void> {
   const binary: Round[] = [];
   const json: Round[] = [];
   /** The first read builds the day segments from the rows (bench/tracks reports it apart). */
-  const warmBody = JSON.stringify({ imei: 'WARM-UP', startTime: fmt(trackStart), endTime: fmt(trackStart + 2_000 * MIN), timeZone: ZONE });
-  const warmed = await post(API_BASE + calls.GetFixList.path, warmBody, signedHeaders({ token, path: calls.GetFixList.path, body: warmBody, lcid: LanguageId.en }));
-  await decodeInWorker((JSON.parse(warmed.text) as { Data: string }).Data); // and the worker's first decode (it loads its code)
+  const warmed = await trackCall({ imei: 'WARM-UP', startTime: fmt(trackStart), endTime: fmt(trackStart + 2_000 * MIN), timeZone: ZONE });
+  await decodeInWorker(warmed.bytes); // and the worker's first decode (it loads its code)
+  const trackQuery = JSON.parse(trackBody) as unknown;
   let cold: Round | undefined;
   for (let r = 0; r < ROUNDS + 1; r++) {
     {
       const start = performance.now();
       const cpu0 = process.cpuUsage();
-      const got = await post(API_BASE + calls.GetFixList.path, trackBody, signedHeaders({ token, path: calls.GetFixList.path, body: trackBody, lcid: LanguageId.en }));
-      const p0 = performance.now();
-      const envelope = JSON.parse(got.text) as { Code: number; Data: string };
-      if (envelope.Code !== 1000) throw new Error(`GetList: ${got.text.slice(0, 200)}`);
-      const parse = performance.now() - p0;
-      const decoded = await decodeInWorker(envelope.Data);
+      const { got, bytes, parse, decrypt } = await trackCall(trackQuery);
+      const decoded = await decodeInWorker(bytes);
       if (decoded.count !== TRACK_POINTS) throw new Error(`decoded ${decoded.count} points`);
       const total = performance.now() - start;
       const used = process.cpuUsage(cpu0);
       const cpu = (used.user + used.system) / 1000;
-      const round = { total, firstByte: got.firstByte, transfer: got.done - got.firstByte, parse, decode: total - got.done - parse, wire: got.wire, cpu };
+      const round = { total, firstByte: got.firstByte, transfer: got.done - got.firstByte, parse, decrypt, decode: total - got.done - parse - decrypt, wire: got.wire, cpu };
       if (r === 0) cold = round;
       else binary.push(round);
     }
@@ -188,16 +200,16 @@ async function trackPart(): Promise<void> {
       if (rows.length !== TRACK_POINTS) throw new Error(`JSON: ${rows.length} rows`);
       const parse = performance.now() - p0;
       const total = performance.now() - start;
-      if (r > 0) json.push({ total, firstByte: got.firstByte, transfer: got.done - got.firstByte, parse, decode: 0, wire: got.wire, cpu: 0 });
+      if (r > 0) json.push({ total, firstByte: got.firstByte, transfer: got.done - got.firstByte, parse, decode: 0, decrypt: 0, wire: got.wire, cpu: 0 });
     }
   }
   await worker.terminate();
 
   const m = (rounds: Round[], k: keyof Round) => median(rounds.map((x) => x[k]));
   console.log(`\nbench/tracks 1: a ${TRACK_POINTS.toLocaleString('en-US')}-point track, SQLite, real HTTP on loopback, br as Chromium asks; median of ${ROUNDS} rounds after the first`);
-  console.log(`  protobuf (GetList)   total ${m(binary, 'total').toFixed(0)} ms  [server query+encode to first byte ${m(binary, 'firstByte').toFixed(0)} ms, transfer ${m(binary, 'transfer').toFixed(0)} ms, envelope parse ${m(binary, 'parse').toFixed(0)} ms, worker decode ${m(binary, 'decode').toFixed(0)} ms; cpu ${m(binary, 'cpu').toFixed(0)} ms]   ${(m(binary, 'wire') / 1e6).toFixed(2)} MB on the wire = ${(m(binary, 'wire') / TRACK_POINTS).toFixed(2)} bytes/point   (goals <= 1500 ms, <= 8 bytes/point)`);
+  console.log(`  protobuf (GetList)   total ${m(binary, 'total').toFixed(0)} ms  [server query+encode to first byte ${m(binary, 'firstByte').toFixed(0)} ms, transfer ${m(binary, 'transfer').toFixed(0)} ms, envelope parse ${m(binary, 'parse').toFixed(0)} ms, decrypt+inflate ${m(binary, 'decrypt').toFixed(0)} ms, worker decode ${m(binary, 'decode').toFixed(0)} ms; cpu ${m(binary, 'cpu').toFixed(0)} ms]   ${(m(binary, 'wire') / 1e6).toFixed(2)} MB on the wire = ${(m(binary, 'wire') / TRACK_POINTS).toFixed(2)} bytes/point   (goals <= 1500 ms, <= 8 bytes/point)`);
   const c = cold!;
-  console.log(`  protobuf, first read total ${c.total.toFixed(0)} ms  [server read+encode+store to first byte ${c.firstByte.toFixed(0)} ms, transfer ${c.transfer.toFixed(0)} ms, envelope parse ${c.parse.toFixed(0)} ms, worker decode ${c.decode.toFixed(0)} ms; cpu ${c.cpu.toFixed(0)} ms] (nothing stored yet: the days are read from the rows and their segments kept; goal <= 1500 ms; load average ${os.loadavg()[0]!.toFixed(1)})`);
+  console.log(`  protobuf, first read total ${c.total.toFixed(0)} ms  [server read+encode+store to first byte ${c.firstByte.toFixed(0)} ms, transfer ${c.transfer.toFixed(0)} ms, envelope parse ${c.parse.toFixed(0)} ms, decrypt+inflate ${c.decrypt.toFixed(0)} ms, worker decode ${c.decode.toFixed(0)} ms; cpu ${c.cpu.toFixed(0)} ms] (nothing stored yet: the days are read from the rows and their segments kept; goal <= 1500 ms; load average ${os.loadavg()[0]!.toFixed(1)})`);
   console.log(`  plain JSON objects   total ${m(json, 'total').toFixed(0)} ms  [server to first byte ${m(json, 'firstByte').toFixed(0)} ms, transfer ${m(json, 'transfer').toFixed(0)} ms, JSON.parse ${m(json, 'parse').toFixed(0)} ms]   ${(m(json, 'wire') / 1e6).toFixed(2)} MB on the wire = ${(m(json, 'wire') / TRACK_POINTS).toFixed(2)} bytes/point`);
   console.log(`  ratio protobuf/JSON  time ${(m(binary, 'total') / m(json, 'total')).toFixed(2)}   bytes ${(m(binary, 'wire') / m(json, 'wire')).toFixed(2)}`);
 }
@@ -206,16 +218,12 @@ async function trackPart(): Promise<void> {
 async function fixPage(body: string): Promise<{ ms: number; cpu: number; data: { List: unknown[]; Total: number } }> {
   const started = performance.now();
   const cpu0 = process.cpuUsage();
-  const res = await app.inject({
-    method: 'POST',
-    url: API_BASE + calls.GetFixListByPage.path,
-    headers: { 'content-type': 'application/json', ...signedHeaders({ token, path: calls.GetFixListByPage.path, body, lcid: LanguageId.en }) },
-    payload: body,
-  });
+  const prepared = prepareCall({ credential: token, path: calls.GetFixListByPage.path, body: JSON.parse(body) as unknown, lcid: LanguageId.en });
+  const res = await app.inject({ method: 'POST', url: API_BASE + calls.GetFixListByPage.path, headers: prepared.headers, payload: prepared.payload });
   const ms = performance.now() - started;
   // The process's CPU time beside the wall time: on a machine others share, wall time also counts waiting for a core.
   const used = process.cpuUsage(cpu0);
-  const envelope = res.json() as { Code: number; Data: { List: unknown[]; Total: number } };
+  const envelope = (await prepared.open(res.body)) as { Code: number; Data: { List: unknown[]; Total: number } };
   if (envelope.Code !== 1000) throw new Error(`GetListByPage: ${res.body.slice(0, 200)}`);
   return { ms, cpu: (used.user + used.system) / 1000, data: envelope.Data };
 }

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { API_BASE, calls, DeviceType, LanguageId, SENSOR_FLAG_NAMES, signedHeaders, sensorMask } from '@wildtrack/contract';
+import { API_BASE, calls, DeviceType, LanguageId, prepareCall, SENSOR_FLAG_NAMES, sensorMask } from '@wildtrack/contract';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
 import { connect, migrateToLatest } from '../../apps/server/src/db/connect.js';
@@ -49,16 +49,15 @@ sqlite.transaction(() => {
   }
 })();
 
-const call = async () => {
-  const body = JSON.stringify({ timeZone: '+08:00' });
-  const res = await app.inject({
-    method: 'POST',
-    url: API_BASE + calls.GetTree.path,
-    headers: { 'content-type': 'application/json', ...signedHeaders({ token, path: calls.GetTree.path, body, lcid: LanguageId.en }) },
-    payload: body,
-  });
-  return res;
+/** A signed call as the console sends it (the body encrypted); `json()` is the envelope with its Data opened. */
+const inject = async (path: string, body: unknown) => {
+  const prepared = prepareCall({ credential: token, path, body, lcid: LanguageId.en });
+  const res = await app.inject({ method: 'POST', url: API_BASE + path, headers: prepared.headers, payload: prepared.payload });
+  const opened = await prepared.open(res.body);
+  return Object.assign(res, { json: () => opened });
 };
+
+const call = () => inject(calls.GetTree.path, { timeZone: '+08:00' });
 
 for (let i = 0; i < 5; i++) await call(); // warm-up
 const times: number[] = [];
@@ -82,13 +81,7 @@ const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100)
 // changed in place when this process made the change, re-read when another did.
 const cold: number[] = [];
 for (let i = 0; i < 10; i++) {
-  const body = JSON.stringify({ imei: `86${String(i).padStart(13, '0')}`, folderId: String(folderIds[(i * 7) % folderIds.length]) });
-  const moved = await app.inject({
-    method: 'POST',
-    url: API_BASE + calls.MoveDevice.path,
-    headers: { 'content-type': 'application/json', ...signedHeaders({ token, path: calls.MoveDevice.path, body, lcid: LanguageId.en }) },
-    payload: body,
-  });
+  const moved = await inject(calls.MoveDevice.path, { imei: `86${String(i).padStart(13, '0')}`, folderId: String(folderIds[(i * 7) % folderIds.length]) });
   if ((moved.json() as { Code: number }).Code !== 1000) throw new Error(`move failed: ${moved.body}`);
   const t0 = performance.now();
   await call();
@@ -99,15 +92,7 @@ cold.sort((a, b) => a - b);
 // GetTreeState, what the tree's online / late / silent marks need: read again every minute by each open
 // console, so it must stay cheap. A tenth of the devices have reported their configuration; the first
 // call parses those documents, the others find the report gaps kept.
-const stateCall = () => {
-  const body = JSON.stringify({});
-  return app.inject({
-    method: 'POST',
-    url: API_BASE + calls.GetTreeState.path,
-    headers: { 'content-type': 'application/json', ...signedHeaders({ token, path: calls.GetTreeState.path, body, lcid: LanguageId.en }) },
-    payload: body,
-  });
-};
+const stateCall = () => inject(calls.GetTreeState.path, {});
 const insertDoc = sqlite.prepare('insert into device_work_status (device_id, settings, updated_at) select id, ?, ? from devices where org_id = ? and id % 10 = 0');
 insertDoc.run(JSON.stringify({ GNSSCollectionMode: 0, NormalType: 'INTERVAL', IntervalMinutes: 30, Realtime: true }), now, orgId);
 let t0 = performance.now();

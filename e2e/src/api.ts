@@ -1,7 +1,7 @@
-import { API_BASE, GetPublicKey, LanguageId, newRequestCode, PasswordLogin, prepareSignIn, signedHeaders, type CallBody, type CallData, type CallDef } from '@wildtrack/contract';
+import { API_BASE, GetPublicKey, LanguageId, newRequestCode, PasswordLogin, prepareCall, prepareSignIn, signedHeaders, type CallBody, type CallData, type CallDef } from '@wildtrack/contract';
 
 /**
- * A console user's calls from a spec's set-up, signed as the web client signs them (docs/api.md): for
+ * A console user's calls from a spec's set-up, signed and encrypted as the web client sends them (docs/api.md): for
  * data a spec needs made through the API rather than by clicking (an instruction sent twice today).
  */
 export interface ApiUser {
@@ -27,8 +27,9 @@ export async function apiSignIn(baseUrl: string, account: string, password: stri
   const token = prepared.credential(answer.Data as { Token: string; SessionId: string });
   return {
     async call(def, input) {
-      const text = JSON.stringify(input);
-      const env = await post(baseUrl, def.path, text, signedHeaders({ token, path: def.path, body: text, lcid }));
+      const prepared = prepareCall({ credential: token, path: def.path, body: input, lcid });
+      const res = await fetch(baseUrl + API_BASE + def.path, { method: 'POST', headers: prepared.headers, body: prepared.payload });
+      const env = await prepared.open(await res.text());
       if (env.Code !== 1000) throw new Error(`${def.path} refused (${env.Code}): ${env.Msg}`);
       return env.Data as CallData<typeof def>;
     },

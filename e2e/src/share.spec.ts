@@ -1,4 +1,4 @@
-import { API_BASE, Code, ExportData, LanguageId, SendInstruction, signedHeaders, type CallDef } from '@wildtrack/contract';
+import { API_BASE, Code, ExportData, LanguageId, prepareCall, SendInstruction, type CallDef } from '@wildtrack/contract';
 import { IngestClient } from '@wildtrack/simulator';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -38,16 +38,12 @@ const fixAt = (imei: string, t: number) =>
 
 const treeRow = (page: Page, imei: string): Locator => page.locator('[role=treeitem]', { has: page.getByTestId(`tree-device-${imei}`) });
 
-/** A call signed with the session the browser holds, as the web client signs it; the raw HTTP answer. */
+/** A call signed with the session the browser holds, its body encrypted, as the web client sends it; the raw HTTP answer. */
 async function signedCall(page: Page, def: CallDef, body: unknown, lang: 'zh' | 'en'): Promise<Response> {
   const credential = await sessionCredential(page);
   if (!credential) throw new Error('not signed in');
-  const text = JSON.stringify(body);
-  return fetch(setup.server.baseUrl + API_BASE + def.path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...signedHeaders({ token: credential, path: def.path, body: text, lcid: LanguageId[lang] }) },
-    body: text,
-  });
+  const prepared = prepareCall({ credential, path: def.path, body, lcid: LanguageId[lang] });
+  return fetch(setup.server.baseUrl + API_BASE + def.path, { method: 'POST', headers: prepared.headers, body: prepared.payload });
 }
 
 async function signInAt(page: Page, path: string, account: string, password: string): Promise<void> {

@@ -14,7 +14,7 @@ describe('the session token on the wire', () => {
     const context = await newContext(setup.browser, 'en-US');
     const page = await context.newPage();
     const requests: Promise<{ path: string; headers: Record<string, string>; body: string }>[] = [];
-    const answers: Promise<{ path: string; body: string }>[] = [];
+    const answers: Promise<{ path: string; body: string; signedIn: boolean }>[] = [];
     page.on('request', (req: Request) => {
       const path = new URL(req.url()).pathname;
       const body = req.postData() ?? '';
@@ -24,7 +24,10 @@ describe('the session token on the wire', () => {
     page.on('response', (res: Response) => {
       const path = new URL(res.url()).pathname;
       // (the live stream's answer never ends: its request is checked below with the others)
-      if (path.startsWith('/prod-api/') && !path.endsWith('/Live/Stream')) answers.push(res.text().then((body) => ({ path, body }), () => ({ path, body: '' })));
+      if (path.startsWith('/prod-api/') && !path.endsWith('/Live/Stream')) {
+        const signedIn = res.request().headerValue(Header.session).then((v) => v !== null);
+        answers.push(Promise.all([res.text().catch(() => ''), signedIn]).then(([body, s]) => ({ path, body, signedIn: s })));
+      }
     });
     try {
       await page.goto(`${setup.server.baseUrl}/login`);
@@ -59,6 +62,22 @@ describe('the session token on the wire', () => {
       const signedIn = calls.filter((r) => /\/api\/(Device|User)\//.test(r.path));
       expect(signedIn.length).toBeGreaterThan(0);
       for (const r of signedIn) expect(r.headers[Header.session], r.path).toBe(id);
+
+      // §7.1's field values (docs/api.md "Encrypted bodies and answers"): every signed-in call's body is one
+      // encrypted value, and every signed-in answer's Data is encrypted: no device, caption or position readable.
+      const sessionCalls = calls.filter((r) => r.headers[Header.session] !== undefined && r.body !== '' && !r.path.endsWith('/Upload'));
+      expect(sessionCalls.length).toBeGreaterThan(0);
+      for (const r of sessionCalls) expect(Object.keys(JSON.parse(r.body) as object), `body of ${r.path}`).toEqual(['Encrypted']);
+      const signedInAnswers = received.filter((r) => r.signedIn && r.body.startsWith('{'));
+      expect(signedInAnswers.map((r) => r.path)).toEqual(expect.arrayContaining([expect.stringMatching(/\/api\/Device\//)]));
+      let encrypted = 0;
+      for (const r of signedInAnswers) {
+        const data = (JSON.parse(r.body) as { Data: unknown }).Data;
+        expect(data === null || (typeof data === 'string' && data.startsWith('wte1.')), `Data of ${r.path}`).toBe(true);
+        if (data !== null) encrypted += 1;
+        expect(r.body, `answer of ${r.path}`).not.toMatch(/"(Longitude|Latitude|Caption|IMEI|List)"/);
+      }
+      expect(encrypted).toBeGreaterThan(2);
     } finally {
       await context.close();
     }

@@ -272,6 +272,7 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
     resolveImageCookie: (value) => services.auth.resolveImageCookie(value),
     openSealed: (field, value, code) => services.auth.openSealed(field, value, code),
     takeUploadSlot: (request, reply, session) => uploadSlots.take(request, reply, session),
+    fieldCipher: config.fieldCipher,
   };
 
   const uploads = new UploadService(config.dataDir, (caller, url) => deviceConsole.canSeeImage(caller, url));

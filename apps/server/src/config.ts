@@ -36,6 +36,8 @@ const EnvSchema = z.object({
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a plain lower-case PostgreSQL schema name').optional(),
   SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).default(7 * 24 * 3600),
   UPLOAD_IDLE_SECONDS: z.coerce.number().min(0.1).default(30),
+  /** docs/api.md "Encrypted bodies and answers": on, or off to read a console's calls in clear while debugging. */
+  FIELD_CIPHER: z.enum(['on', 'off']).default('on'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   TLS_CERT: z.string().optional(),
   TLS_KEY: z.string().optional(),
@@ -95,6 +97,8 @@ export interface Config {
   sessionIdleMs: number;
   /** A file import (Movebank, shapefile) whose body sends nothing for this long is refused and its file removed. */
   uploadIdleMs: number;
+  /** FIELD_CIPHER (http/field-cipher.ts): on, signed-in bodies must come encrypted and answers go encrypted. */
+  fieldCipher: 'on' | 'off';
   bodyLimit: number;
   tls: { cert: string; key: string } | undefined;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
@@ -189,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signInRateLimit: e.SIGN_IN_RATE_LIMIT,
     sessionIdleMs: e.SESSION_IDLE_SECONDS * 1000,
     uploadIdleMs: e.UPLOAD_IDLE_SECONDS * 1000,
+    fieldCipher: e.FIELD_CIPHER,
     bodyLimit: e.BODY_LIMIT_BYTES,
     tls: e.TLS_CERT && e.TLS_KEY ? { cert: e.TLS_CERT, key: e.TLS_KEY } : undefined,
     logLevel: e.LOG_LEVEL,

@@ -21,6 +21,7 @@ import {
   openSecret,
   sealSecret,
   sessionCredential,
+  prepareCall,
   signedHeaders,
   toBase64,
   type TreeData,
@@ -48,6 +49,14 @@ interface Envelope {
 
 /** A signed console call over HTTP, as the web client makes it; `from` is the client address (x-forwarded-for). */
 function prepare(server: ServerProcess, p: string, body: unknown, opts: { credential?: string; from: string; requestCode?: string }) {
+  if (opts.credential) {
+    // Signed in: the body encrypted, the answer opened, as the web client does (docs/api.md "Encrypted bodies and answers").
+    const prepared = prepareCall({ credential: opts.credential, path: p, body, lcid: LanguageId.en, ...(opts.requestCode ? { requestCode: opts.requestCode } : {}) });
+    const headers = { ...prepared.headers, 'x-forwarded-for': opts.from };
+    const send = (to: ServerProcess = server) =>
+      fetch(to.baseUrl + API_BASE + p, { method: 'POST', headers, body: prepared.payload }).then(async (r) => (await prepared.open(await r.text())) as Envelope);
+    return { headers, payload: prepared.payload, send };
+  }
   const payload = JSON.stringify(body);
   const headers = {
     ...signedHeaders({ token: opts.credential, path: p, body: payload, lcid: LanguageId.en, ...(opts.requestCode ? { requestCode: opts.requestCode } : {}) }),

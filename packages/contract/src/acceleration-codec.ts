@@ -340,6 +340,7 @@ function fromBase64(base64: string): Uint8Array {
 }
 
 /** decodeAccelerationOdba of the call's base64 Data, in a browser or worker as in Node. */
-export function decodeBase64AccelerationOdba(base64: string): AccelerationOdba {
-  return decodeAccelerationOdba(fromBase64(base64));
+export function decodeBase64AccelerationOdba(base64: string | Uint8Array): AccelerationOdba {
+  // The bytes themselves when the answer came encrypted (field-cipher.ts), base64 when it came in clear.
+  return decodeAccelerationOdba(typeof base64 === 'string' ? fromBase64(base64) : base64);
 }

@@ -79,6 +79,12 @@ export interface CallDef<B extends z.ZodType = z.ZodType, D extends z.ZodType = 
   /** Body fields sealed to the server's public key (see wire.ts). */
   sealed?: readonly string[];
   /**
+   * The Data (`true`) or this field of the Data is base64 of binary (§7.1 "Data arrives as base64 binary").
+   * Encrypted (field-cipher.ts), the bytes themselves are encrypted, not their base64 text, and the web
+   * client hands them on as bytes (`callBytes`).
+   */
+  bytes?: true | string;
+  /**
    * A download (§7.1 "Downloads post with a blob response"): a success is answered with the file of this
    * type instead of the envelope, `data` is then z.null(); a refusal is the envelope as for any call.
    */

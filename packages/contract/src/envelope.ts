@@ -22,6 +22,8 @@ export const Code = {
   Replayed: 1021,
   StaleTimestamp: 1022,
   BadCiphertext: 1023,
+  /** A signed-in request's encrypted body (docs/api.md "Encrypted bodies and answers") did not open, or came in clear. */
+  BadEncryption: 1024,
   TooLarge: 1030,
   UnknownPath: 1031,
   BadJson: 1032,

@@ -7,6 +7,7 @@ export * from './messages.js';
 export * from './field-messages.js';
 export * from './wire.js';
 export * from './seal.js';
+export * from './field-cipher.js';
 export * from './call.js';
 export * from './paging.js';
 export * from './calls/auth.js';

@@ -21,6 +21,8 @@ export const MESSAGES = {
   'error.badSignature': { zh: '请求签名无效，内容可能被篡改', en: 'Invalid request signature; the request may have been tampered with' },
   'error.clearToken': { zh: '请求不得携带明文令牌（x-token），请用会话编号（x-session）并以令牌签名', en: 'The request must not carry the token in clear (x-token); send the session id (x-session) and sign with the token' },
   'error.badCiphertext': { zh: '加密字段 {field} 无法解密', en: 'The encrypted field {field} could not be decrypted' },
+  'error.clearBody': { zh: '登录后的请求内容须加密发送（Encrypted），明文请求已被拒绝', en: 'A signed-in request must send its body encrypted (Encrypted); the request in clear was refused' },
+  'error.badEncryption': { zh: '请求的加密内容无法解密，可能已被篡改', en: 'The request\'s encrypted body could not be decrypted; it may have been tampered with' },
   'error.sessionExpired': { zh: '登录已过期，请重新登录', en: 'Your session has expired, please sign in again' },
   'error.unavailable': { zh: '服务暂时不可用，请稍后重试。', en: 'The service is unavailable for a moment; try again shortly.' },
   'error.forbidden': { zh: '没有权限执行此操作', en: 'You do not have permission for this operation' },

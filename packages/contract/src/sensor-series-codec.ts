@@ -91,7 +91,9 @@ export function decodeSensorSeries(bytes: Uint8Array): SensorSeries {
 }
 
 /** Base64 text (the call's Data) to the series. */
-export function decodeBase64SensorSeries(base64: string): SensorSeries {
+export function decodeBase64SensorSeries(base64: string | Uint8Array): SensorSeries {
+  // The bytes themselves when the answer came encrypted (field-cipher.ts), base64 when it came in clear.
+  if (typeof base64 !== 'string') return decodeSensorSeries(base64);
   const text = atob(base64);
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);

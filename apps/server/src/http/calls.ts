@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { type Caller, callerOf, type PublicCaller, type SignedIn, type Signer } from './caller.js';
 import { AppError } from './errors.js';
 import { isUpload } from './upload-slots.js';
+import { type BinaryParts, encryptedEnvelope, type FieldCipherMode, openRequest, requestCipher } from './field-cipher.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,6 +41,8 @@ export interface CallHooks {
   openSealed(field: string, value: string, requestCode: string): Promise<string>;
   /** Takes one of the user's upload slots for a multipart call (http/upload-slots.ts); throws 1012 past the cap. */
   takeUploadSlot?(request: FastifyRequest, reply: FastifyReply, session: SignedIn): void;
+  /** FIELD_CIPHER: whether signed-in bodies must come encrypted and answers always go encrypted (http/field-cipher.ts). */
+  fieldCipher: FieldCipherMode;
 }
 
 /** The session of a signed request: the one its signature was keyed with, checked by hooks.resolveSession. */
@@ -73,6 +76,13 @@ export function registerCall<B extends z.ZodType, D extends z.ZodType, A extends
   if (def.download) throw new Error(`${def.path} is a download: register it with registerDownload`);
   route(app, hooks, def, { 200: envelopeSchema(def.data) }, async (ctx) => {
     const data = (await handler(ctx)) as unknown;
+    const cipher = requestCipher(ctx.request);
+    if (cipher?.answers) {
+      // The signed-in answer's Data encrypted (field-cipher.ts): JSON as JSON, binary as its bytes.
+      const opts = data instanceof JsonData ? (data.binary ? { binary: data.binary } : { json: data.json }) : def.bytes ? { bytes: def.bytes } : {};
+      const text = await encryptedEnvelope(cipher, message(ctx.request.lang, 'ok'), data instanceof JsonData ? null : data, opts);
+      return ctx.reply.type('application/json; charset=utf-8').send(text);
+    }
     if (!(data instanceof JsonData)) return envelope(Code.Success, message(ctx.request.lang, 'ok'), data ?? null);
     // The success envelope written around the Data's own JSON, which is not parsed or copied again.
     const head = Buffer.from(JSON.stringify(envelope(Code.Success, message(ctx.request.lang, 'ok'), 0)).replace(/0\}$/, ''));
@@ -87,17 +97,31 @@ export function registerCall<B extends z.ZodType, D extends z.ZodType, A extends
  * (cast), and owes the contract's Data shape.
  */
 export class JsonData {
-  constructor(readonly json: Buffer) {}
+  private written: Buffer | undefined;
+
+  /** The JSON, or (withBase64) the parts it is written from: an encrypted answer takes the bytes themselves. */
+  constructor(json: Buffer | undefined, readonly binary?: BinaryParts) {
+    this.written = json;
+  }
+
+  get json(): Buffer {
+    this.written ??= JsonData.write(this.binary!);
+    return this.written;
+  }
 
   /** `{"<field>":"<base64 of bytes>", ...rest}`: the rest's fields first (numbers, texts), the base64 last, written straight into one buffer. */
   static withBase64(rest: Record<string, unknown>, field: string, bytes: Uint8Array): JsonData {
+    return new JsonData(undefined, { rest, field, bytes });
+  }
+
+  private static write({ rest, field, bytes }: BinaryParts): Buffer {
     const head = JSON.stringify({ ...rest, [field]: '' }).slice(0, -2);
     const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
     const out = Buffer.allocUnsafe(Buffer.byteLength(head) + base64.length + 2);
     let at = out.write(head);
     at += out.write(base64, at, 'latin1');
     out.write('"}', at);
-    return new JsonData(out);
+    return out;
   }
 }
 
@@ -161,6 +185,8 @@ function route<B extends z.ZodType, A extends CallAccess>(
         // A temporary password is changed before anything else is served (issue 17 item 5).
         if (session.mustChangePassword && !CALLS_WHILE_PASSWORD_CHANGE_DUE.has(def.path)) throw new AppError(Code.Forbidden, 'auth.mustChangePassword');
         if (isUpload(request)) hooks.takeUploadSlot?.(request, reply, session);
+        // The encrypted body (or GET query) opened in place, so that sealed fields and the schema see the plain one.
+        if (request.signer) openRequest(request, request.signer.key, hooks.fieldCipher, get ? 'query' : 'body');
       }
       // Sealed fields are opened before validation so the contract's rules apply to the plain value.
       if (!def.sealed || !request.body || typeof request.body !== 'object') return;

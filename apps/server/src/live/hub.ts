@@ -42,6 +42,8 @@ class LiveConnection {
     private readonly res: ServerResponse,
     reader: ReaderState,
     private readonly hub: LiveHub,
+    /** A message's `data:` text: its JSON, or (the field cipher) its JSON encrypted for the stream's request. */
+    private readonly dataOf: (msg: LiveMessage) => string = (msg) => JSON.stringify(msg),
   ) {
     this.reader = reader;
   }
@@ -112,7 +114,7 @@ class LiveConnection {
       this.recent.add(msg.id);
       if (this.recent.size > 2 * CATCH_UP_MAX) this.recent.delete(this.recent.values().next().value!);
     }
-    this.write(`id: ${msg.id}\ndata: ${JSON.stringify(msg)}\n\n`);
+    this.write(`id: ${msg.id}\ndata: ${this.dataOf(msg)}\n\n`);
   }
 
   /** Sends what was held during the catch-up, then delivers directly. */
@@ -242,11 +244,11 @@ export class LiveHub {
 
   /**
    * Opens a console's stream on `res` (already authenticated): replays what `query` says it missed, then
-   * delivers live. Resolves once the stream is open.
+   * delivers live. Resolves once the stream is open. `dataOf` writes a message's data (encrypted by the route).
    */
-  async open(session: SessionInfo, res: ServerResponse, query: LiveQuery): Promise<void> {
+  async open(session: SessionInfo, res: ServerResponse, query: LiveQuery, dataOf?: (msg: LiveMessage) => string): Promise<void> {
     const reader = await this.readerOf(session);
-    const conn = new LiveConnection(session, res, reader, this);
+    const conn = new LiveConnection(session, res, reader, this, dataOf);
     this.connections.add(conn);
     await this.ensureTail();
     conn.start();

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { API_BASE, LIVE_STREAM_PATH, type LiveMessage, LiveMessageSchema, signedHeaders } from '@wildtrack/contract';
+import { API_BASE, callKeys, CIPHER_PREFIX, decryptBytes, fromBase64, LIVE_STREAM_PATH, type LiveMessage, LiveMessageSchema, newRequestCode, parseCredential, signedHeaders, signingKey } from '@wildtrack/contract';
 
 /**
  * A console's live stream read over HTTP as the web client reads it (signed GET, fetch streaming), for tests:
@@ -19,9 +19,16 @@ export interface LiveReader {
 export async function openLiveReader(baseUrl: string, token: string | undefined, query: Record<string, string | number> = {}): Promise<LiveReader> {
   const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
   const p = LIVE_STREAM_PATH + (qs ? `?${qs}` : '');
+  const requestCode = newRequestCode();
+  // Messages come encrypted with the stream request's answer key (docs/api.md "Encrypted bodies and answers").
+  const keys = token ? callKeys(signingKey(parseCredential(token).token), requestCode) : undefined;
+  const open = (text: string): unknown => {
+    if (!keys || !text.startsWith(CIPHER_PREFIX)) return JSON.parse(text);
+    return JSON.parse(new TextDecoder().decode(decryptBytes(keys.answer, keys.aad, fromBase64(text.slice(CIPHER_PREFIX.length))).subarray(1)));
+  };
   // node:http rather than fetch: fetch's pool opens spare connections that hold a closing server for a minute.
   const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-    const req = http.get(baseUrl + API_BASE + p, { headers: signedHeaders({ token, method: 'GET', path: p, body: '' }), agent: false }, resolve);
+    const req = http.get(baseUrl + API_BASE + p, { headers: signedHeaders({ token, method: 'GET', path: p, body: '', requestCode }), agent: false }, resolve);
     req.on('error', reject);
   });
   const messages: LiveMessage[] = [];
@@ -45,7 +52,7 @@ export async function openLiveReader(baseUrl: string, token: string | undefined,
           const frame = buffer.slice(0, cut);
           buffer = buffer.slice(cut + 2);
           const data = frame.split('\n').find((l) => l.startsWith('data: '));
-          if (data) messages.push(LiveMessageSchema.parse(JSON.parse(data.slice(6))));
+          if (data) messages.push(LiveMessageSchema.parse(open(data.slice(6))));
         }
         for (const w of waiters) w();
       }

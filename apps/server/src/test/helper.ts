@@ -14,6 +14,7 @@ import {
   newRequestCode,
   openSecret,
   parseCredential,
+  prepareCall,
   sealSecret,
   sessionCredential,
   signedHeaders,
@@ -73,8 +74,13 @@ export interface CallOptions {
   headers?: Record<string, string | undefined>;
   requestCode?: string;
   now?: number;
-  /** Send this raw text instead of JSON.stringify(body) (still signed over it). */
+  /** Send this raw text instead of JSON.stringify(body) (still signed over it, never encrypted). */
   raw?: string;
+  /**
+   * Send a signed-in call's body in clear (docs/api.md "Encrypted bodies and answers"): by default a call
+   * with `token` goes encrypted as the web client sends it, and `body` is the envelope with its Data opened.
+   */
+  clear?: boolean;
 }
 
 export async function createTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp> {
@@ -105,25 +111,41 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
   // Passwords hashed at 1 MiB of memory, not argon2's 64: the tests create and sign in users hundreds of times,
   // each a hash or a verify, and what they check of passwords does not depend on the cost
   // (PASSWORD_HASH_MEMORY_KIB=65536 in the shell runs them at the server's default).
+  // The field cipher is off, which still answers encrypted requests encrypted: `call` sends signed-in bodies
+  // encrypted as the console does, and the tests that build their own requests may send them in clear
+  // (field-cipher.test.ts runs it on).
   const config = loadConfig({
-    LOG_LEVEL: 'silent', WILDTRACK_DATA: dataDir, WEB_DIST: path.join(dataDir, 'no-web'), SIGN_IN_RATE_LIMIT: '0', WEATHER_URL: 'http://127.0.0.1:9/v1/forecast',
+    LOG_LEVEL: 'silent', WILDTRACK_DATA: dataDir, WEB_DIST: path.join(dataDir, 'no-web'), SIGN_IN_RATE_LIMIT: '0', WEATHER_URL: 'http://127.0.0.1:9/v1/forecast', FIELD_CIPHER: 'off',
     PASSWORD_HASH_MEMORY_KIB: process.env.PASSWORD_HASH_MEMORY_KIB ?? '1024', ...env,
   });
   usePasswordHashing(config);
   const { app, services } = await buildApp(config, database);
 
   const call: TestApp['call'] = async (p, body, opts = {}) => {
-    const payload = opts.raw ?? (body === undefined ? undefined : JSON.stringify(body));
-    const headers: Record<string, string> = {
-      ...signedHeaders({
-        token: opts.token,
-        path: p,
-        body: payload,
-        lcid: LanguageId[opts.lang ?? 'en'],
-        ...(opts.requestCode ? { requestCode: opts.requestCode } : {}),
-        ...(opts.now ? { now: opts.now } : {}),
-      }),
-    };
+    const encrypted =
+      opts.token && body !== undefined && opts.raw === undefined && !opts.clear
+        ? prepareCall({
+            credential: opts.token,
+            path: p,
+            body,
+            lcid: LanguageId[opts.lang ?? 'en'],
+            ...(opts.requestCode ? { requestCode: opts.requestCode } : {}),
+            ...(opts.now ? { now: opts.now } : {}),
+          })
+        : undefined;
+    const payload = encrypted ? encrypted.payload : (opts.raw ?? (body === undefined ? undefined : JSON.stringify(body)));
+    const headers: Record<string, string> = encrypted
+      ? { ...encrypted.headers }
+      : {
+          ...signedHeaders({
+            token: opts.token,
+            path: p,
+            body: payload,
+            lcid: LanguageId[opts.lang ?? 'en'],
+            ...(opts.requestCode ? { requestCode: opts.requestCode } : {}),
+            ...(opts.now ? { now: opts.now } : {}),
+          }),
+        };
     if (payload !== undefined) headers['content-type'] = 'application/json';
     for (const [k, v] of Object.entries(opts.headers ?? {})) {
       if (v === undefined) delete headers[k];
@@ -131,6 +153,10 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
     }
     const inject: InjectOptions = { method: 'POST', url: API_BASE + p, headers, ...(payload === undefined ? {} : { payload }) };
     const res = await app.inject(inject);
+    if (encrypted && (res.headers['content-type'] ?? '').toString().includes('json')) {
+      const opened = await encrypted.open(res.body);
+      return { res, body: { Code: opened.Code, Msg: opened.Msg, Data: opened.Data } };
+    }
     return { res, body: res.json() as Envelope };
   };
 

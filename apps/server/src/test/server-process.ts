@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { API_BASE, calls, Code, LanguageId, newRequestCode, prepareSignIn, signedHeaders } from '@wildtrack/contract';
+import { API_BASE, calls, Code, LanguageId, newRequestCode, prepareCall, prepareSignIn, signedHeaders } from '@wildtrack/contract';
 
 const serverDir = path.resolve(import.meta.dirname, '../..');
 
@@ -55,8 +55,14 @@ export function startServerProcess(env: Record<string, string>, timeoutMs = 60_0
   });
 }
 
-/** A signed console call to a server process over HTTP, as the web client makes it: the envelope. */
+/** A signed console call to a server process over HTTP, as the web client makes it (encrypted when signed in): the envelope. */
 export async function callProcess(server: ServerProcess, p: string, body: unknown, opts: { credential?: string; requestCode?: string } = {}): Promise<{ Code: number; Msg: string; Data: unknown }> {
+  if (opts.credential) {
+    const prepared = prepareCall({ credential: opts.credential, path: p, body, lcid: LanguageId.en, ...(opts.requestCode ? { requestCode: opts.requestCode } : {}) });
+    const res = await fetch(server.baseUrl + API_BASE + p, { method: 'POST', headers: prepared.headers, body: prepared.payload });
+    const { Code: code, Msg, Data } = await prepared.open(await res.text());
+    return { Code: code, Msg, Data };
+  }
   const payload = JSON.stringify(body);
   const headers = { ...signedHeaders({ token: opts.credential, path: p, body: payload, lcid: LanguageId.en, ...(opts.requestCode ? { requestCode: opts.requestCode } : {}) }), 'content-type': 'application/json' };
   const res = await fetch(server.baseUrl + API_BASE + p, { method: 'POST', headers, body: payload });

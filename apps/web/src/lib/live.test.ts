@@ -1,13 +1,22 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
-import { Code, type LiveMessage } from '@wildtrack/contract';
+import { callKeys, Code, encryptJson, ENCRYPTED_FIELD, Header, type LiveMessage, openData, signingKey } from '@wildtrack/contract';
 import { startLive } from './live';
 import { queryKeys } from './queryKeys';
 import { positionKeys } from './tracks/hooks';
 
-/** A stream answer carrying these messages, then ending (as a server restart would end it). */
-function stream(messages: LiveMessage[], keepOpen = false): Response {
-  const text = messages.map((m) => `id: ${m.id}\ndata: ${JSON.stringify(m)}\n\n`).join('');
+const keysOf = (init: RequestInit) => callKeys(signingKey('tok-1'), (init.headers as Record<string, string>)[Header.requestCode]!);
+
+/**
+ * A stream answer carrying these messages, each encrypted for the request as the server writes them
+ * (docs/api.md "Encrypted bodies and answers"), then ending (as a server restart would end it).
+ */
+const stream = (messages: LiveMessage[], clear: LiveMessage[] = []) => async (_url: string, init: RequestInit): Promise<Response> => {
+  const keys = keysOf(init);
+  const text =
+    clear.map((m) => `id: ${m.id}\ndata: ${JSON.stringify(m)}\n\n`).join('') +
+    messages.map((m) => `id: ${m.id}\ndata: ${encryptJson(keys.answer, keys.aad, m)}\n\n`).join('');
+  const keepOpen = false;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(new TextEncoder().encode(`: open\n\n${text}`));
@@ -36,14 +45,18 @@ describe('the live connection', () => {
   it('invalidates what each message changes, reconnects after a break naming the last ids it saw, and stops on 1004', async () => {
     const invalidate = vi.spyOn(client, 'invalidateQueries');
     fetchMock
-      .mockResolvedValueOnce(
-        stream([
-          ready(10, 'r-5'),
-          { type: 'event', id: 'e:11', eventId: 11, imei: 'A1', eventType: 2, happenTime: 1 },
-          { type: 'fix', id: 'f:r-6', imei: 'A1', time: 1, lon: 1, lat: 2 },
-        ]),
+      .mockImplementationOnce(
+        stream(
+          [
+            ready(10, 'r-5'),
+            { type: 'event', id: 'e:11', eventId: 11, imei: 'A1', eventType: 2, happenTime: 1 },
+            { type: 'fix', id: 'f:r-6', imei: 'A1', time: 1, lon: 1, lat: 2 },
+          ],
+          // A message in clear was not written by the server (which encrypts each): dropped.
+          [{ type: 'fix', id: 'f:r-7', imei: 'B2', time: 1, lon: 1, lat: 2 }],
+        ),
       )
-      .mockResolvedValueOnce(stream([ready(12, 'r-9'), { type: 'notice', id: 'n:3', noticeId: 3 }]))
+      .mockImplementationOnce(stream([ready(12, 'r-9'), { type: 'notice', id: 'n:3', noticeId: 3 }]))
       .mockRejectedValueOnce(new TypeError('network down'))
       .mockResolvedValueOnce(new Response(JSON.stringify({ Code: Code.SessionExpired, Msg: 'expired', Data: null }), { headers: { 'content-type': 'application/json' } }));
     const stop = startLive(client, 'sid-1.tok-1');
@@ -54,18 +67,22 @@ describe('the live connection', () => {
     expect(positions.predicate({ queryKey: ['positions', 'last', ['A1'], '+08:00'] })).toBe(true);
     expect(positions.predicate({ queryKey: ['positions', 'last', ['B2'], '+08:00'] })).toBe(false);
 
-    // The stream ended: reconnected after 1 s, naming the last event and fix it saw, signed for the session.
+    // The stream ended: reconnected after 1 s, naming (encrypted) the last event and fix it saw, signed for the session.
     expect(fetchMock).toHaveBeenCalledTimes(2);
-    const second = String(fetchMock.mock.calls[1]![0]);
-    expect(second).toContain('event=11');
-    expect(second).toContain('fix=r-6');
+    const cursors = async (i: number) => {
+      const [url, init] = fetchMock.mock.calls[i]! as [string, RequestInit];
+      const keys = keysOf(init);
+      return (await openData(keys.request, keys.aad, new URL(url, 'http://x').searchParams.get(ENCRYPTED_FIELD)!)).value;
+    };
+    expect(String(fetchMock.mock.calls[1]![0])).not.toContain('event=');
+    expect(await cursors(1)).toMatchObject({ event: '11', fix: 'r-6' });
     expect((fetchMock.mock.calls[1]![1] as RequestInit).headers).toMatchObject({ 'x-session': 'sid-1' });
     await vi.waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.notices }));
 
     // That one ended too (it had opened: the delay starts again at 1 s); the next attempt fails outright.
     await vi.advanceTimersByTimeAsync(1_000);
     expect(fetchMock).toHaveBeenCalledTimes(3);
-    expect(String(fetchMock.mock.calls[2]![0])).toContain('notice=3');
+    expect(await cursors(2)).toMatchObject({ notice: '3' });
     // After a failure the delay doubles: nothing at 1 s, the attempt at 2 s; it is refused 1004, and no more come.
     await vi.advanceTimersByTimeAsync(1_000);
     expect(fetchMock).toHaveBeenCalledTimes(3);

@@ -8,10 +8,15 @@ import {
   LIVE_STREAM_PATH,
   type LiveMessage,
   LiveMessageSchema,
+  newRequestCode,
+  parseCredential,
   signedHeaders,
+  signingKey,
 } from '@wildtrack/contract';
 import { useSyncExternalStore } from 'react';
 import { getLang } from '../i18n';
+import { FIELD_CIPHER_SWITCH } from './api/client';
+import { readStored } from './storage';
 import { queryKeys } from './queryKeys';
 import { positionKeys } from './tracks/hooks';
 
@@ -124,13 +129,19 @@ export function startLive(client: QueryClient, token: string): () => void {
     if (cursor.event !== undefined) params.set('event', String(cursor.event));
     if (cursor.notice !== undefined) params.set('notice', String(cursor.notice));
     if (cursor.fix !== undefined) params.set('fix', cursor.fix);
-    const qs = params.toString();
+    const requestCode = newRequestCode();
+    // The messages come encrypted with this request's answer key, as a call's Data does (lib/api/client.ts);
+    // the cursors go encrypted too. The cipher module is loaded by the first signed-in call already.
+    const cipher = readStored('local', FIELD_CIPHER_SWITCH) === 'off' ? undefined : await import('@wildtrack/contract/field-cipher');
+    const keys = cipher?.callKeys(signingKey(parseCredential(token).token), requestCode);
+    let qs = params.toString();
+    if (cipher && keys) qs = `Encrypted=${encodeURIComponent(cipher.encryptJson(keys.request, keys.aad, Object.fromEntries(params)))}`;
     const path = LIVE_STREAM_PATH + (qs ? `?${qs}` : '');
     controller = new AbortController();
     let refusedSession = false;
     try {
       const res = await fetch(API_BASE + path, {
-        headers: signedHeaders({ token, method: 'GET', path, body: '', lcid: LanguageId[getLang()] }),
+        headers: signedHeaders({ token, method: 'GET', path, body: '', lcid: LanguageId[getLang()], requestCode }),
         signal: controller.signal,
         credentials: 'same-origin',
         cache: 'no-store',
@@ -152,7 +163,14 @@ export function startLive(client: QueryClient, token: string): () => void {
           buffer = buffer.slice(cut + 2);
           const data = frame.split('\n').find((l) => l.startsWith('data: '));
           if (!data) continue;
-          const parsed = LiveMessageSchema.safeParse(JSON.parse(data.slice(6)));
+          const text = data.slice(6);
+          // With the cipher, a message in clear was not written by the server: dropped.
+          let value: unknown;
+          if (cipher && keys) {
+            if (!cipher.isEncryptedText(text)) continue;
+            value = await cipher.openData(keys.answer, keys.aad, text).then((o) => o.value, () => undefined);
+          } else value = JSON.parse(text);
+          const parsed = LiveMessageSchema.safeParse(value);
           if (!parsed.success) continue;
           const msg = parsed.data;
           if (msg.type === 'ready') {

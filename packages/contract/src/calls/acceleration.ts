@@ -47,6 +47,7 @@ export const GetAccelerationBinaryV2 = defineCall({
     /** base64 of the series (acceleration-codec.ts), bursts in start order. */
     Data: z.string(),
   }),
+  bytes: 'Data',
   summary: `A device's acceleration bursts of the range (at most ${ACCELERATION_BINARY_MAX_DAYS} days) with every sample, as base64 binary (acceleration-codec.ts) for charts.`,
 });
 

@@ -209,6 +209,7 @@ export const GetFixList = defineCall({
   access: 'device read',
   body: oneDevice.extend({ secondLevel: SecondLevelModeSchema }).superRefine(orderedBounds),
   data: TrackSetBase64,
+  bytes: true,
   summary: 'The track of one device over the range (positions only), as base64 protobuf TrackSet.',
 });
 
@@ -220,6 +221,7 @@ export const GetFixListByImeis = defineCall({
   access: 'device read',
   body: manyDevices.superRefine(orderedBounds),
   data: TrackSetBase64,
+  bytes: true,
   summary: 'Every fix with a position of several devices over the range, as base64 protobuf TrackSet.',
 });
 
@@ -229,6 +231,7 @@ export const GetAvgListByImeisAndTime = defineCall({
   access: 'device read',
   body: manyDevices.superRefine(orderedBounds),
   data: TrackSetBase64,
+  bytes: true,
   summary: 'Tracks of several devices with each run of second-level (1 s) fixes as its average, as base64 protobuf TrackSet.',
 });
 

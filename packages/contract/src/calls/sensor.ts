@@ -170,6 +170,7 @@ export const GetSensorSeries = defineCall({
     .object({ ...range, kind: z.enum(SENSOR_KIND_NAMES as [SensorKindName, ...SensorKindName[]]), width: z.number().int().min(SERIES_WIDTH.min).max(SERIES_WIDTH.max) })
     .superRefine(orderedRange),
   data: z.string(),
+  bytes: true,
   summary: "A device's records of one sensor kind over the range for a chart of `width` pixels: the records, or a min/max/mean envelope per bucket, as base64 protobuf SensorSeries.",
 });
 

@@ -3,7 +3,8 @@ import { type OdbaEnvelope, odbaEnvelopeOfBursts } from './envelope';
 
 /** What the acceleration worker is given: the binary's base64 text, the range (epoch ms) and the overview's buckets. */
 export interface DecodeInput {
-  base64: string;
+  /** Or the bytes themselves, when the answer came encrypted. */
+  base64: string | Uint8Array;
   from: number;
   to: number;
   buckets: number;

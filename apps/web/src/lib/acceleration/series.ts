@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { GetAccelerationBinaryV2, parseTime } from '@wildtrack/contract';
-import { call } from '../api';
+import { callBinary } from '../api';
 import { useSignedIn, useZone } from '../session';
 import { decodeAcceleration } from './series-client';
 
@@ -30,10 +30,10 @@ export function burstSeriesQuery(range: BurstRange | null, zone: string, signedI
     queryKey: range ? burstSeriesKey(range, zone) : (['acceleration', 'series', 'none'] as const),
     queryFn: async ({ signal }) => {
       const r = range!;
-      const d = await call(GetAccelerationBinaryV2, { imei: r.imei, startTime: r.start, endTime: r.end, timeZone: zone }, { loading: false, repeatCheck: false, signal });
+      const { bytes } = await callBinary(GetAccelerationBinaryV2, { imei: r.imei, startTime: r.start, endTime: r.end, timeZone: zone }, { loading: false, repeatCheck: false, signal });
       const from = parseTime(r.start, zone) ?? 0;
       const to = (parseTime(r.end, zone) ?? from) + 999;
-      return decodeAcceleration({ base64: d.Data, from, to, buckets: OVERVIEW_BUCKETS }, signal);
+      return decodeAcceleration({ base64: bytes, from, to, buckets: OVERVIEW_BUCKETS }, signal);
     },
     enabled: signedIn && range !== null && range.start !== '' && range.end !== '',
     staleTime: 60_000,

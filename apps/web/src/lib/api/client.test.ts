@@ -28,7 +28,7 @@ import { loadingCount } from '../loading';
 import { setNavigator } from '../navigation';
 import { setNotifier, type Notifier } from '../notify';
 import { getToken, readStoredUser, setToken, writeStoredUser } from '../session';
-import { call, callReply, resetClientForTests } from './client';
+import { call, callReply, FIELD_CIPHER_SWITCH, resetClientForTests } from './client';
 import { ApiError } from './errors';
 
 type FetchFn = (input: string, init: RequestInit) => Promise<Response>;
@@ -105,6 +105,8 @@ beforeEach(() => {
   setLang('en');
   Cookies.remove(TOKEN_COOKIE, { path: '/' });
   window.localStorage.clear();
+  // The catalogue's branches with clear envelopes; the field cipher has its own file (field-cipher.test.ts).
+  window.localStorage.setItem(FIELD_CIPHER_SWITCH, 'off');
   window.history.replaceState(null, '', '/device?folder=2');
 });
 

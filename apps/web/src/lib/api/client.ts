@@ -8,20 +8,24 @@ import {
   LanguageId,
   LONG_REQUEST_TIMEOUT_MS,
   newRequestCode,
+  parseCredential,
   REQUEST_TIMEOUT_MS,
   sessionCredential,
   signedHeaders,
+  signingKey,
   SILENT_CODES,
   type CallBody,
   type CallData,
   type CallDef,
   type Envelope,
 } from '@wildtrack/contract';
+import type * as FieldCipherModule from '@wildtrack/contract/field-cipher';
 import { getLang, i18n } from '../../i18n';
 import { beginLoading } from '../loading';
 import { currentFullPath, loginPathFor, navigateTo } from '../navigation';
 import { notifier, type Notifier } from '../notify';
 import { clearSession, getToken } from '../session';
+import { readStored } from '../storage';
 import { ApiError } from './errors';
 import { terminalDescription } from './terminal';
 import { fetchWithUploadProgress } from './xhr';
@@ -65,7 +69,7 @@ export interface CallOptions {
 }
 
 export type Reply<C extends CallDef> =
-  | { ok: true; code: typeof Code.Success; msg: string; data: CallData<C> }
+  | { ok: true; code: typeof Code.Success; msg: string; data: CallData<C>; /** A binary answer's bytes (CallDef.bytes) when it came encrypted. */ bytes?: Uint8Array }
   | { ok: false; code: number; msg: string; data: unknown };
 
 /** The body a caller gives: the contract's, less `clientKey`, which the client makes for the call itself. */
@@ -140,6 +144,30 @@ function parseEnvelope(text: string): Envelope<unknown> | null {
 
 // ---- the exchange -------------------------------------------------------------------------------
 
+/**
+ * The debugging switch of the field cipher (docs/api.md "Encrypted bodies and answers"): with
+ * `localStorage.wildtrack_field_cipher = 'off'` the console sends signed-in calls in clear, which a server
+ * with FIELD_CIPHER=off answers in clear. Any other value, or none, encrypts.
+ */
+export const FIELD_CIPHER_SWITCH = 'wildtrack_field_cipher';
+
+function fieldCipherWanted(): boolean {
+  return readStored('local', FIELD_CIPHER_SWITCH) !== 'off';
+}
+
+type FieldCipher = typeof FieldCipherModule;
+
+/** What came back: the envelope, its Data opened, and a binary answer's bytes. */
+interface Answer {
+  envelope: Envelope<unknown>;
+  bytes?: Uint8Array;
+}
+
+function badReply(opts: CallOptions, why: string, status?: number): ApiError {
+  say(opts).notification.warning({ title: t('api.networkTitle'), description: t('api.badReply') });
+  return new ApiError('bad-reply', why, { ...(status === undefined ? {} : { status }), notified: true });
+}
+
 /** Whether a call answers a token sealed to a key the client makes for it: its body has `clientKey`. */
 function takesClientKey(def: CallDef): boolean {
   const shape = (def.body as { shape?: unknown }).shape;
@@ -195,11 +223,12 @@ async function exchange(
   token: string | undefined,
   opts: CallOptions,
   upload?: FormData,
-): Promise<Envelope<unknown>> {
-  // The request code is chosen first: sealed values are bound to it (wire.ts).
+): Promise<Answer> {
+  // The request code is chosen first: sealed values and the field cipher's keys are bound to it (wire.ts).
   const requestCode = newRequestCode();
   const method = def.method ?? 'POST';
   let wireBody = plainBody;
+  let wireObject: unknown = body ?? {};
   let openToken: ((sealed: string) => string) | undefined;
   const sealsAnswer = takesClientKey(def);
   if ((def.sealed?.length || sealsAnswer) && body && typeof body === 'object') {
@@ -218,14 +247,31 @@ async function exchange(
       openToken = (text) => seal.openSecret(pair.secretKey, text, requestCode, 'token');
     }
     wireBody = JSON.stringify(sealed);
+    wireObject = sealed;
   }
+
+  // A signed-in call's body (a GET's query) goes encrypted, and its answer's Data comes encrypted: keys
+  // from the session's signing key and this request code (contract field-cipher.ts, loaded with the
+  // first signed-in call, not with the sign-in page). Uploads go as they are (docs/api.md says why).
+  const key = token ? signingKey(parseCredential(token).token) : undefined;
+  let cipher: { mod: FieldCipher; keys: ReturnType<FieldCipher['callKeys']> } | undefined;
+  if (key && upload === undefined && fieldCipherWanted()) {
+    const mod = await import('@wildtrack/contract/field-cipher');
+    cipher = { mod, keys: mod.callKeys(key, requestCode) };
+  }
+  const encrypted = cipher ? cipher.mod.encryptJson(cipher.keys.request, cipher.keys.aad, wireObject) : undefined;
 
   const out: Outgoing =
     upload !== undefined
       ? { method: 'POST', path: def.path, body: upload, timeout: def.timeout ?? 'normal' }
       : method === 'GET'
-        ? { method: 'GET', path: def.path + queryString(body), body: undefined, timeout: def.timeout ?? 'normal' }
-        : { method: 'POST', path: def.path, body: wireBody, timeout: def.timeout ?? 'normal' };
+        ? {
+            method: 'GET',
+            path: def.path + (encrypted && cipher ? `?${cipher.mod.ENCRYPTED_FIELD}=${encodeURIComponent(encrypted)}` : queryString(body)),
+            body: undefined,
+            timeout: def.timeout ?? 'normal',
+          }
+        : { method: 'POST', path: def.path, body: encrypted && cipher ? JSON.stringify({ [cipher.mod.ENCRYPTED_FIELD]: encrypted }) : wireBody, timeout: def.timeout ?? 'normal' };
 
   terminal ??= terminalDescription();
   const headers: Record<string, string> = {
@@ -233,6 +279,7 @@ async function exchange(
     // A GET and a multipart upload are signed over an empty body; the browser sets the multipart type.
     ...signedHeaders({
       token,
+      ...(key ? { key } : {}),
       method: out.method,
       path: out.path,
       body: typeof out.body === 'string' ? out.body : '',
@@ -297,12 +344,21 @@ async function exchange(
       notified: true,
     });
   }
-  if (!envelope) {
-    say(opts).notification.warning({ title: t('api.networkTitle'), description: t('api.badReply') });
-    throw new ApiError('bad-reply', 'the reply is not an envelope', { status: response.status, notified: true });
+  if (!envelope) throw badReply(opts, 'the reply is not an envelope', response.status);
+  if (openToken && envelope.Code === Code.Success) return { envelope: { ...envelope, Data: openTokenAnswer(envelope.Data, openToken) } };
+  if (!cipher) return { envelope };
+  if (cipher.mod.isEncryptedText(envelope.Data)) {
+    let opened: Awaited<ReturnType<FieldCipher['openData']>>;
+    try {
+      opened = await cipher.mod.openData(cipher.keys.answer, cipher.keys.aad, envelope.Data);
+    } catch {
+      throw badReply(opts, 'the answer did not open with this call\'s key', response.status);
+    }
+    return { envelope: { ...envelope, Data: opened.value }, ...(opened.bytes ? { bytes: opened.bytes } : {}) };
   }
-  if (openToken && envelope.Code === Code.Success) return { ...envelope, Data: openTokenAnswer(envelope.Data, openToken) };
-  return envelope;
+  // An encrypted call's success comes with its Data encrypted: one in clear was not written by the server.
+  if (envelope.Code === Code.Success && envelope.Data !== null) throw badReply(opts, 'an encrypted call was answered in clear', response.status);
+  return { envelope };
 }
 
 const QUIET: Notifier = {
@@ -326,7 +382,8 @@ function sessionExpired(token: string | undefined, msg: string): void {
   if (!here.startsWith('/login')) navigateTo(loginPath, { replace: true });
 }
 
-function handleEnvelope<C extends CallDef>(def: C, envelope: Envelope<unknown>, token: string | undefined, opts: CallOptions): Reply<C> {
+function handleEnvelope<C extends CallDef>(def: C, answer: Answer, token: string | undefined, opts: CallOptions): Reply<C> {
+  const { envelope, bytes } = answer;
   const { Code: code, Msg: msg } = envelope;
   if (code === Code.Success) {
     const parsed = def.data.safeParse(envelope.Data);
@@ -334,7 +391,7 @@ function handleEnvelope<C extends CallDef>(def: C, envelope: Envelope<unknown>, 
       say(opts).notification.warning({ title: t('api.networkTitle'), description: t('api.badReply') });
       throw new ApiError('bad-reply', `Data of ${def.path} does not match the contract`, { code, notified: true });
     }
-    return { ok: true, code: Code.Success, msg, data: parsed.data as CallData<C> };
+    return { ok: true, code: Code.Success, msg, data: parsed.data as CallData<C>, ...(bytes ? { bytes } : {}) };
   }
   if (code === Code.SessionExpired) {
     if (!opts.quiet) sessionExpired(token, msg);
@@ -385,7 +442,7 @@ async function send<C extends CallDef>(def: C, body: unknown, opts: CallOptions,
   const endLoading = opts.loading === false ? () => undefined : beginLoading();
   try {
     const sessionToken = def.auth === 'session' ? token : undefined;
-    let envelope: Envelope<unknown>;
+    let envelope: Answer;
     try {
       envelope = await exchange(def, body, plainBody, sessionToken, opts, upload);
     } catch (error) {
@@ -404,6 +461,22 @@ export async function call<C extends CallDef>(def: C, ...args: CallArgs<C>): Pro
   const reply = await callReply(def, ...args);
   if (reply.ok) return reply.data;
   throw new ApiError('silent', reply.msg, { code: reply.code, msg: reply.msg, data: reply.data, notified: false });
+}
+
+/**
+ * A call whose Data, or one field of it, is base64 binary (CallDef.bytes: tracks, series, acceleration):
+ * the Data, and the bytes themselves. An encrypted answer carries the bytes (no base64 to undo); one in
+ * clear has them decoded from the base64 here.
+ */
+export async function callBinary<C extends CallDef>(def: C, ...args: CallArgs<C>): Promise<{ data: CallData<C>; bytes: Uint8Array }> {
+  const reply = await callReply(def, ...args);
+  if (!reply.ok) throw new ApiError('silent', reply.msg, { code: reply.code, msg: reply.msg, data: reply.data, notified: false });
+  if (reply.bytes) return { data: reply.data, bytes: reply.bytes };
+  const text: unknown = def.bytes === true ? reply.data : def.bytes ? (reply.data as Record<string, unknown>)[def.bytes] : undefined;
+  if (typeof text !== 'string' || text === '') return { data: reply.data, bytes: new Uint8Array(0) };
+  // In clear (the debugging switch): the base64 decoded here. Both modules stay out of /login's first load.
+  const { fromBase64 } = await import('@wildtrack/contract/seal');
+  return { data: reply.data, bytes: fromBase64(text) };
 }
 
 /**

@@ -10,7 +10,9 @@ export function base64ToBytes(text: string): Uint8Array {
   return out;
 }
 
-export function decodeBase64Tracks(text: string): TrackArrays[] {
+export function decodeBase64Tracks(text: string | Uint8Array): TrackArrays[] {
+  // The bytes themselves when the answer came encrypted (lib/api callBinary), base64 when it came in clear.
+  if (typeof text !== 'string') return text.length === 0 ? [] : decodeTrackSet(text);
   return text === '' ? [] : decodeTrackSet(base64ToBytes(text));
 }
 

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { GetAvgListByImeisAndTime, GetFixListByImeis, GetLastFixList, type PositionFilter, type SecondLevelMode } from '@wildtrack/contract';
-import { call } from '../api';
+import { call, callBinary } from '../api';
 import { useSignedIn, useZone } from '../session';
 import type { DecodedTrack } from './types';
 import { decodeTracks } from './worker-client';
@@ -36,8 +36,8 @@ export function useTracks(query: TrackQuery | null) {
       const q = query!;
       const def = (q.secondLevel ?? 'avg') === 'avg' ? GetAvgListByImeisAndTime : GetFixListByImeis;
       const body = { imeis: [...q.imeis], startTime: q.start, endTime: q.end, timeZone: zone, ...(q.filter ?? {}) };
-      const base64 = await call(def, body, { loading: false, repeatCheck: false, signal });
-      return decodeTracks(base64, signal);
+      const { bytes } = await callBinary(def, body, { loading: false, repeatCheck: false, signal });
+      return decodeTracks(bytes, signal);
     },
     enabled,
     placeholderData: keepPreviousData,

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type CallBody, GetSensorSeries, type GetTemperatureList, SENSOR_CALLS, type SensorKindName, type SensorSeries } from '@wildtrack/contract';
 import { useLang } from '../../../i18n';
-import { call } from '../../../lib/api';
+import { call, callBinary } from '../../../lib/api';
 import { useSignedIn, useZone } from '../../../lib/session';
 import type { SensorSortField } from './kinds';
 import { decodeSeries } from './series-client';
@@ -47,12 +47,12 @@ export function useSensorSeries(params: SeriesParams | null) {
     queryKey: params ? sensorKeys.series(params, zone, lang) : [...sensorKeys.all, 'series', 'none'],
     queryFn: async ({ signal }): Promise<SensorSeries> => {
       const p = params!;
-      const base64 = await call(
+      const { bytes } = await callBinary(
         GetSensorSeries,
         { imei: p.imei, kind: p.kind, startTime: p.start, endTime: p.end, timeZone: zone, width: p.width },
         { loading: false, repeatCheck: false, signal },
       );
-      return decodeSeries(base64, signal);
+      return decodeSeries(bytes, signal);
     },
     enabled: signedIn && !!params && params.start !== '' && params.end !== '' && params.width > 0,
     placeholderData: keepPreviousData,
