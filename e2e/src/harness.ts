@@ -5,8 +5,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { imageKey, parseCredential, SESSION_CREDENTIAL_KEY, signingKey, TOKEN_COOKIE } from '@wildtrack/contract';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { callKeys, ENCRYPTED_FIELD, Header, imageKey, isEncryptedText, openData, parseCredential, SESSION_CREDENTIAL_KEY, signingKey, TOKEN_COOKIE } from '@wildtrack/contract';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request, type Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import { screenshotDir, serverCli, serverMain } from './paths';
 
@@ -418,6 +418,30 @@ export async function tokenCookie(context: BrowserContext): Promise<string | und
 /** The session credential the web client keeps (`<SessionId>.<Token>`, localStorage), or null. */
 export async function sessionCredential(page: Page): Promise<string | null> {
   return page.evaluate((key) => localStorage.getItem(key), SESSION_CREDENTIAL_KEY);
+}
+
+/** The keys of a console call the page made (docs/api.md "Encrypted bodies and answers"): its session's and request code's. */
+async function keysOf(page: Page, request: Request) {
+  const credential = await sessionCredential(page);
+  if (!credential) throw new Error('the page has no session to open its calls with');
+  return callKeys(signingKey(parseCredential(credential).token), request.headers()[Header.requestCode.toLowerCase()] ?? '');
+}
+
+/** A console call's answer as the console reads it: its Data opened with the page's session keys when it came encrypted. */
+export async function openedAnswer(page: Page, response: Response): Promise<{ Code: number; Msg: string; Data: unknown }> {
+  const body = (await response.json()) as { Code: number; Msg: string; Data: unknown };
+  if (!isEncryptedText(body.Data)) return body;
+  const keys = await keysOf(page, response.request());
+  return { ...body, Data: (await openData(keys.answer, keys.aad, body.Data)).value };
+}
+
+/** A console call's body as the console meant it: opened with the page's session keys when it went encrypted. */
+export async function openedBody(page: Page, request: Request): Promise<unknown> {
+  const body = request.postDataJSON() as Record<string, unknown> | null;
+  const sealed = body?.[ENCRYPTED_FIELD];
+  if (!isEncryptedText(sealed)) return body;
+  const keys = await keysOf(page, request);
+  return (await openData(keys.request, keys.aad, sealed)).value;
 }
 
 /**

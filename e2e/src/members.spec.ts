@@ -1,6 +1,6 @@
 import { MESSAGES } from '@wildtrack/contract';
 import { describe, expect, it } from 'vitest';
-import { animationsSettled, catalogue, chooseUserMenuItem, lookup, newContext, onScreen, pollUntil, screenshot, serverAndBrowser, signIn } from './harness';
+import { animationsSettled, catalogue, chooseUserMenuItem, lookup, newContext, onScreen, openedAnswer, openedBody, pollUntil, screenshot, serverAndBrowser, signIn } from './harness';
 
 /**
  * Organisation members (issue 17 item 5), in both languages, no network, one server for the file: the
@@ -55,9 +55,10 @@ describe.each(cases)('organisation members ($tag)', ({ locale, tag, lang, texts 
       expect(tempPassword).toMatch(/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z0-9]{12}$/);
       // On the wire (§7.1): the browser made the password and sent it sealed; the answer carries none.
       const wire = await created;
-      expect((wire.request().postDataJSON() as { tempPwd: string }).tempPwd).toMatch(/^wt1\./);
+      expect(((await openedBody(page, wire.request())) as { tempPwd: string }).tempPwd).toMatch(/^wt1\./);
       expect(wire.request().postData()).not.toContain(tempPassword);
       expect(await wire.text()).not.toContain(tempPassword);
+      expect(JSON.stringify(await openedAnswer(page, wire))).not.toContain(tempPassword);
       await animationsSettled(page);
       await screenshot(page, `members-${locale}-temporary-password`);
       await page.getByTestId('member-temp-close').click();

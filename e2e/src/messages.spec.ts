@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { sampleFleet } from '@wildtrack/sample-fleet';
 import type { Page, Response } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { animationsSettled, newContext, screenshot, serverAndBrowser, signIn } from './harness';
+import { animationsSettled, newContext, openedAnswer, screenshot, serverAndBrowser, signIn } from './harness';
 
 /**
  * Issue 12 item 2 in the browser, in both languages: a bad form submit shows the contract's sentence
@@ -55,9 +55,9 @@ async function switchLanguage(page: Page, to: string): Promise<void> {
   await page.locator('.ant-segmented-item').filter({ hasText: new RegExp(`^${to}$`) }).click({ timeout: 30_000 });
 }
 
-/** The Caption of every fix in a fix-list answer. */
-async function captions(response: Response): Promise<string[]> {
-  const body = (await response.json()) as { Data: { List: { Caption: string }[] } | null };
+/** The Caption of every fix in a fix-list answer (its Data opened as the console opens it). */
+async function captions(page: Page, response: Response): Promise<string[]> {
+  const body = (await openedAnswer(page, response)) as { Data: { List: { Caption: string }[] } | null };
   return (body.Data?.List ?? []).map((f) => f.Caption);
 }
 
@@ -134,11 +134,11 @@ describe.each(cases)('messages and one language at a time ($tag)', ({ locale, ta
 
       // /track (the sample days up to now, the default range): the fix list the server sends names the device
       // in the language, and again after a switch.
-      const isPage = async (r: Response) => r.url().endsWith('/api/Fix/GetListByPage') && r.request().method() === 'POST' && (await captions(r)).length > 0;
+      const isPage = async (r: Response) => r.url().endsWith('/api/Fix/GetListByPage') && r.request().method() === 'POST' && (await captions(page, r)).length > 0;
       const first = page.waitForResponse(isPage, { timeout: 60_000 });
       await page.goto(`${setup.server.baseUrl}/track?device=${stork.imei}`);
       await page.locator(`[data-testid="track-page"][data-imei="${stork.imei}"]`).waitFor({ timeout: 60_000 });
-      const names = await captions(await first);
+      const names = await captions(page, await first);
       expect(names.length).toBeGreaterThan(0);
       expect(new Set(names)).toEqual(new Set([nameIn(tag)]));
       await expect.poll(() => page.getByTestId('track-page').locator('.ant-card-head').textContent(), { timeout: 30_000 }).toContain(nameIn(tag));
@@ -148,7 +148,7 @@ describe.each(cases)('messages and one language at a time ($tag)', ({ locale, ta
 
       const again = page.waitForResponse(isPage, { timeout: 60_000 });
       await switchLanguage(page, switchTo);
-      expect(new Set(await captions(await again))).toEqual(new Set([nameIn(other)]));
+      expect(new Set(await captions(page, await again))).toEqual(new Set([nameIn(other)]));
       await expect.poll(() => page.getByTestId('track-page').locator('.ant-card-head').textContent(), { timeout: 30_000 }).toContain(nameIn(other));
       // the map's zoom buttons are named in the new language too
       const zoomIn = page.locator('.maplibregl-ctrl-zoom-in').first();

@@ -32,6 +32,8 @@ describe('the live connection', () => {
   let fetchMock: Mock;
   let client: QueryClient;
   beforeEach(() => {
+    // the stream's messages come encrypted: the cipher on (test/setup.ts turns it off for the screens' tests)
+    window.localStorage.removeItem('wildtrack_field_cipher');
     vi.useFakeTimers();
     fetchMock = vi.fn();
     vi.stubGlobal('fetch', fetchMock);

@@ -1,6 +1,6 @@
 import { cleanup, configure } from '@testing-library/react';
 import type * as Antd from 'antd';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 
 // findBy*/waitFor give up after 1 s by default; CI shares 2 cores with the server suites on two
 // databases, where antd's first render of a modal alone can take longer. This is a wait bound, not a
@@ -46,6 +46,13 @@ vi.mock('antd', async (importOriginal) => {
 
 afterEach(() => {
   cleanup();
+});
+
+// Screens' tests answer their calls with clear envelopes (fetch stubs), so the console's field cipher is
+// switched off for them (docs/api.md "Encrypted bodies and answers": the switch the client reads); the
+// cipher's own tests (lib/api/field-cipher.test.ts, lib/live.test.ts) clear or set it themselves.
+beforeEach(() => {
+  window.localStorage.setItem('wildtrack_field_cipher', 'off');
 });
 
 // The app's texts are chunks fetched per language (src/i18n/i18n.ts); tests switch languages at will
