@@ -27,6 +27,8 @@ beforeEach(() => {
   queryClient.clear();
   clearSession();
   window.localStorage.clear();
+  // the fetch stubs answer in clear: the console's field cipher off, as test/setup.ts has it for the screens
+  window.localStorage.setItem('wildtrack_field_cipher', 'off');
   setLang('en');
 });
 
