@@ -186,7 +186,9 @@ function route<B extends z.ZodType, A extends CallAccess>(
         if (session.mustChangePassword && !CALLS_WHILE_PASSWORD_CHANGE_DUE.has(def.path)) throw new AppError(Code.Forbidden, 'auth.mustChangePassword');
         if (isUpload(request)) hooks.takeUploadSlot?.(request, reply, session);
         // The encrypted body (or GET query) opened in place, so that sealed fields and the schema see the plain one.
-        if (request.signer) openRequest(request, request.signer.key, hooks.fieldCipher, get ? 'query' : 'body');
+        // Uploads (multipart) travel as before, their answers too: the console's upload path reads a clear envelope
+        // (docs/api.md "Encrypted bodies and answers"; fence.spec's .shp import met 'Data does not match the contract').
+        if (request.signer && !isUpload(request)) openRequest(request, request.signer.key, hooks.fieldCipher, get ? 'query' : 'body');
       }
       // Sealed fields are opened before validation so the contract's rules apply to the plain value.
       if (!def.sealed || !request.body || typeof request.body !== 'object') return;
