@@ -99,7 +99,9 @@ describe('event notifications', () => {
     expect(JSON.parse(callsTo(server, '/api/Event/GetCount')[0]!.body as string)).toEqual({ viewed: 0 });
 
     const table = await screen.findByTestId('event-table');
-    fireEvent.click(await within(table).findByRole('button', { name: 'Mark read: Entered a geofence' }));
+    // by its label: a role query under the page's tabs takes jsdom close to a minute (getComputedStyle of every
+    // ancestor against every injected style rule)
+    fireEvent.click(await within(table).findByLabelText('Mark read: Entered a geofence'));
     await waitFor(() => expect(tab.getAttribute('data-unread')).toBe('1'));
   });
 });
