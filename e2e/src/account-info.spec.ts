@@ -1,8 +1,8 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { message } from '@wildtrack/contract';
-import type { Page, Request } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, it } from 'vitest';
-import { type Account, animationsSettled, catalogue, chooseUserMenuItem, lookup, newContext, screenshot, serverAndBrowser, signIn } from './harness';
+import { type Account, animationsSettled, catalogue, chooseUserMenuItem, lookup, newContext, recordBodies, screenshot, serverAndBrowser, signIn } from './harness';
 
 /**
  * User info and feedback (issue 17 items 1 and 6) in both languages, no network: from the user menu the
@@ -63,11 +63,7 @@ describe.concurrent('user info and feedback', () => {
       const context = await newContext(setup.browser, locale);
       await context.route((url) => !url.href.startsWith(setup.server.baseUrl), (route) => route.abort('internetdisconnected'));
       const page = await context.newPage();
-      const calls: { path: string; body: Record<string, unknown> }[] = [];
-      page.on('request', (r: Request) => {
-        const path = new URL(r.url()).pathname;
-        if (path.endsWith('/api/User/ModifyInfo') || path.endsWith('/api/Advice/Submit')) calls.push({ path, body: JSON.parse(r.postData() ?? '{}') as Record<string, unknown> });
-      });
+      const calls = recordBodies(page, (url) => (url.pathname.endsWith('/api/User/ModifyInfo') || url.pathname.endsWith('/api/Advice/Submit') ? url.pathname : null));
       try {
         await signIn(page, setup.server.baseUrl, who);
         await page.getByTestId('user-menu').waitFor();
@@ -89,6 +85,7 @@ describe.concurrent('user info and feedback', () => {
         // the server's thumbnail: height 100, the picture's proportions
         await expect.poll(() => menuAvatarSize(page), { timeout: 30_000 }).toBe('200x100');
         await expect.poll(() => page.getByTestId('user-menu').getAttribute('aria-label')).toContain(`Crane ringer ${tag}`);
+        await calls.settled();
         const modify = calls.find((c) => c.path.endsWith('/api/User/ModifyInfo'))!;
         expect(modify.body.nickName).toBe(`Crane ringer ${tag}`);
         expect(String(modify.body.image)).toMatch(/^\/prod-api\/files\/uploads\/\d+\/[0-9a-f]{32}\.png$/);
@@ -104,6 +101,7 @@ describe.concurrent('user info and feedback', () => {
         await feedback.getByTestId('feedback-send').click();
         await feedback.getByText(message(tag as 'zh' | 'en', 'validation.email.invalid')).waitFor();
         await feedback.getByText(message(tag as 'zh' | 'en', 'validation.feedback.qa')).waitFor();
+        await calls.settled();
         expect(calls.filter((c) => c.path.endsWith('/api/Advice/Submit'))).toHaveLength(0);
         await feedback.getByTestId('feedback-email').fill(`ringer-${tag}@example.org`);
         await feedback.getByTestId('feedback-qa').fill(`The map is empty (${tag}).`);
@@ -116,6 +114,7 @@ describe.concurrent('user info and feedback', () => {
         await screenshot(page, `account-info-feedback-${tag}`);
         await feedback.getByTestId('feedback-send').click();
         await page.getByText(t('feedback.sent')).waitFor();
+        await calls.settled();
         const sent = calls.find((c) => c.path.endsWith('/api/Advice/Submit'))!;
         expect(sent.body).toMatchObject({ email: `ringer-${tag}@example.org`, qa: `The map is empty (${tag}).` });
         expect(String(sent.body.pictures).split('#')).toHaveLength(2);

@@ -1,7 +1,7 @@
 import { parseTime } from '@wildtrack/contract';
-import type { BrowserContext, Page, Request } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { animationsSettled, chooseUserMenuItem, newContext, screenshot, serverAndBrowser, signIn } from './harness';
+import { animationsSettled, chooseUserMenuItem, newContext, recordBodies, screenshot, serverAndBrowser, signIn } from './harness';
 
 /**
  * Context kept (issue 12 item 3), in both languages: the device chosen on /device is the one /track and
@@ -88,12 +88,10 @@ describe.each(cases)('context kept ($locale)', ({ locale, tag, imeis, t }) => {
     await offline(context, base);
     const page = await context.newPage();
     // the bodies of the fix-page queries /track sends
-    const fixQueries: Record<string, unknown>[] = [];
+    const fixCalls = recordBodies(page, (url) => (url.pathname.endsWith('/api/Fix/GetListByPage') ? 'fix' : null));
+    const fixQueries = (): Record<string, unknown>[] => fixCalls.map((c) => c.body);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('request', (r: Request) => {
-      if (r.url().endsWith('/api/Fix/GetListByPage')) fixQueries.push(JSON.parse(r.postData() ?? '{}') as Record<string, unknown>);
-    });
     const other = await newContext(setup.browser, locale);
     other.setDefaultTimeout(30_000);
     await offline(other, base);
@@ -160,7 +158,7 @@ describe.each(cases)('context kept ($locale)', ({ locale, tag, imeis, t }) => {
       await page.goto(trackUrl);
       await page.locator(`[data-testid="track-page"][data-imei="${first}"]`).waitFor({ timeout: 60_000 });
       await expect.poll(() => shownRange(page), { timeout: 30_000 }).toEqual(['2026-04-18 00:00:00', '2026-04-19 23:59:59']);
-      await expect.poll(() => fixQueries.at(-1), { timeout: 30_000 }).toMatchObject({ imei: first, startTime: '2026-04-18 00:00:00', endTime: '2026-04-19 23:59:59', timeZone: '+08:00' });
+      await expect.poll(() => fixQueries().at(-1), { timeout: 30_000 }).toMatchObject({ imei: first, startTime: '2026-04-18 00:00:00', endTime: '2026-04-19 23:59:59', timeZone: '+08:00' });
       await page.reload();
       await page.locator(`[data-testid="track-page"][data-imei="${first}"]`).waitFor({ timeout: 60_000 });
       await expect.poll(() => shownRange(page), { timeout: 30_000 }).toEqual(['2026-04-18 00:00:00', '2026-04-19 23:59:59']);
@@ -209,7 +207,8 @@ describe.each(cases)('context kept ($locale)', ({ locale, tag, imeis, t }) => {
       await page.goto(copied);
       await page.locator(`[data-testid="track-page"][data-imei="${first}"]`).waitFor({ timeout: 60_000 });
       await expect.poll(() => shownRange(page), { timeout: 30_000 }).toEqual(['2026-04-18 00:00:00', '2026-04-19 23:59:59']);
-      const before = fixQueries.length;
+      await fixCalls.settled();
+      const before = fixCalls.length;
       await chooseUserMenuItem(page, new RegExp(`${t.settings}$`), page.getByTestId('settings-form'));
       const zone = page.getByTestId('settings-time-zone');
       for (let attempt = 1; ; attempt++) {
@@ -228,8 +227,8 @@ describe.each(cases)('context kept ($locale)', ({ locale, tag, imeis, t }) => {
       await page.getByTestId('settings-form').waitFor({ state: 'detached' });
       // 00:00 at +08:00 is 11:00 the day before at -05:00
       await expect.poll(() => shownRange(page), { timeout: 30_000 }).toEqual(['2026-04-17 11:00:00', '2026-04-19 10:59:59']);
-      await expect.poll(() => fixQueries.slice(before).find((q) => q.timeZone === '-05:00'), { timeout: 30_000 }).toBeTruthy();
-      const after = fixQueries.slice(before).find((q) => q.timeZone === '-05:00')!;
+      await expect.poll(() => fixQueries().slice(before).find((q) => q.timeZone === '-05:00'), { timeout: 30_000 }).toBeTruthy();
+      const after = fixQueries().slice(before).find((q) => q.timeZone === '-05:00')!;
       expect([parseTime(after.startTime as string, '-05:00'), parseTime(after.endTime as string, '-05:00')]).toEqual([Date.parse(from), Date.parse(to)]);
       // the URL says the same instants in the new zone
       await expect.poll(() => search(page).get('from'), { timeout: 30_000 }).toBe('2026-04-17T11:00:00-05:00');

@@ -445,6 +445,36 @@ export async function openedBody(page: Page, request: Request): Promise<unknown>
 }
 
 /**
+ * Records the bodies of the page's console calls that `pathOf` names (a name, or null to skip), opened as the
+ * console meant them (openedBody), in the order they were sent. An entry appears once its body is opened: poll
+ * the list for what you wait for, or await `settled()` (every call sent so far opened) before reading it. A
+ * body that can't be read (no session yet, a page gone) is recorded as {}.
+ */
+export interface RecordedBody {
+  path: string;
+  body: Record<string, unknown>;
+}
+export function recordBodies(page: Page, pathOf: (url: URL) => string | null): RecordedBody[] & { settled(): Promise<void> } {
+  const list: RecordedBody[] = [];
+  let chain = Promise.resolve();
+  page.on('request', (r: Request) => {
+    const path = pathOf(new URL(r.url()));
+    if (path === null) return;
+    // opened one after another, so the list keeps the order of sending
+    chain = chain.then(async () => {
+      let body: Record<string, unknown> = {};
+      try {
+        body = ((await openedBody(page, r)) ?? {}) as Record<string, unknown>;
+      } catch {
+        // not JSON, or no session to open it with
+      }
+      list.push({ path, body });
+    });
+  });
+  return Object.assign(list, { settled: () => chain });
+}
+
+/**
  * Puts a session credential into the browser as the web client keeps it (localStorage and the session
  * cookie), e.g. one the server does not know. Leaves the page on /login.
  */

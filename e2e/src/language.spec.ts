@@ -1,6 +1,6 @@
 import type { Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { newContext, screenshot, serverAndBrowser } from './harness';
+import { newContext, openedBody, screenshot, serverAndBrowser } from './harness';
 
 const setup = serverAndBrowser();
 
@@ -36,7 +36,7 @@ describe('the language choice', () => {
       const recorded = page.waitForRequest((req) => req.url().endsWith('/api/User/ModifyLcid'));
       await page.getByText('EN', { exact: true }).click();
       const request = await recorded;
-      expect(JSON.parse(request.postData() ?? '{}')).toEqual({ lcid: 1033 });
+      expect(await openedBody(page, request)).toEqual({ lcid: 1033 });
       await page.getByRole('menuitem', { name: 'Device list' }).waitFor();
       await expect.poll(() => page.title()).toBe('Device management - Wildtrack');
       await page.reload();

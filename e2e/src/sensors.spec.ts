@@ -1,8 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { sampleFleet } from '@wildtrack/sample-fleet';
-import type { BrowserContext, Page, Request } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { animationsSettled, catalogue, lookup, newContext, screenshot, serverAndBrowser } from './harness';
+import { animationsSettled, catalogue, lookup, newContext, recordBodies, screenshot, serverAndBrowser } from './harness';
 
 /**
  * Data kinds on /track (issue 13 item 2), in both languages with the sample devices: the stork chosen in
@@ -26,25 +26,8 @@ const cases = [
   { locale: 'en-US' as const, tag: 'en', texts: catalogue('en-US.json'), name: stork.caption },
 ];
 
-interface Asked {
-  path: string;
-  body: Record<string, unknown>;
-}
-
-/** The sensor calls the page makes, with their bodies (signed JSON: readable as sent). */
-function watchSensorCalls(page: Page): Asked[] {
-  const asked: Asked[] = [];
-  page.on('request', (r: Request) => {
-    const m = /\/api\/Sensor\/(\w+)$/.exec(new URL(r.url()).pathname);
-    if (!m) return;
-    try {
-      asked.push({ path: m[1]!, body: JSON.parse(r.postData() ?? '{}') as Record<string, unknown> });
-    } catch {
-      asked.push({ path: m[1]!, body: {} });
-    }
-  });
-  return asked;
-}
+/** The sensor calls the page makes, with their bodies as the console meant them. */
+const watchSensorCalls = (page: Page) => recordBodies(page, (url) => /\/api\/Sensor\/(\w+)$/.exec(url.pathname)?.[1] ?? null);
 
 async function signedIn(page: Page): Promise<void> {
   await page.goto(`${setup.server.baseUrl}/login`);
@@ -86,6 +69,7 @@ describe.each(cases)('sensor data kinds on /track ($tag)', ({ locale, tag, texts
       // a reading every 10 minutes for 30 days (the range's first and last minutes may cut one off)
       expect(total).toBeGreaterThan(4_000);
       expect(Number(await chart.getAttribute('data-points'))).toBeLessThanOrEqual(2_048);
+      await asked.settled();
       const first = asked.filter((a) => a.path === 'GetSeries');
       expect(first.length).toBeGreaterThan(0);
       expect(first.at(-1)!.body).toMatchObject({ imei: stork.imei, kind: 'temperature', timeZone: '+08:00' });
@@ -104,6 +88,7 @@ describe.each(cases)('sensor data kinds on /track ($tag)', ({ locale, tag, texts
       // ---- zoomed: drag across a fifth of the chart; the visible range is asked again ----
       const over = chart.locator('.u-over');
       const box = (await over.boundingBox())!;
+      await asked.settled();
       const before = asked.filter((a) => a.path === 'GetSeries').length;
       await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2);
       await page.mouse.down();
@@ -127,6 +112,7 @@ describe.each(cases)('sensor data kinds on /track ($tag)', ({ locale, tag, texts
       const table = page.getByTestId('sensor-table');
       const totalText = page.locator('.ant-pagination-total-text').filter({ visible: true }).first();
       await expect.poll(() => totalText.textContent(), { timeout: 30_000 }).toBe(t('trackSensors.total_other', { count: zoomedTotal }));
+      await asked.settled();
       const zoomedPage = asked.filter((a) => a.path === 'GetTemperatureList').at(-1)!.body;
       expect([zoomedPage.startTime, zoomedPage.endTime, zoomedPage.currentPage]).toEqual([again.startTime, again.endTime, 1]);
       await animationsSettled(page);
@@ -139,6 +125,7 @@ describe.each(cases)('sensor data kinds on /track ($tag)', ({ locale, tag, texts
       expect(link.get('zoomTo')).toMatch(/^2026-\d\d-\d\dT\d\d:\d\d:\d\d\+08:00$/);
       const zoomedFrom = await chart.getAttribute('data-from');
       const zoomedTo = await chart.getAttribute('data-to');
+      await asked.settled();
       const seriesBefore = asked.filter((a) => a.path === 'GetSeries').length;
       await page.reload();
       await page.locator(`[data-testid="sensor-panel"][data-kind="temperature"][data-imei="${stork.imei}"]`).waitFor({ timeout: 60_000 });
@@ -146,6 +133,7 @@ describe.each(cases)('sensor data kinds on /track ($tag)', ({ locale, tag, texts
         .poll(async () => [await chart.getAttribute('data-state'), await chart.getAttribute('data-zoomed'), await chart.getAttribute('data-from'), await chart.getAttribute('data-to')], { timeout: 60_000 })
         .toEqual(['ready', 'yes', zoomedFrom, zoomedTo]);
       expect(Number(await chart.getAttribute('data-total'))).toBe(zoomedTotal);
+      await asked.settled();
       const reloaded = asked.filter((a) => a.path === 'GetSeries').slice(seriesBefore);
       expect(reloaded.length).toBeGreaterThan(0);
       expect([reloaded.at(-1)!.body.startTime, reloaded.at(-1)!.body.endTime]).toEqual([again.startTime, again.endTime]);
@@ -180,6 +168,7 @@ describe.each(cases)('sensor data kinds on /track ($tag)', ({ locale, tag, texts
       await page.getByTestId('sensor-zoom-reset').click();
       await expect.poll(async () => [await chart.getAttribute('data-zoomed'), await chart.getAttribute('data-envelope'), await chart.getAttribute('data-state')], { timeout: 30_000 }).toEqual(['no', 'yes', 'ready']);
       // and in again by the keyboard's button (the middle half): asked again too
+      await asked.settled();
       const beforeButton = asked.filter((a) => a.path === 'GetSeries').length;
       await page.getByTestId('sensor-zoom-in').focus();
       await page.keyboard.press('Enter');

@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
-import type { BrowserContext, Page, Request } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, it } from 'vitest';
-import { type Account, chooseUserMenuItem, newContext, screenshot, serverAndBrowser, signIn } from './harness';
+import { type Account, chooseUserMenuItem, newContext, recordBodies, screenshot, serverAndBrowser, signIn } from './harness';
 
 /**
  * The settings dialog (§2.4 Settings) in both languages: opened from the user menu, a map-service key that
@@ -113,10 +113,11 @@ describe.concurrent('the settings dialog', () => {
       const context = await newContext(setup.browser, locale);
       const tianditu = await routes(context, setup.server.baseUrl);
       const page = await context.newPage();
-      const saves: Record<string, unknown>[] = [];
-      page.on('request', (r: Request) => {
-        if (r.url().endsWith('/api/User/SetAccountSetting')) saves.push(JSON.parse(r.postData() ?? '{}') as Record<string, unknown>);
-      });
+      const saveCalls = recordBodies(page, (url) => (url.pathname.endsWith('/api/User/SetAccountSetting') ? 'save' : null));
+      const saves = async () => {
+        await saveCalls.settled();
+        return saveCalls.map((c) => c.body);
+      };
       try {
         await signIn(page, setup.server.baseUrl, who);
         // The context's zone is Asia/Shanghai: signed in with +08:00.
@@ -139,7 +140,7 @@ describe.concurrent('the settings dialog', () => {
         await form.getByText(t.keyInvalid).waitFor();
         // the test tile, then the request that tells a refusal from Tianditu out of reach (it answered)
         expect(tianditu.keys).toEqual(['refusedkey0123', 'refusedkey0123']);
-        expect(saves).toEqual([]);
+        expect(await saves()).toEqual([]);
         await settled(page);
         await screenshot(page, `settings-${locale}-key-invalid`);
 
@@ -150,7 +151,7 @@ describe.concurrent('the settings dialog', () => {
         await form.getByTestId('settings-save').click();
         await form.waitFor({ state: 'detached' });
         expect(tianditu.keys).toEqual(['refusedkey0123', 'refusedkey0123', goodKey]);
-        expect(saves).toEqual([{ app: 1, email: 1, tdtKey: goodKey, timeZone: '+08:00' }]);
+        expect(await saves()).toEqual([{ app: 1, email: 1, tdtKey: goodKey, timeZone: '+08:00' }]);
 
         // ---- opened again: the values read from the server are the saved ones ----
         await openSettings(page, t.settings);
@@ -168,7 +169,7 @@ describe.concurrent('the settings dialog', () => {
         await zoneLabel.filter({ hasText: '-05:00' }).waitFor();
         // The key was proved when it was saved: no second tile for an unchanged key.
         expect(tianditu.keys).toHaveLength(3);
-        expect(saves[1]).toEqual({ app: 1, email: 1, tdtKey: goodKey, timeZone: '-05:00' });
+        expect((await saves())[1]).toEqual({ app: 1, email: 1, tdtKey: goodKey, timeZone: '-05:00' });
         const chosen = (await context.cookies()).find((c) => c.name === 'wildtrack_chosen_time_zone');
         expect(chosen?.value).toBe('-05:00');
         await screenshot(page, `settings-${locale}-zone-changed`);
