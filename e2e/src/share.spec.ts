@@ -151,7 +151,8 @@ describe.each(cases)('device sharing ($tag)', ({ locale, tag, texts, imei, recip
       await screenshot(other, `share-${tag}-received`);
 
       // ---- the owner lengthens it to 7 days from now in the edit dialog ----
-      const until = given.locator('td').nth(3);
+      // the end of the window by its own mark: the primary user's list has a column more (who gave each share)
+      const until = given.getByTestId('share-until');
       const oneDay = (await until.textContent()) ?? '';
       await given.getByTestId('share-edit').click();
       const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('share-window') });

@@ -86,7 +86,7 @@ export function ShareList({ side }: { side: 'given' | 'received' }) {
           // the primary user's given list holds every share of the organisation's accounts: whose each is
           ...(side === 'given' && list.data?.Organisation ? [{ key: 'sharer', title: t('share.col.sharer'), dataIndex: 'SharerName' as const }] : []),
           { key: 'from', title: t('share.effectiveTime'), dataIndex: 'EffectiveTime' },
-          { key: 'until', title: t('share.failureTime'), dataIndex: 'FailureTime' },
+          { key: 'until', title: t('share.failureTime'), render: (_, s) => <span data-testid="share-until">{s.FailureTime}</span> },
           {
             key: 'rights',
             title: t('share.rights'),
