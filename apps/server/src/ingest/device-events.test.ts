@@ -5,6 +5,9 @@ import { DetectedKind, recordSilences } from '../db/event-writes.js';
 import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
 import { workSettings } from '../test/work-settings.js';
 
+/** vi.waitFor's own 1 s is too short when both cores are busy (a mail through SMTP took longer in a loaded run). */
+const WAIT = { timeout: 30_000 };
+
 interface Dev {
   id: number;
   imei: string;
@@ -72,7 +75,7 @@ describe.each(DIALECTS)('device events at ingest and by the silence job on %s', 
     const after = await events(dev.id);
     expect(after).toHaveLength(1);
     // announced to live delivery once committed (db/created.ts), with the stored row's id
-    await vi.waitFor(() => expect(announced.filter((c) => c.kind === 'event' && c.deviceId === dev.id && c.type === EventType.FixUpdate)).toHaveLength(1));
+    await vi.waitFor(() => expect(announced.filter((c) => c.kind === 'event' && c.deviceId === dev.id && c.type === EventType.FixUpdate)).toHaveLength(1), WAIT);
     expect(after[0]).toMatchObject({ type: EventType.FixUpdate, content: { kind: DetectedKind.resumed, since: T0 + 50 * MIN, first: back[0] } });
     // the same batch uploaded again (a new request: all duplicates) and an older batch arriving late make none
     expect((await batch(dev, fixes(back, 4.1))).duplicates).toBe(2);

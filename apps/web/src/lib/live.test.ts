@@ -5,6 +5,9 @@ import { startLive } from './live';
 import { queryKeys } from './queryKeys';
 import { positionKeys } from './tracks/hooks';
 
+/** vi.waitFor's own 1 s is too short when both cores are busy (a mail through SMTP took longer in a loaded run). */
+const WAIT = { timeout: 30_000 };
+
 const keysOf = (init: RequestInit) => callKeys(signingKey('tok-1'), (init.headers as Record<string, string>)[Header.requestCode]!);
 
 /**
@@ -62,7 +65,7 @@ describe('the live connection', () => {
       .mockRejectedValueOnce(new TypeError('network down'))
       .mockResolvedValueOnce(new Response(JSON.stringify({ Code: Code.SessionExpired, Msg: 'expired', Data: null }), { headers: { 'content-type': 'application/json' } }));
     const stop = startLive(client, 'sid-1.tok-1');
-    await vi.waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.events }));
+    await vi.waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.events }), WAIT);
     // Fixes are gathered for 1.5 s, then the positions naming the device are read again.
     await vi.advanceTimersByTimeAsync(1_600);
     const positions = invalidate.mock.calls.find(([f]) => f?.queryKey === positionKeys.all)?.[0] as unknown as { predicate: (q: { queryKey: unknown[] }) => boolean };
@@ -79,7 +82,7 @@ describe('the live connection', () => {
     expect(String(fetchMock.mock.calls[1]![0])).not.toContain('event=');
     expect(await cursors(1)).toMatchObject({ event: '11', fix: 'r-6' });
     expect((fetchMock.mock.calls[1]![1] as RequestInit).headers).toMatchObject({ 'x-session': 'sid-1' });
-    await vi.waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.notices }));
+    await vi.waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.notices }), WAIT);
 
     // That one ended too (it had opened: the delay starts again at 1 s); the next attempt fails outright.
     await vi.advanceTimersByTimeAsync(1_000);

@@ -4,6 +4,9 @@ import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { OutboxRepository } from '../../delivery/outbox-repository.js';
 import { CODE_TRIES_PER_ACCOUNT_DAY } from './service.js';
 
+/** vi.waitFor's own 1 s is too short when both cores are busy (a mail through SMTP took longer in a loaded run). */
+const WAIT = { timeout: 30_000 };
+
 /**
  * Issue 26 M2 and L1: the signed-out code paths (password reset, phone-code sign-in) give an account ten
  * tries a day across its addresses, with growing waits between codes, and tell its owner when they are
@@ -20,7 +23,7 @@ async function outboxText(t: TestApp, address: string, pattern: RegExp): Promise
   await vi.waitFor(async () => {
     text = (await outbox.list(100)).find((r) => r.address === address && pattern.test(r.text))?.text;
     expect(text).toBeDefined();
-  });
+  }, WAIT);
   return text!;
 }
 

@@ -10,6 +10,9 @@ import { ensureSampleDevices } from './samples.js';
 import { LiveSampleFleet } from './samples-live.js';
 import { LiveSamplesRepository } from './samples-live-repository.js';
 
+/** vi.waitFor's own 1 s is too short when both cores are busy (a mail through SMTP took longer in a loaded run). */
+const WAIT = { timeout: 30_000 };
+
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
 /** The fixed instant the sample devices are made at (a day of history up to it). */
@@ -145,11 +148,11 @@ describe('the live sample fleet as a job (SQLite, fake timers, an injected clock
     expect(startLiveSamples(t.app, { sampleDevices: true, samplesLive: true }, t.database.db, t.services.ingest, () => now)).not.toBeNull();
     await vi.advanceTimersByTimeAsync(0);
     const lastTick = async () => Number((await t.database.db.selectFrom('devices').select('last_work_time').where('id', '=', stork).executeTakeFirstOrThrow()).last_work_time);
-    await vi.waitFor(async () => expect(await lastTick()).toBeGreaterThan(T0 + 9 * MIN));
+    await vi.waitFor(async () => expect(await lastTick()).toBeGreaterThan(T0 + 9 * MIN), WAIT);
     const n1 = (await storkFixes()).length;
     now = T0 + 20 * MIN;
     await vi.advanceTimersByTimeAsync(LIVE_SAMPLES_EVERY_MS);
-    await vi.waitFor(async () => expect(slots((await storkFixes()).slice(n1))).toBe(1));
+    await vi.waitFor(async () => expect(slots((await storkFixes()).slice(n1))).toBe(1), WAIT);
     const added = (await storkFixes()).slice(n1);
     expect(Math.min(...added)).toBeGreaterThan(T0 + 10 * MIN);
   }, 120_000);
