@@ -69,6 +69,24 @@ describe('the recorder', () => {
     expect(navigate).not.toHaveBeenCalled();
   });
 
+  it("a reader's flush waits for the send already on its way (the log it then lists holds those entries)", async () => {
+    vi.useFakeTimers();
+    let answer!: () => void;
+    fetchMock.mockImplementationOnce(() => new Promise((resolve) => (answer = () => resolve(reply(Code.Success)))));
+    recordVisit('/device');
+    // the timer's send takes the entry from the queue and waits for the server
+    await vi.advanceTimersByTimeAsync(3500);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    // a reader asks for a flush (the queue is empty now): it must not resolve before that send did
+    let flushed = false;
+    const reader = flushUserLog().then(() => (flushed = true));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(flushed).toBe(false);
+    answer();
+    await reader;
+    expect(flushed).toBe(true);
+  });
+
   it('records nothing without a session', async () => {
     clearSession();
     recordVisit('/device');

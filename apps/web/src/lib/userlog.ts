@@ -38,19 +38,29 @@ export function recordAction(name: string): void {
   push('action', name);
 }
 
-/** Sends what is queued now; resolves when the server answered (or failed, silently). */
-export async function flushUserLog(): Promise<void> {
+/** The sends under way, in turn: a flush resolves only after every earlier one's entries reached the server. */
+let sending: Promise<void> = Promise.resolve();
+
+/**
+ * Sends what is queued now; resolves when the server answered (or failed, silently), and not before the
+ * sends already under way did: a reader's flush must not list the log while the timer's send of the
+ * entries it just took from the queue is still on its way (the primary user's own visit then missed the list).
+ */
+export function flushUserLog(): Promise<void> {
   if (timer !== undefined) clearTimeout(timer);
   timer = undefined;
-  while (queue.length > 0) {
-    const entries = queue.splice(0, USER_LOG_BATCH_MAX);
-    if (!hasToken()) return;
-    try {
-      await call(RecordUserLog, { entries }, { quiet: true, notify: false, loading: false, repeatCheck: false });
-    } catch {
-      // §8: the log never bothers the user; these entries are lost
+  const entries = queue.splice(0, queue.length);
+  sending = sending.then(async () => {
+    for (let i = 0; i < entries.length; i += USER_LOG_BATCH_MAX) {
+      if (!hasToken()) return;
+      try {
+        await call(RecordUserLog, { entries: entries.slice(i, i + USER_LOG_BATCH_MAX) }, { quiet: true, notify: false, loading: false, repeatCheck: false });
+      } catch {
+        // §8: the log never bothers the user; these entries are lost
+      }
     }
-  }
+  });
+  return sending;
 }
 
 if (typeof window !== 'undefined') window.addEventListener('pagehide', () => void flushUserLog());
