@@ -36,6 +36,13 @@ const layerZones = [
     from: at('apps/server/src/modules'),
     message: 'http/ is the transport under every module and imports none (shared/CONVENTIONS.md 14).',
   },
+  // The server's lowest room: small generic pieces (Listeners) every layer may use; it knows none of them.
+  {
+    target: at('apps/server/src/lib'),
+    from: at('apps/server/src'),
+    except: [at('apps/server/src/lib')],
+    message: 'lib/ is the server\'s lowest room and imports nothing of the app (docs/architecture.md).',
+  },
   // (c) The production server ships without the developer tools.
   {
     target: at('apps/server'),

@@ -87,6 +87,26 @@ describe('server: http/ imports no module', () => {
   });
 });
 
+describe('server: lib/ imports nothing of the app', () => {
+  const planted = 'apps/server/src/lib/planted.ts';
+
+  it('fails on a planted lib file that imports the database layer, a module or the transport', async () => {
+    const found = await complaints(planted, `import '../db/connect.js';\nimport '../modules/fence/service.js';\nimport '../http/errors.js';\n`);
+    expect(found).toEqual([
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*lib\/ is the server's lowest room/),
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*lib\/ is the server's lowest room/),
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*lib\/ is the server's lowest room/),
+    ]);
+  });
+
+  it('passes lib importing its own files and Node, and a module importing lib', async () => {
+    const own = files('apps/server/src/lib').find((f) => /\.ts$/.test(f) && !f.includes('.test.'));
+    expect(own, 'a file in lib/').toBeDefined();
+    expect(await complaints(planted, `import './${own!.replace(/\.ts$/, '.js')}';\nimport 'node:events';\n`)).toEqual([]);
+    expect(await complaints('apps/server/src/modules/fence/planted.ts', `import '../../lib/${own!.replace(/\.ts$/, '.js')}';\n`)).toEqual([]);
+  });
+});
+
 describe('server: nothing from tools/', () => {
   const planted = 'apps/server/src/modules/planted.ts';
 
