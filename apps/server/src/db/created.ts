@@ -1,4 +1,4 @@
-import { EventEmitter } from 'node:events';
+import { Listeners } from '../lib/listeners.js';
 
 /**
  * The seam for live delivery (issue 15 item 5): "a notice was created" / "an event was created", announced
@@ -17,15 +17,15 @@ export type Created =
   | { kind: 'notice'; noticeId: number; orgId: number | null; userId: number | null }
   | { kind: 'event'; eventId: number; deviceId: number; type: number; happenTime: number };
 
-const feed = new EventEmitter<{ created: [Created] }>();
-feed.setMaxListeners(100);
+// A listener that throws is logged and the others still hear it (an EventEmitter's throw, out of
+// setImmediate, would have ended the process).
+const feed = new Listeners<[Created]>('a row created');
 
 export function announceCreated(c: Created): void {
-  setImmediate(() => feed.emit('created', c));
+  setImmediate(() => feed.emit(c));
 }
 
 /** Listens to what is created in this process; returns the function that stops listening. */
 export function onCreated(listener: (c: Created) => void): () => void {
-  feed.on('created', listener);
-  return () => feed.off('created', listener);
+  return feed.add(listener);
 }

@@ -12,6 +12,7 @@ import {
   type PendingInstruction,
 } from '@wildtrack/contract';
 import type { Db } from '../db/connect.js';
+import { Listeners } from '../lib/listeners.js';
 import { BatchRepository, type InBatch, type WriteCounts } from './batch-repository.js';
 import { BatchRefused, checkTime, decodeBatch, type DecodedBatch } from './decode.js';
 import { Replayed } from './errors.js';
@@ -51,8 +52,15 @@ export function createIngestService(database: Db, dataDir: string): IngestServic
 export type FencePlanner = (deviceId: number, fixes: DecodedBatch['fixes'], now: number) => FencePart | null | Promise<FencePart | null>;
 type FencePart = InBatch & { committed(): Promise<void>; failed(): void };
 
+/** A stored batch's newest fix (the newest valid one when it has one), as `onFixesStored` tells it. */
+export interface NewestFix {
+  time: number;
+  lon: number | null;
+  lat: number | null;
+}
+
 export class IngestService {
-  private fixListener: ((deviceId: number, newest: { time: number; lon: number | null; lat: number | null }) => void) | undefined;
+  private readonly fixesStored = new Listeners<[deviceId: number, newest: NewestFix]>('fixes stored');
 
   constructor(
     private readonly batches: BatchRepository,
@@ -123,29 +131,37 @@ export class IngestService {
       }
     }
     const counts = await this.batches.write(deviceId, decoded, nonce, now, inBatch);
-    if (counts.fixes > 0 && this.fixListener) this.fixListener(deviceId, newestFix(decoded.fixes));
+    if (counts.fixes > 0 && this.fixesStored.size > 0) this.fixesStored.emit(deviceId, newestFix(decoded.fixes));
     return counts;
   }
 
   /**
-   * Called after each stored batch with new fixes, with its newest fix (the newest valid one when it has
-   * one): live delivery (live/hub.ts). Computed from the batch in memory: no query.
+   * Adds a listener told after each stored batch with new fixes, with its newest fix (the newest valid one
+   * when it has one): live delivery (live/hub.ts) is one. Computed from the batch in memory: no query. Not
+   * awaited; a listener's failure is logged and never fails the stored batch. Returns its removal.
    */
-  onFixesStored(listener: (deviceId: number, newest: { time: number; lon: number | null; lat: number | null }) => void): void {
-    this.fixListener = listener;
+  onFixesStored(listener: (deviceId: number, newest: NewestFix) => void): () => void {
+    return this.fixesStored.add(listener);
   }
 
   private fencePlanner: FencePlanner | undefined;
 
-  /** Asked before each device batch with fixes (writeBatch; not imports) what it writes in its transaction: the fence evaluation. */
-  onBatchFixes(planner: FencePlanner): void {
+  /**
+   * The one planner asked before each device batch with fixes (writeBatch; not imports) what it writes in its
+   * transaction: the fence evaluation. One slot, set, not a subscriber: its answer is part of the batch's
+   * transaction. Who wants to hear of crossings subscribes to FenceEvaluator.onCrossing.
+   */
+  setFencePlanner(planner: FencePlanner): void {
     this.fencePlanner = planner;
   }
 
   private fenceChannel: { pending(deviceId: number): Promise<PendingFenceRule[]>; acknowledge(deviceId: number, ack: FenceAck): Promise<boolean> } | undefined;
 
-  /** The device side of fence rules (modules/fence/evaluation.ts): handed over with each answer, acknowledged by /fence-ack. */
-  onFenceChannel(channel: { pending(deviceId: number): Promise<PendingFenceRule[]>; acknowledge(deviceId: number, ack: FenceAck): Promise<boolean> }): void {
+  /**
+   * The device side of fence rules (modules/fence/evaluation.ts): handed over with each answer, acknowledged
+   * by /fence-ack. One slot, set, not a subscriber: it answers (the rules pending, whether an ack matched).
+   */
+  setFenceChannel(channel: { pending(deviceId: number): Promise<PendingFenceRule[]>; acknowledge(deviceId: number, ack: FenceAck): Promise<boolean> }): void {
     this.fenceChannel = channel;
   }
 
@@ -242,7 +258,7 @@ export class IngestService {
 }
 
 /** The batch's newest valid fix, or its newest fix when none is valid (the device was still heard from). */
-function newestFix(fixes: DecodedBatch['fixes']): { time: number; lon: number | null; lat: number | null } {
+function newestFix(fixes: DecodedBatch['fixes']): NewestFix {
   let best: DecodedBatch['fixes'][number] | undefined;
   for (const f of fixes) {
     if (!best || (f.valid === 1 && best.valid !== 1) || (f.valid === best.valid && f.pick_time > best.pick_time)) best = f;

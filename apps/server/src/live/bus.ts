@@ -1,3 +1,4 @@
+import { Listeners } from '../lib/listeners.js';
 import { newClient } from '../shared-state/redis.js';
 
 /**
@@ -35,8 +36,8 @@ export interface LiveBus {
   head(): Promise<string>;
   /** The fixes logged after `id`, oldest first; null when the log no longer holds `id` (what was missed is lost). */
   after(id: string): Promise<{ id: string; fix: FixEntry }[] | null>;
-  /** Every entry as it arrives, in this process. */
-  listen(handler: (entry: BusEntry) => void): void;
+  /** Adds a handler told every entry as it arrives, in this process (one failing does not stop the others); returns its removal. */
+  listen(handler: (entry: BusEntry) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -46,7 +47,7 @@ export class MemoryBus implements LiveBus {
   private readonly run = Date.now().toString(36);
   private seq = 0;
   private readonly log: { id: string; fix: FixEntry }[] = [];
-  private readonly handlers: ((entry: BusEntry) => void)[] = [];
+  private readonly handlers = new Listeners<[BusEntry]>('a live bus entry');
 
   async publishFix(fix: FixEntry): Promise<void> {
     const entry = { id: `${this.run}-${++this.seq}`, fix };
@@ -72,12 +73,12 @@ export class MemoryBus implements LiveBus {
     return this.log.slice(seq - oldest);
   }
 
-  listen(handler: (entry: BusEntry) => void): void {
-    this.handlers.push(handler);
+  listen(handler: (entry: BusEntry) => void): () => void {
+    return this.handlers.add(handler);
   }
 
   private emit(entry: BusEntry): void {
-    for (const h of this.handlers) h(entry);
+    this.handlers.emit(entry);
   }
 
   async close(): Promise<void> {}
@@ -88,7 +89,7 @@ type Client = ReturnType<typeof newClient>;
 /** Several processes: a Redis stream as the log, a channel to hear each new entry. */
 export class RedisBus implements LiveBus {
   readonly kind = 'redis';
-  private readonly handlers: ((entry: BusEntry) => void)[] = [];
+  private readonly handlers = new Listeners<[BusEntry]>('a live bus entry');
 
   private constructor(
     private readonly client: Client,
@@ -111,7 +112,7 @@ export class RedisBus implements LiveBus {
       } catch {
         return;
       }
-      for (const h of bus.handlers) h(entry);
+      bus.handlers.emit(entry);
     });
     return bus;
   }
@@ -141,8 +142,8 @@ export class RedisBus implements LiveBus {
     return (rows ?? []).map((r) => ({ id: r.id, fix: JSON.parse(String(r.message.f)) as FixEntry }));
   }
 
-  listen(handler: (entry: BusEntry) => void): void {
-    this.handlers.push(handler);
+  listen(handler: (entry: BusEntry) => void): () => void {
+    return this.handlers.add(handler);
   }
 
   async close(): Promise<void> {

@@ -190,7 +190,10 @@ export class LiveHub {
     bus.listen((entry) => this.onBus(entry));
   }
 
-  /** Sets who gets which event types (EventSubscribe). */
+  /**
+   * Sets who gets which event types (EventSubscribe). One slot, set, not a subscriber: a filter answers
+   * for each reader, and two would have to be combined by whoever sets them.
+   */
   setEventFilter(filter: EventFilter): void {
     this.eventFilter = filter;
   }

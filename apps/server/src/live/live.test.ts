@@ -188,13 +188,42 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
     mine.close();
   });
 
-  it('closes the stream when its session signs out', async () => {
+  it('tells every subscriber of stored fixes: two more added, the console still gets the fix', async () => {
+    const heard: [string, number, number, number | null][] = [];
+    const stops = [
+      t.services.ingest.onFixesStored((deviceId, newest) => void heard.push(['first', deviceId, newest.time, newest.lon])),
+      t.services.ingest.onFixesStored(() => {
+        throw new Error('a subscriber failed');
+      }),
+      t.services.ingest.onFixesStored((deviceId, newest) => void heard.push(['second', deviceId, newest.time, newest.lon])),
+    ];
+    try {
+      const mine = await openLiveReader(base, owner.token);
+      await mine.waitFor((m) => m.type === 'ready');
+      await upload(dev, 118.75, 40.3);
+      const at = T0 + step * 60_000;
+      expect(heard).toEqual([['first', dev.id, at, 118.75], ['second', dev.id, at, 118.75]]);
+      await mine.waitFor(isFix(dev.imei, 118.75));
+      mine.close();
+    } finally {
+      for (const stop of stops) stop();
+    }
+  });
+
+  it('closes the stream when its session signs out, and tells each subscriber of sign-outs', async () => {
     const who = await t.userWithToken({ org: 'Live Owner' });
-    const live = await openLiveReader(base, who.token);
-    await live.waitFor((m) => m.type === 'ready');
-    expect((await t.call(calls.Exit.path, {}, { token: who.token })).body.Code).toBe(Code.Success);
-    await live.ended;
-    expect(live.isEnded()).toBe(true);
+    const heard: number[] = [];
+    const stop = t.services.auth.onSignOut((sessionId) => void heard.push(sessionId));
+    try {
+      const live = await openLiveReader(base, who.token);
+      await live.waitFor((m) => m.type === 'ready');
+      expect((await t.call(calls.Exit.path, {}, { token: who.token })).body.Code).toBe(Code.Success);
+      await live.ended;
+      expect(live.isEnded()).toBe(true);
+      expect(heard).toEqual([expect.any(Number)]);
+    } finally {
+      stop();
+    }
   });
 });
 

@@ -16,6 +16,7 @@ import {
 import argon2 from 'argon2';
 import type { SignedIn, Signer } from '../../http/caller.js';
 import { AppError, sessionExpired } from '../../http/errors.js';
+import { Listeners } from '../../lib/listeners.js';
 import { hashPassword, type UserService } from '../user/service.js';
 import type { RateCounters } from '../../shared-state/index.js';
 import { markCookie, marksOf } from './known-browser.js';
@@ -393,14 +394,14 @@ export class AuthService {
     await this.auth.deleteSession(sessionId);
     // again: a call of the same session read it while the row was being deleted
     this.forget(sessionId);
-    this.signOutListener?.(sessionId);
+    this.signOuts.emit(sessionId);
   }
 
-  /** Told of each sign-out (live delivery closes the session's streams in every process). */
-  onSignOut(listener: (sessionId: number) => void): void {
-    this.signOutListener = listener;
+  /** Adds a listener told of each sign-out (live delivery closes the session's streams in every process); returns its removal. */
+  onSignOut(listener: (sessionId: number) => void): () => void {
+    return this.signOuts.add(listener);
   }
-  private signOutListener: ((sessionId: number) => void) | undefined;
+  private readonly signOuts = new Listeners<[sessionId: number]>('a sign-out');
 
   /**
    * Ends every session of a user (disabled, or given a temporary password) as a sign-out does, each one:

@@ -25,12 +25,17 @@ export function attachFenceEvaluation(
   const instructions = deps.instructions;
   if (instructions) {
     evaluator.onCrossing(async (c) => {
-      const refused = await instructions.sendForRule({ orgId: c.orgId, deviceId: c.deviceId }, c.instrs, c.timeZone, 'en');
-      if (refused.length > 0) deps.log?.warn({ deviceId: c.deviceId, fenceId: c.fenceId, refused }, 'fence rule fired: instructions not sent');
+      if (!c.sendInstr || c.instrs.length === 0) return;
+      try {
+        const refused = await instructions.sendForRule({ orgId: c.orgId, deviceId: c.deviceId }, c.instrs, c.timeZone, 'en');
+        if (refused.length > 0) deps.log?.warn({ deviceId: c.deviceId, fenceId: c.fenceId, refused }, 'fence rule fired: instructions not sent');
+      } catch (err) {
+        deps.log?.error({ err, deviceId: c.deviceId, fenceId: c.fenceId }, 'fence rule fired: sending its instructions failed');
+      }
     });
   }
   // Device rules: handed to the device with each answer until it acknowledges the fence's version.
-  ingest.onFenceChannel({
+  ingest.setFenceChannel({
     async pending(deviceId) {
       const { rules, removals } = await repo.pendingForDevice(deviceId);
       const out: PendingFenceRule[] = [];
@@ -50,7 +55,7 @@ export function attachFenceEvaluation(
     },
     acknowledge: (deviceId, ack) => repo.acknowledge(deviceId, ack.fenceId, ack.version),
   });
-  ingest.onBatchFixes((deviceId, fixes, now) => {
+  ingest.setFencePlanner((deviceId, fixes, now) => {
     const plan = evaluator.plan(deviceId, fixes, now);
     if (!(plan instanceof Promise)) return plan;
     return plan.catch((err: unknown) => {

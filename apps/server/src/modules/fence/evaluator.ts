@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import Flatbush from 'flatbush';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { Listeners } from '../../lib/listeners.js';
 import { type FenceShape, type InOrOut, type InstructionParams, InstructionParamsSchema } from '@wildtrack/contract';
 import type { InBatch } from '../../ingest/batch-repository.js';
 import { type CompiledShape, compile, contains } from './geometry.js';
@@ -107,7 +108,8 @@ export class FenceEvaluator {
   private generation = '';
   private checkedAt = 0;
   private loading: Promise<Index> | null = null;
-  private fire: (c: Crossing) => Promise<void> = async () => {};
+  /** Told each rule that fires, in turn (the instruction sender: evaluation.ts; any channel more is one more). */
+  private readonly crossings = new Listeners<[Crossing]>('a fence crossing');
   /**
    * The states this process knows, per device: `fix_time` the newest fix evaluated, `db_time` the time the
    * stored row holds (every compare-and-set is on it; a failed one drops the device's states). A side that
@@ -121,9 +123,13 @@ export class FenceEvaluator {
     private readonly log?: Pick<FastifyBaseLogger, 'error'>,
   ) {}
 
-  /** What to do when a rule fires (send its instructions); its failure is logged by the caller, never thrown here. */
-  onCrossing(fire: (c: Crossing) => Promise<void>): void {
-    this.fire = fire;
+  /**
+   * Adds a subscriber told each rule that fires, once its batch committed (the instruction sender is one:
+   * evaluation.ts); returns its removal. Subscribers are awaited in the order added, and a failure is logged,
+   * never thrown to ingest, nor stopping the subscribers after it.
+   */
+  onCrossing(listener: (c: Crossing) => Promise<void> | void): () => void {
+    return this.crossings.add(listener);
   }
 
   /** Fences changed in this process: the next batch reloads the index. */
@@ -246,13 +252,12 @@ export class FenceEvaluator {
     this.log?.error({ err, deviceId }, 'fence evaluation failed');
   }
 
-  /** A rule fired: its instructions sent (a failure logged). */
+  /** A rule fired: each subscriber told in turn (a failure logged). */
   async fired(c: Crossing): Promise<void> {
-    if (!c.sendInstr || c.instrs.length === 0) return;
     try {
-      await this.fire(c);
+      await this.crossings.emitInTurn(c);
     } catch (err) {
-      this.log?.error({ err, deviceId: c.deviceId, fenceId: c.fenceId }, 'fence rule fired: sending its instructions failed');
+      this.log?.error({ err, deviceId: c.deviceId, fenceId: c.fenceId }, 'fence rule fired: a subscriber of the crossing failed');
     }
   }
 }

@@ -296,6 +296,35 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
     expect(rules.List[0]).toMatchObject({ Inside: true, StateTime: '2026-11-20 09:50:00' });
   });
 
+  it('tells every subscriber of crossings (added, not replacing the instruction sender), a failing one not stopping the rest', async () => {
+    const orgId = await t.services.devices.orgIdByName('Heron Lab');
+    const dev = Number((await t.services.devices.register({ orgId: orgId!, imei: 'H-HOOK', caption: 'H-HOOK', type: DeviceType.Tracker, speciesType: SpeciesType.Bird, status: DeviceStatus.Working, sensors: ['GNSS'], instrSupport: [] })).id);
+    const r = await create('Heronry', { Type: 'Polygon', Coordinates: SQUARE }, settings(['H-HOOK'], { inOrOut: 'ENTER', allowSendInstr: 1 }));
+    expect(r.Code, r.Msg).toBe(Code.Success);
+    const fenceId = Number(calls.CreateFence.data.parse(r.Data).Id);
+    // an ingest service with its evaluation wired as the app wires it (the instruction sender first), then two subscribers more
+    const ingest = createIngestService(t.database, os.tmpdir());
+    const logged: string[] = [];
+    const log = { warn: () => {}, error: (...args: unknown[]) => void logged.push(String(args[1])) };
+    const evaluator = attachFenceEvaluation(ingest, new FenceRepository(t.database.db, t.database.sqlite), { fences: t.services.fences, instructions: t.services.instructions, log });
+    const webhook: [number, boolean, number][] = [];
+    const audit: [number, boolean, number][] = [];
+    evaluator.onCrossing(async (c) => void webhook.push([c.fenceId, c.entered, c.at]));
+    evaluator.onCrossing(async () => {
+      throw new Error('a subscriber failed');
+    });
+    evaluator.onCrossing(async (c) => void audit.push([c.fenceId, c.entered, c.at]));
+    const sent = async () => Number((await t.database.db.selectFrom('instructions').select((eb) => eb.fn.countAll<number>().as('n')).where('device_id', '=', dev).executeTakeFirstOrThrow()).n);
+    const send = (at: number, lng: number, lat: number) => ingest.writeBatch(dev, { fixes: { t: [at], lon: [lng], lat: [lat] } }, null);
+    await send(T0 - 60 * MIN, 120.9, 30.95); // outside: the first side
+    await send(T0 - 50 * MIN, 121.05, 31.05); // entered
+    expect(webhook).toEqual([[fenceId, true, T0 - 50 * MIN]]);
+    expect(audit).toEqual([[fenceId, true, T0 - 50 * MIN]]);
+    // the rule's two instructions (collection and postback) were still sent
+    expect(await sent()).toBe(2);
+    expect(logged).toEqual(['fence rule fired: a subscriber of the crossing failed']);
+  });
+
   it('tells a crossing once when two processes judge one device: each move is a compare-and-set on the stored state', async () => {
     const orgId = await t.services.devices.orgIdByName('Heron Lab');
     const dev = Number((await t.services.devices.register({ orgId: orgId!, imei: 'H-TWIN', caption: 'H-TWIN', type: DeviceType.Tracker, speciesType: SpeciesType.Bird, status: DeviceStatus.Working, sensors: ['GNSS'], instrSupport: [] })).id);

@@ -18,6 +18,7 @@ import {
 import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { AppError, FieldRefusal } from '../../http/errors.js';
+import { Listeners } from '../../lib/listeners.js';
 import { requireRight } from '../device/access.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
 import { describeParams } from '../instruction/service.js';
@@ -79,16 +80,21 @@ function highFrequency(p: InstructionParams): boolean {
  * revoked, changed, expired or ended with its sharer's account), device rules with a removal for the device.
  */
 export class FenceService {
-  /** Called after any change to fences (ingest's index reloads). */
-  private changed: () => void = () => {};
+  /** Told after any change to fences (ingest's index reloads). */
+  private readonly changes = new Listeners<[]>('a fence change');
 
   constructor(
     private readonly devices: DeviceConsole,
     private readonly repo: FenceRepository,
   ) {}
 
-  onChange(listener: () => void): void {
-    this.changed = listener;
+  /** Adds a listener told after any change to fences (each evaluator's index reloads); returns its removal. */
+  onChange(listener: () => void): () => void {
+    return this.changes.add(listener);
+  }
+
+  private changed(): void {
+    this.changes.emit();
   }
 
   private async sampleOrgIds(): Promise<number[]> {

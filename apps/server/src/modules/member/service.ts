@@ -2,6 +2,7 @@ import { Code, type CreateMemberInput, formatTime, LanguageId, type Member } fro
 import argon2 from 'argon2';
 import type { Caller } from '../../http/caller.js';
 import { AppError, FieldRefusal, forbidden } from '../../http/errors.js';
+import { Listeners } from '../../lib/listeners.js';
 import type { AuthService } from '../auth/service.js';
 import { hashPassword } from '../user/service.js';
 import type { UserLogService } from '../userlog/service.js';
@@ -31,7 +32,7 @@ const noSuchMember = () => new AppError(Code.NotFound, 'error.noSuchMember');
  * user's. Each change is written to the user log as the primary user's action.
  */
 export class MemberService {
-  private readonly disabled: ((userId: number) => Promise<unknown>)[] = [];
+  private readonly disabled = new Listeners<[userId: number]>('an account disabled');
 
   constructor(
     private readonly members: MemberRepository,
@@ -39,9 +40,12 @@ export class MemberService {
     private readonly log: UserLogService,
   ) {}
 
-  /** Adds a listener told each account disabled, once its sessions ended (its shares end: app.ts). */
-  onDisabled(listener: (userId: number) => Promise<unknown>): void {
-    this.disabled.push(listener);
+  /**
+   * Adds a listener told each account disabled, once its sessions ended (its shares end: app.ts); each is
+   * awaited in turn before the call answers. Returns its removal.
+   */
+  onDisabled(listener: (userId: number) => Promise<unknown>): () => void {
+    return this.disabled.add(listener);
   }
 
   /** The caller, who must be their organisation's primary user (1003 otherwise). */
@@ -113,7 +117,7 @@ export class MemberService {
     await this.members.setEnabled(id, enabled, Date.now());
     if (enabled === 0) {
       await this.auth.endUserSessions(id);
-      for (const l of this.disabled) await l(id);
+      await this.disabled.emitInTurn(id);
     }
     await this.record(caller, enabled === 1 ? 'enable' : 'disable', id);
     return this.reread(caller, id);

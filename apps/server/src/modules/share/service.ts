@@ -2,6 +2,7 @@ import { type calls, Code, DeviceType, formatTime, type Lang, parseTime, type Sh
 import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { AppError, FieldRefusal } from '../../http/errors.js';
+import { Listeners } from '../../lib/listeners.js';
 import type { RateCounters } from '../../shared-state/index.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
 import type { GivenScope, ShareRepository, ShareRow, ShareTerms } from './repository.js';
@@ -36,7 +37,7 @@ export type SharesChanged = (deviceIds: readonly number[]) => Promise<unknown>;
  * (the fence module withdraws the recipients' rules on those devices).
  */
 export class ShareService {
-  private readonly changed: SharesChanged[] = [];
+  private readonly changed = new Listeners<Parameters<SharesChanged>>('shares changed');
 
   constructor(
     private readonly devices: DeviceConsole,
@@ -44,14 +45,15 @@ export class ShareService {
     private readonly counters: RateCounters,
   ) {}
 
-  /** Adds a listener told the devices whose shares ended or changed. */
-  onChanged(listener: SharesChanged): void {
-    this.changed.push(listener);
+  /** Adds a listener told the devices whose shares ended or changed; returns its removal. */
+  onChanged(listener: SharesChanged): () => void {
+    return this.changed.add(listener);
   }
 
+  /** Each listener awaited in turn before the call answers (a failure after all were told fails the call). */
   private async tell(deviceIds: readonly number[]): Promise<void> {
     if (deviceIds.length === 0) return;
-    for (const l of this.changed) await l(deviceIds);
+    await this.changed.emitInTurn(deviceIds);
   }
 
   /** The given shares the caller reaches: the primary user's organisation's, anyone else's own. */
