@@ -1,3 +1,5 @@
+import { SENSOR_KIND_NAMES, SENSOR_KINDS, type SensorKindFlag } from './sensor-kinds.js';
+
 /** Business constants and limits of §9, named once for server and client. */
 
 export const CLIENT_VERSION = '1.1.6';
@@ -75,21 +77,14 @@ export const PRECISION_N_VALUES = [6, 7] as const;
 
 export const BREADCRUMB_LEVELS = 4;
 
-export const SENSOR_FILTER = {
-  All: 0,
-  Acceleration: 1,
-  Temperature: 2,
-  Image: 3,
-  Video: 4,
-  Pressure: 5,
-  Audio: 6,
-  GNSS: 7,
-  WaterDepth: 10,
-  RedInfraredLight: 11,
-  LightIntensity: 12,
-  Humidity: 13,
-  Magnetism: 14,
-} as const;
+/**
+ * The device tree's sensor filter values (§6) by name: the scalar kinds' from their rows (sensor-kinds.ts,
+ * named by their flag), in value order.
+ */
+const OTHER_SENSOR_FILTERS = { All: 0, Acceleration: 1, Image: 3, Video: 4, Audio: 6, GNSS: 7 } as const;
+export const SENSOR_FILTER: Readonly<Record<keyof typeof OTHER_SENSOR_FILTERS | SensorKindFlag, number>> = Object.fromEntries(
+  [...Object.entries(OTHER_SENSOR_FILTERS), ...SENSOR_KIND_NAMES.map((k) => [SENSOR_KINDS[k].flag, SENSOR_KINDS[k].filter] as const)].sort((a, b) => a[1] - b[1]),
+) as Record<keyof typeof OTHER_SENSOR_FILTERS | SensorKindFlag, number>;
 
 /** Name of the cookie that holds the session token (§2.2, §9). */
 export const TOKEN_COOKIE = 'wildtrack_token';

@@ -1,4 +1,5 @@
 import { PRECISION_GRADES, PRECISION_N_VALUES, type PrecisionLetter } from './constants.js';
+import { SENSOR_KIND_NAMES, SENSOR_KINDS, type SensorKindFlag, type SensorKindName, type SensorValueField } from './sensor-kinds.js';
 
 /**
  * Device and sensor enums of §3/§4, with the issue's decisions where the spec disagrees with itself:
@@ -32,22 +33,18 @@ export const DeviceStatus = {
 export type DeviceStatus = (typeof DeviceStatus)[keyof typeof DeviceStatus];
 export const INSTRUCTABLE_STATUSES: readonly number[] = [DeviceStatus.NotMounted, DeviceStatus.Working, DeviceStatus.UnderMaintenance];
 
-/** Sensor support flags (§3) as bits of Device.Sensor. */
-export const SensorFlag = {
-  GNSS: 1 << 0,
-  Acceleration: 1 << 1,
-  OldAcceleration: 1 << 2,
-  Temperature: 1 << 3,
-  WaterDepth: 1 << 4,
-  Pressure: 1 << 5,
-  Image: 1 << 6,
-  Video: 1 << 7,
-  Audio: 1 << 8,
-  RedInfraredLight: 1 << 9,
-  LightIntensity: 1 << 10,
-  Humidity: 1 << 11,
-  Magnetism: 1 << 12,
-} as const;
+/**
+ * The sensor support flags (§3) that are no scalar kind's, as bit positions of Device.Sensor; the scalar
+ * kinds' flags come from their rows (sensor-kinds.ts).
+ */
+const OTHER_SENSOR_BITS = { GNSS: 0, Acceleration: 1, OldAcceleration: 2, Image: 6, Video: 7, Audio: 8 } as const;
+
+/** Sensor support flags (§3) as bits of Device.Sensor, in bit order. */
+export const SensorFlag: Readonly<Record<keyof typeof OTHER_SENSOR_BITS | SensorKindFlag, number>> = Object.fromEntries(
+  [...Object.entries(OTHER_SENSOR_BITS), ...SENSOR_KIND_NAMES.map((k) => [SENSOR_KINDS[k].flag, SENSOR_KINDS[k].bit] as const)]
+    .sort((a, b) => a[1] - b[1])
+    .map(([name, bit]) => [name, 1 << bit]),
+) as Record<keyof typeof OTHER_SENSOR_BITS | SensorKindFlag, number>;
 export type SensorFlagName = keyof typeof SensorFlag;
 export const SENSOR_FLAG_NAMES = Object.keys(SensorFlag) as SensorFlagName[];
 
@@ -101,18 +98,13 @@ export function gradeLetter(grade: number | null | undefined): string {
   return grade >= 1 && grade <= 5 ? PRECISION_GRADES[grade - 1]! : 'N';
 }
 
-/** Scalar sensor kinds and the meaning of their value columns (one layout per kind, §3). */
-export const SensorKind = {
-  temperature: { id: 1, values: ['Temperature'] },
-  pressure: { id: 2, values: ['Pressure'] },
-  waterDepth: { id: 3, values: ['WaterDepth'] },
-  redInfrared: { id: 4, values: ['RedLight', 'InfraredLight'] },
-  light: { id: 5, values: ['LightIntensity'] },
-  humidity: { id: 6, values: ['Humidity'] },
-  magnetism: { id: 7, values: ['X', 'Y', 'Z', 'Angle'] },
-} as const;
-export type SensorKindName = keyof typeof SensorKind;
-export const SENSOR_KIND_NAMES = Object.keys(SensorKind) as SensorKindName[];
+/**
+ * Scalar sensor kinds as they are stored: `sensor_records.kind` and the meaning of its value columns v1..v4
+ * (one layout per kind, §3), made from the kinds' table (sensor-kinds.ts).
+ */
+export const SensorKind = Object.fromEntries(
+  SENSOR_KIND_NAMES.map((k) => [k, { id: SENSOR_KINDS[k].id, values: SENSOR_KINDS[k].values.map((v) => v.field) }]),
+) as unknown as { readonly [K in SensorKindName]: { readonly id: (typeof SENSOR_KINDS)[K]['id']; readonly values: readonly SensorValueField<K>[] } };
 
 export const MediaKind = { image: 1, video: 2, audio: 3 } as const;
 export type MediaKindName = keyof typeof MediaKind;
@@ -121,17 +113,11 @@ export type MediaKindName = keyof typeof MediaKind;
 export const SENSOR_FILTER_FLAGS: Record<number, number> = {
   0: 0,
   1: SensorFlag.Acceleration | SensorFlag.OldAcceleration,
-  2: SensorFlag.Temperature,
   3: SensorFlag.Image,
   4: SensorFlag.Video,
-  5: SensorFlag.Pressure,
   6: SensorFlag.Audio,
   7: SensorFlag.GNSS,
-  10: SensorFlag.WaterDepth,
-  11: SensorFlag.RedInfraredLight,
-  12: SensorFlag.LightIntensity,
-  13: SensorFlag.Humidity,
-  14: SensorFlag.Magnetism,
+  ...Object.fromEntries(SENSOR_KIND_NAMES.map((k) => [SENSOR_KINDS[k].filter, SensorFlag[SENSOR_KINDS[k].flag]])),
 };
 
 export function matchesSensorFilter(sensorMask: number, filter: number): boolean {

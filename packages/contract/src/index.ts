@@ -34,6 +34,7 @@ export * from './acceleration-codec.js';
 export * from './sensor-series-codec.js';
 export * as calls from './calls/index.js';
 export * from './device.js';
+export * from './sensor-kinds.js';
 export * from './device-state.js';
 export * from './ingest.js';
 export * from './calls/version.js';

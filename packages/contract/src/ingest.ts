@@ -5,7 +5,7 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { InstructionParamsSchema, InstrTypeSchema } from './calls/instruction.js';
 import { PendingFenceRuleSchema } from './calls/fence.js';
 import { WorkSettingsSchema } from './calls/mount.js';
-import { SENSOR_KIND_NAMES } from './device.js';
+import { SENSOR_KIND_NAMES } from './sensor-kinds.js';
 import { ImeiSchema } from './validation.js';
 import { bodyHash, canonicalString, newRequestCode } from './wire.js';
 

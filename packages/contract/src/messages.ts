@@ -1,4 +1,8 @@
 import type { Lang } from './lang.js';
+import { SENSOR_KIND_NAMES, SENSOR_KINDS, type SensorKindFlag } from './sensor-kinds.js';
+
+/** Each scalar kind's sensor named in a sentence (the refusal 'sensor.none'), from the kinds' table. */
+const SENSOR_KIND_MESSAGES = Object.fromEntries(SENSOR_KIND_NAMES.map((k) => [`sensor.${SENSOR_KINDS[k].flag}`, SENSOR_KINDS[k].noun])) as Record<`sensor.${SensorKindFlag}`, Record<Lang, string>>;
 
 /**
  * Every message the server can put in `Msg`, and the validation messages the web forms show, in both
@@ -121,13 +125,8 @@ export const MESSAGES = {
   'fix.markedBySourceFor': { zh: 'Movebank 标记（{reason}）', en: 'Marked in Movebank ({reason})' },
   'sensor.none': { zh: '该设备没有{sensor}传感器。', en: 'This device has no {sensor} sensor.' },
   'sensor.Acceleration': { zh: '加速度', en: 'acceleration' },
-  'sensor.Temperature': { zh: '温度', en: 'temperature' },
-  'sensor.Pressure': { zh: '气压', en: 'pressure' },
-  'sensor.WaterDepth': { zh: '水深', en: 'water depth' },
-  'sensor.RedInfraredLight': { zh: '红光/红外', en: 'red/infrared light' },
-  'sensor.LightIntensity': { zh: '光照强度', en: 'light intensity' },
-  'sensor.Humidity': { zh: '湿度', en: 'humidity' },
-  'sensor.Magnetism': { zh: '地磁', en: 'magnetism' },
+  // the scalar kinds' sensors by their flag, from their rows: 'sensor.Temperature', …
+  ...SENSOR_KIND_MESSAGES,
   'sensor.Image': { zh: '图像', en: 'image' },
   'sensor.Video': { zh: '视频', en: 'video' },
   'sensor.Audio': { zh: '音频', en: 'audio' },

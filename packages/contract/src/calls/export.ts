@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
-import { SENSOR_KIND_NAMES, type SensorKindName } from '../device.js';
+import { SENSOR_KIND_NAMES, type SensorKindName } from '../sensor-kinds.js';
 import { orderedRange, TimeTextSchema, TimeZoneField } from '../paging.js';
 import { ImeiSchema as imei } from '../validation.js';
 
