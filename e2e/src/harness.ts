@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { callKeys, ENCRYPTED_FIELD, Header, imageKey, isEncryptedText, openData, parseCredential, SESSION_CREDENTIAL_KEY, signingKey, TOKEN_COOKIE } from '@wildtrack/contract';
+import { callKeys, ENCRYPTED_FIELD, Header, imageKey, isEncryptedText, type Lang, openData, parseCredential, SENSOR_KIND_NAMES, SENSOR_KINDS, type SensorKindRow, SESSION_CREDENTIAL_KEY, signingKey, TOKEN_COOKIE } from '@wildtrack/contract';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request, type Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import { screenshotDir, serverCli, serverMain } from './paths';
@@ -535,7 +535,37 @@ export async function chooseBaseLayer(page: Page, title: string, layer: string):
 
 /** The console's texts of one language (apps/web/src/i18n/<file>), as the specs read them. */
 export type Texts = Record<string, unknown>;
-export const catalogue = (file: string): Texts => JSON.parse(readFileSync(new URL(`../../apps/web/src/i18n/${file}`, import.meta.url), 'utf8')) as Texts;
+export const catalogue = (file: string): Texts => {
+  const texts = JSON.parse(readFileSync(new URL(`../../apps/web/src/i18n/${file}`, import.meta.url), 'utf8')) as Texts;
+  return withSensorKinds(texts, file.startsWith('zh') ? 'zh' : 'en');
+};
+
+/**
+ * The scalar sensor kinds' texts come from the contract's kinds table, not the catalogue (apps/web
+ * i18n/sensor-kinds.ts): the specs find them under the keys the console names them by, a kind's
+ * `trackSensors.kind.<kind>`, `download.kind.<kind>`, `export.kind.<kind>`, its flag's `sensor.<flag>` and
+ * `tree.sensorFilter.<flag>`, each value's `trackSensors.field.<field>` and `trackSensors.unit.<field>`.
+ */
+function withSensorKinds(texts: Texts, lang: Lang): Texts {
+  const into = (path: string, key: string, text: string) => {
+    let node = texts as Record<string, unknown>;
+    for (const part of path.split('.')) node = (node[part] ??= {}) as Record<string, unknown>;
+    node[key] = text;
+  };
+  for (const kind of SENSOR_KIND_NAMES) {
+    const row: SensorKindRow = SENSOR_KINDS[kind];
+    into('trackSensors.kind', kind, row.label[lang]);
+    into('download.kind', kind, row.label[lang]);
+    into('export.kind', kind, row.noun[lang]);
+    into('sensor', row.flag, row.label[lang]);
+    into('tree.sensorFilter', row.flag, row.label[lang]);
+    for (const v of row.values) {
+      into('trackSensors.field', v.field, v.label[lang]);
+      into('trackSensors.unit', v.field, v.unit[lang]);
+    }
+  }
+  return texts;
+}
 
 /** One text by its dotted key, its {{name}} placeholders filled from vars (an unnamed one left empty). */
 export const lookup = (texts: Texts, key: string, vars: Record<string, string | number> = {}): string => {

@@ -182,7 +182,7 @@ describe.each(cases)('sensor data kinds on /track ($tag)', ({ locale, tag, texts
       // ---- the table pages on the server, over the zoomed range (the middle half) ----
       const firstRow = table.locator('tbody tr.ant-table-row').first();
       await firstRow.waitFor({ timeout: 30_000 });
-      expect(await table.locator('thead').textContent()).toContain(`${t('trackSensors.field.Temperature')} (${t('trackSensors.unit.celsius')})`);
+      expect(await table.locator('thead').textContent()).toContain(`${t('trackSensors.field.Temperature')} (${t('trackSensors.unit.Temperature')})`);
       await expect.poll(() => totalText.textContent(), { timeout: 30_000 }).toBe(t('trackSensors.total_other', { count: middleTotal }));
       const newest = await firstRow.locator('td').first().textContent();
       await table.locator('.ant-pagination-next').click();

@@ -2,6 +2,8 @@ import {
   BatteryType,
   DeviceType,
   type InstrSupportName,
+  SENSOR_KIND_NAMES,
+  SENSOR_KINDS,
   type SensorFlagName,
   type SensorKindName,
   SpeciesType,
@@ -364,16 +366,8 @@ export function getProfile(id: string): Profile {
   return p;
 }
 
-/** The sensor kinds a profile records, from its sensor flags. */
-export const FLAG_KIND: Partial<Record<SensorFlagName, SensorKindName>> = {
-  Temperature: 'temperature',
-  Pressure: 'pressure',
-  WaterDepth: 'waterDepth',
-  RedInfraredLight: 'redInfrared',
-  LightIntensity: 'light',
-  Humidity: 'humidity',
-  Magnetism: 'magnetism',
-};
+/** The sensor kinds a profile records, from its sensor flags (the contract's kinds table). */
+export const FLAG_KIND: Partial<Record<SensorFlagName, SensorKindName>> = Object.fromEntries(SENSOR_KIND_NAMES.map((k) => [SENSOR_KINDS[k].flag, k]));
 
 /** Arguments of `npm run wildtrack -- register-device` for a device of this profile. */
 export function registerArgs(profile: Profile, org: string, imei: string, caption = profile.caption): string[] {

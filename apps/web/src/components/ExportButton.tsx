@@ -3,6 +3,7 @@ import { ExportData, type ExportFileType, type ExportKind, formatTime, MOVEBANK_
 import { App, Button, Dropdown, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useKindTexts } from '../i18n/sensor-kinds';
 import { download } from '../lib/api';
 import { useZone } from '../lib/session';
 
@@ -32,6 +33,7 @@ interface Props {
  */
 export function ExportButton({ imei, name, kind, start, end, canDownload }: Props) {
   const { t } = useTranslation();
+  const texts = useKindTexts();
   const { modal, message } = App.useApp();
   const zone = useZone();
   const [busy, setBusy] = useState(false);
@@ -59,7 +61,7 @@ export function ExportButton({ imei, name, kind, start, end, canDownload }: Prop
       title: t('export.confirmTitle'),
       content: (
         <div data-testid="export-confirm">
-          <p>{t('export.confirm', { device: name || imei, kind: t(`export.kind.${kind}`), type: t(`export.type.${fileType}`), ...range })}</p>
+          <p>{t('export.confirm', { device: name || imei, kind: texts.kind(kind, 'export.kind', 'noun'), type: t(`export.type.${fileType}`), ...range })}</p>
           {fileType === 'xls' && <p>{t('export.xlsxNote')}</p>}
           {fileType === 'movebank' && <p>{t('export.movebankNote')}</p>}
         </div>

@@ -15,7 +15,7 @@ import {
 import { sensorNames, type SensorFlagName } from '@wildtrack/contract';
 import { Space, Tooltip } from 'antd';
 import type { ComponentType } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useKindTexts } from '../i18n/sensor-kinds';
 
 /** One icon per sensor support flag (§3), named by the tooltip. */
 export const SENSOR_ICON: Record<SensorFlagName, ComponentType> = {
@@ -36,16 +36,16 @@ export const SENSOR_ICON: Record<SensorFlagName, ComponentType> = {
 
 /** The sensors a device carries, as icons with their names in tooltips. */
 export function SensorIcons({ mask }: { mask: number }) {
-  const { t } = useTranslation();
+  const texts = useKindTexts();
   const names = sensorNames(mask);
   if (names.length === 0) return <span className="wt-muted">—</span>;
   return (
-    <Space size={6} wrap className="wt-sensor-icons" aria-label={names.map((n) => t(`sensor.${n}`)).join(', ')}>
+    <Space size={6} wrap className="wt-sensor-icons" aria-label={names.map((n) => texts.flag(n, 'sensor')).join(', ')}>
       {names.map((name) => {
         const Icon = SENSOR_ICON[name];
         return (
-          <Tooltip key={name} title={t(`sensor.${name}`)}>
-            <span className="wt-sensor-icon" data-sensor={name} aria-label={t(`sensor.${name}`)} role="img">
+          <Tooltip key={name} title={texts.flag(name, 'sensor')}>
+            <span className="wt-sensor-icon" data-sensor={name} aria-label={texts.flag(name, 'sensor')} role="img">
               <Icon />
             </span>
           </Tooltip>

@@ -1,4 +1,4 @@
-import { type ExportKind, formatTime, gradeLetter, type Lang, parseOffset, SensorKind, type SensorKindName } from '@wildtrack/contract';
+import { type ExportKind, formatTime, gradeLetter, type Lang, parseOffset, SENSOR_KIND_NAMES, SENSOR_KINDS, SensorKind, type SensorKindName } from '@wildtrack/contract';
 import { describeEvent } from '../event/service.js';
 import { burstSamples } from '../sensor/burst-samples.js';
 import { formatTimeMs } from '../sensor/service.js';
@@ -36,20 +36,6 @@ const FIX_COLUMNS: Label[] = [
   L('标记无效时间', 'Marked invalid at'),
 ];
 
-const SENSOR_VALUE_LABELS: Record<string, Label> = {
-  Temperature: L('温度(℃)', 'Temperature (°C)'),
-  Pressure: L('气压(hPa)', 'Pressure (hPa)'),
-  WaterDepth: L('水深(m)', 'Water depth (m)'),
-  RedLight: L('红光', 'Red light'),
-  InfraredLight: L('红外光', 'Infrared light'),
-  LightIntensity: L('光照强度(lux)', 'Light intensity (lux)'),
-  Humidity: L('湿度(%)', 'Humidity (%)'),
-  X: L('X', 'X'),
-  Y: L('Y', 'Y'),
-  Z: L('Z', 'Z'),
-  Angle: L('角度(°)', 'Angle (°)'),
-};
-
 const ACCELERATION_COLUMNS: Label[] = [
   IMEI,
   L('片段开始时间', 'BurstTime'),
@@ -67,16 +53,10 @@ const ACCELERATION_COLUMNS: Label[] = [
 
 const EVENT_COLUMNS: Label[] = [IMEI, L('发生时间', 'Time'), L('事件', 'Event'), L('内容', 'Content')];
 
-/** Each kind's name in a file's name and a sheet's name. */
+/** Each kind's name in a file's name and a sheet's name; the scalar kinds' from their rows (contract sensor-kinds.ts). */
 export const KIND_LABELS: Record<ExportKind, Label> = {
   fix: L('定位', 'positions'),
-  temperature: L('温度', 'temperature'),
-  pressure: L('气压', 'pressure'),
-  waterDepth: L('水深', 'water depth'),
-  redInfrared: L('红光红外', 'red-infrared light'),
-  light: L('光照强度', 'light intensity'),
-  humidity: L('湿度', 'humidity'),
-  magnetism: L('地磁', 'magnetism'),
+  ...(Object.fromEntries(SENSOR_KIND_NAMES.map((k) => [k, SENSOR_KINDS[k].file])) as Record<SensorKindName, Label>),
   acceleration: L('加速度', 'acceleration'),
   event: L('事件', 'events'),
 };
@@ -116,7 +96,7 @@ const round = (v: number, digits: number) => {
 /** A kind's headers in `lang`. */
 export function headersOf(kind: ExportKind, lang: Lang): string[] {
   const labels =
-    kind === 'fix' ? FIX_COLUMNS : kind === 'acceleration' ? ACCELERATION_COLUMNS : kind === 'event' ? EVENT_COLUMNS : [IMEI, TIME, ...SensorKind[kind].values.map((v) => SENSOR_VALUE_LABELS[v]!)];
+    kind === 'fix' ? FIX_COLUMNS : kind === 'acceleration' ? ACCELERATION_COLUMNS : kind === 'event' ? EVENT_COLUMNS : [IMEI, TIME, ...SENSOR_KINDS[kind].values.map((v) => v.export)];
   return labels.map((l) => l[lang]);
 }
 

@@ -6,6 +6,8 @@ import {
   formatTime,
   message,
   SENSOR_CALL_KINDS,
+  SENSOR_KINDS,
+  type SensorKindRow,
   type SensorRecordOf,
   type SensorFlagName,
   SensorFlag,
@@ -41,8 +43,6 @@ export interface RecordPage<R> {
 
 
 const VALUE_COLUMNS: readonly SensorColumn[] = ['v1', 'v2', 'v3', 'v4'];
-/** Values that are compass angles (degrees, wrapping at 360): an envelope's mean of them is circular. */
-const CIRCULAR_VALUES: readonly string[] = ['Angle'];
 const AXES = ['X', 'Y', 'Z'] as const;
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -195,7 +195,8 @@ export class SensorService {
       return Buffer.from(encodeSensorSeries({ ...empty, total: n, count: n, times, mean })).toString('base64');
     }
     const bucketMs = Math.max(1, Math.ceil((q.to - q.from + 1) / body.width));
-    const circular = SensorKind[kind].values.map((name) => CIRCULAR_VALUES.includes(name));
+    // compass angles (degrees, wrapping at 360): an envelope's mean of them is circular
+    const circular = (SENSOR_KINDS[kind] as SensorKindRow).values.map((v) => v.circular === true);
     const buckets = await this.records.buckets(id, q, bucketMs, values, circular);
     const n = buckets.length;
     const series = {

@@ -3,6 +3,7 @@ import { type ExportFileType, type ExportKind, EXPORT_FILE_TYPES, formatTime, pa
 import { Alert, App, Button, Card, Checkbox, Empty, Form, Radio, Select, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useKindTexts } from '../../../i18n/sensor-kinds';
 import { TimeRangePicker } from '../../../components/TimeRangePicker';
 import { isApiError } from '../../../lib/api';
 import { resolveRange, type PositionRange } from '../../../lib/positionSelection';
@@ -18,6 +19,7 @@ import { FORM_KINDS, kindsFor } from '../model';
  */
 export function TaskForm({ chosen }: { chosen: DeviceEntry[] }) {
   const { t } = useTranslation();
+  const texts = useKindTexts();
   const { message } = App.useApp();
   const userZone = useZone();
   const [kinds, setKinds] = useState<ExportKind[]>(['fix']);
@@ -64,7 +66,7 @@ export function TaskForm({ chosen }: { chosen: DeviceEntry[] }) {
           )}
         </Form.Item>
         <Form.Item label={t('download.form.kinds')}>
-          <Checkbox.Group data-testid="download-kinds" value={kinds} onChange={(v) => setKinds(v as ExportKind[])} options={FORM_KINDS.map((k) => ({ value: k, label: t(`download.kind.${k}`), disabled: kindsFor(fileType, [k]).length === 0 }))} />
+          <Checkbox.Group data-testid="download-kinds" value={kinds} onChange={(v) => setKinds(v as ExportKind[])} options={FORM_KINDS.map((k) => ({ value: k, label: texts.kind(k, 'download.kind'), disabled: kindsFor(fileType, [k]).length === 0 }))} />
         </Form.Item>
         <Form.Item label={t('download.form.range')}>
           <TimeRangePicker value={range} onChange={setRange} />

@@ -3,6 +3,7 @@ import { DEFAULT_PAGE_SIZE, type DownloadTask } from '@wildtrack/contract';
 import { App, Button, Card, Empty, Progress, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useKindTexts } from '../../../i18n/sensor-kinds';
 import { ErrorState } from '../../../components/ErrorState';
 import { tablePager } from '../../../components/serverTable';
 import { useCancelTask, useDeleteTask, useSaveTask, useTasks } from '../api';
@@ -11,6 +12,7 @@ import { isCancellable, remaining, STATUS_COLOR } from '../model';
 /** The caller's download tasks (§2.1, §4), server-paged: state, progress while running, time left, and the actions. */
 export function TaskList() {
   const { t } = useTranslation();
+  const texts = useKindTexts();
   const { modal } = App.useApp();
   const [paging, setPaging] = useState({ currentPage: 1, pageSize: DEFAULT_PAGE_SIZE });
   const list = useTasks(paging.currentPage, paging.pageSize);
@@ -64,7 +66,7 @@ export function TaskList() {
             width: 180,
             render: (_: unknown, r) => (
               <Tooltip title={r.IMEIs.join(', ')}>
-                {t('download.list.devices', { count: r.IMEIs.length })} · {r.Kinds.map((k) => t(`download.kind.${k}`)).join(', ')} · {t(`download.type.${r.FileType}`)}
+                {t('download.list.devices', { count: r.IMEIs.length })} · {r.Kinds.map((k) => texts.kind(k, 'download.kind')).join(', ')} · {t(`download.type.${r.FileType}`)}
               </Tooltip>
             ),
           },

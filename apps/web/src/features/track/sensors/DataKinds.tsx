@@ -3,6 +3,7 @@ import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExportButton } from '../../../components/ExportButton';
 import { TimeRangePicker } from '../../../components/TimeRangePicker';
+import { useKindTexts } from '../../../i18n/sensor-kinds';
 import { resolveRange, usePositionSelection, useTrackKind } from '../../../lib/positionSelection';
 import { useZone } from '../../../lib/session';
 import { type DataKind, kindsOf } from './kinds';
@@ -32,6 +33,7 @@ export interface DataKindsProps {
  */
 export function DataKinds({ imei, sensors, canDownload, name, children }: DataKindsProps) {
   const { t } = useTranslation();
+  const texts = useKindTexts();
   const zone = useZone();
   const { range, setRange } = usePositionSelection();
   const kinds = kindsOf(sensors);
@@ -48,7 +50,7 @@ export function DataKinds({ imei, sensors, canDownload, name, children }: DataKi
             aria-label={t('trackSensors.switchLabel')}
             value={kind}
             onChange={setChosen}
-            options={kinds.map((k) => ({ value: k, label: <span data-kind={k}>{t(`trackSensors.kind.${k}`)}</span> }))}
+            options={kinds.map((k) => ({ value: k, label: <span data-kind={k}>{texts.kind(k, 'trackSensors.kind')}</span> }))}
           />
           {kind !== 'positions' ? <TimeRangePicker value={range} onChange={setRange} /> : null}
           {kind !== 'positions' ? <ExportButton imei={imei} name={name} kind={kind} start={start} end={end} canDownload={canDownload} /> : null}

@@ -1,6 +1,7 @@
 import { formatTime, type SensorKindName, type SensorSeries } from '@wildtrack/contract';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useKindTexts } from '../../../i18n/sensor-kinds';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { KIND_VALUES } from './kinds';
@@ -87,6 +88,8 @@ const alpha = (hex: string, a: number) => `${hex}${Math.round(a * 255).toString(
  */
 export function SensorChart({ kind, series, from, to, min, max, zone, height = 260, onView, onWidth }: SensorChartProps) {
   const { t } = useTranslation();
+  const texts = useKindTexts();
+  const { lang } = texts;
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const envelope = (series?.bucketMs ?? 0) > 0;
@@ -103,16 +106,16 @@ export function SensorChart({ kind, series, from, to, min, max, zone, height = 2
     const unitOf = (axis: 0 | 1) => values.find((v) => v.axis === axis)!.unit;
     const label = (axis: 0 | 1) => {
       const fields = values.filter((v) => v.axis === axis);
-      const name = kind === 'magnetism' && axis === 0 ? t('trackSensors.field.XYZ') : fields.length > 1 ? t(`trackSensors.kind.${kind}`) : t(`trackSensors.field.${fields[0]!.field}`);
-      return `${name} (${t(`trackSensors.unit.${unitOf(axis)}`)})`;
+      const name = kind === 'magnetism' && axis === 0 ? t('trackSensors.field.XYZ') : fields.length > 1 ? texts.kind(kind, 'trackSensors.kind') : fields[0]!.label[lang];
+      return `${name} (${unitOf(axis)[lang]})`;
     };
     const hasRight = values.some((v) => v.axis === 1);
     const seriesOpts: uPlot.Series[] = [{ label: t('trackSensors.time'), value: (_u, v) => (v == null ? '' : formatTime(v * 1000, zone)) }];
     const bands: uPlot.Band[] = [];
     for (const v of values) {
       const scale = v.axis === 0 ? 'y' : 'y2';
-      const unit = t(`trackSensors.unit.${v.unit}`);
-      const name = t(`trackSensors.field.${v.field}`);
+      const unit = v.unit[lang];
+      const name = v.label[lang];
       const fmt = (_u: uPlot, x: number | null) => (x == null ? '–' : `${Number(x.toFixed(2))} ${unit}`);
       seriesOpts.push({
         label: envelope ? t('trackSensors.mean', { name }) : name,
@@ -205,7 +208,7 @@ export function SensorChart({ kind, series, from, to, min, max, zone, height = 2
       u.destroy();
       plot.current = null;
     };
-  }, [kind, envelope, zone, height, t]);
+  }, [kind, envelope, zone, height, t, texts, lang]);
 
   // New data (a new range, or the visible range asked again): drawn with the x scale at the asked range.
   useEffect(() => {
@@ -222,7 +225,7 @@ export function SensorChart({ kind, series, from, to, min, max, zone, height = 2
       ref={box}
       className="wt-sensor-chart-plot"
       role="img"
-      aria-label={t('trackSensors.chartLabel', { kind: t(`trackSensors.kind.${kind}`), from: formatTime(from, zone), to: formatTime(to, zone) })}
+      aria-label={t('trackSensors.chartLabel', { kind: texts.kind(kind, 'trackSensors.kind'), from: formatTime(from, zone), to: formatTime(to, zone) })}
     />
   );
 }

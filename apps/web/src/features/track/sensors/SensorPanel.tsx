@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
 import { useServerTable } from '../../../components/serverTable';
+import { useKindTexts } from '../../../i18n/sensor-kinds';
 import { type ChartView, useTrackKind } from '../../../lib/positionSelection';
 import { useZone } from '../../../lib/session';
 import { type SensorRecord, useSensorPage, useSensorSeries } from './api';
@@ -47,6 +48,7 @@ const WIDTH_STEP = 32;
  */
 export function SensorPanel({ imei, kind, start, end }: SensorPanelProps) {
   const { t } = useTranslation();
+  const texts = useKindTexts();
   const zone = useZone();
   const min = parseTime(start, zone) ?? 0;
   const max = (parseTime(end, zone) ?? 0) + 999;
@@ -74,14 +76,14 @@ export function SensorPanel({ imei, kind, start, end }: SensorPanelProps) {
       ...KIND_VALUES[kind].map((v) => ({
         key: v.field,
         dataIndex: v.field,
-        title: `${t(`trackSensors.field.${v.field}`)} (${t(`trackSensors.unit.${v.unit}`)})`,
+        title: `${v.label[texts.lang]} (${v.unit[texts.lang]})`,
         sorter: true,
         sortOrder: table.sortOrderOf(v.field),
         align: 'right' as const,
         render: (x: number) => (typeof x === 'number' ? Number(x.toFixed(2)).toLocaleString() : ''),
       })),
     ],
-    [t, table, kind],
+    [t, table, kind, texts],
   );
 
   const zoomed = view !== null;
@@ -146,7 +148,7 @@ export function SensorPanel({ imei, kind, start, end }: SensorPanelProps) {
             </div>
           ) : chartState === 'empty' ? (
             <div className="wt-sensor-chart-cover">
-              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(zoomed ? 'trackSensors.emptyView' : 'trackSensors.empty', { kind: t(`trackSensors.kind.${kind}`) })} />
+              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(zoomed ? 'trackSensors.emptyView' : 'trackSensors.empty', { kind: texts.kind(kind, 'trackSensors.kind') })} />
             </div>
           ) : chartState === 'error' ? (
             <div className="wt-sensor-chart-cover">
@@ -171,7 +173,7 @@ export function SensorPanel({ imei, kind, start, end }: SensorPanelProps) {
               emptyText: page.isPending ? (
                 <Typography.Text type="secondary">{t('common.loading')}</Typography.Text>
               ) : (
-                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('trackSensors.empty', { kind: t(`trackSensors.kind.${kind}`) })} />
+                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('trackSensors.empty', { kind: texts.kind(kind, 'trackSensors.kind') })} />
               ),
             }}
           />

@@ -3,6 +3,7 @@ import { ROOT_FOLDER_ID } from '@wildtrack/contract';
 import { Alert, App, Button, Dropdown, Empty, Skeleton, type MenuProps } from 'antd';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useKindTexts } from '../../../i18n/sensor-kinds';
 import { ErrorState } from '../../../components/ErrorState';
 import { useBoxHeight } from '../../../components/useBoxHeight';
 import { useDeleteFolder, useDeviceTree } from '../api';
@@ -56,6 +57,7 @@ const ROW_HEIGHT = 28;
  */
 export function DeviceTree({ page, checkable = CHECKABLE_PAGES.includes(page) }: DeviceTreeProps) {
   const { t } = useTranslation();
+  const texts = useKindTexts();
   const { modal, message } = App.useApp();
   const tree = useDeviceTree();
   const index = tree.data;
@@ -240,9 +242,9 @@ export function DeviceTree({ page, checkable = CHECKABLE_PAGES.includes(page) }:
     () =>
       SENSOR_FILTER_VALUES.map((value) => ({
         value,
-        label: `${t(`tree.sensorFilter.${SENSOR_FILTER_NAME[value]}`)} (${counts[value] ?? 0})`,
+        label: `${texts.flag(SENSOR_FILTER_NAME[value]!, 'tree.sensorFilter')} (${counts[value] ?? 0})`,
       })),
-    [t, counts],
+    [texts, counts],
   );
 
   const expandAll = useCallback((): void => {
