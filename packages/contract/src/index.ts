@@ -40,6 +40,7 @@ export * from './ingest.js';
 export * from './calls/version.js';
 export * from './calls/weather.js';
 export * from './calls/fence.js';
+export * from './geodesy.js';
 export * from './calls/userlog.js';
 export * from './calls/member.js';
 export * from './calls/notice.js';

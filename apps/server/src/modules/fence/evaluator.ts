@@ -87,7 +87,7 @@ function fires(rule: InOrOut, entered: boolean): boolean {
  * Evaluates each new batch of a device's fixes against its enabled remote fences (issue 15 item 2).
  *
  * The fences are held in memory: a Flatbush index over their bounding boxes (a fix's candidates are the
- * boxes holding it), then point-in-polygon or haversine for circles. The index is rebuilt when the fences'
+ * boxes holding it), then point-in-polygon or the great-circle distance for circles. The index is rebuilt when the fences'
  * generation moves (a change in this process invalidates it at once; another process's change is seen
  * within REFRESH_MS).
  *

@@ -1,17 +1,7 @@
 import area from '@turf/area';
-import { closeRing, FENCE_TYPE, type FenceShape, type LngLat, openRing } from '@wildtrack/contract';
+import { closeRing, distanceMeters, EARTH_RADIUS_M, FENCE_TYPE, type FenceShape, type LngLat, openRing } from '@wildtrack/contract';
 
-/** Mean Earth radius (m), the haversine's. */
-const EARTH_RADIUS_M = 6_371_008.8;
 const RAD = Math.PI / 180;
-
-/** Great-circle distance in metres between two [lng, lat] positions. */
-export function haversine(lng1: number, lat1: number, lng2: number, lat2: number): number {
-  const dLat = (lat2 - lat1) * RAD;
-  const dLng = (lng2 - lng1) * RAD;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLng / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
-}
 
 /** The shape as stored and answered: a polygon's ring closed. */
 export function normaliseShape(shape: FenceShape): FenceShape {
@@ -117,10 +107,10 @@ export function fenceGeometry(shape: FenceShape): FenceGeometry {
  */
 export type CompiledShape =
   | { kind: 'polygon'; xy: Float64Array; minY: number; maxY: number; bands: number; bandStart: Int32Array; bandEdges: Int32Array }
-  | { kind: 'circle'; lng: number; lat: number; radius: number };
+  | { kind: 'circle'; center: LngLat; radius: number };
 
 export function compile(shape: FenceShape): CompiledShape {
-  if (shape.Type === 'Circle') return { kind: 'circle', lng: shape.Center[0], lat: shape.Center[1], radius: shape.Radius };
+  if (shape.Type === 'Circle') return { kind: 'circle', center: [shape.Center[0], shape.Center[1]], radius: shape.Radius };
   const ring = openRing(shape.Coordinates);
   const n = ring.length;
   const xy = new Float64Array(n * 2);
@@ -148,10 +138,10 @@ export function compile(shape: FenceShape): CompiledShape {
 
 /**
  * Point in polygon (even-odd ray casting on lng/lat, over the edges of the point's latitude band: the same
- * answer as over every edge) or within the circle's radius (haversine).
+ * answer as over every edge) or within the circle's radius (the contract's distanceMeters).
  */
 export function contains(s: CompiledShape, lng: number, lat: number): boolean {
-  if (s.kind === 'circle') return haversine(s.lng, s.lat, lng, lat) <= s.radius;
+  if (s.kind === 'circle') return distanceMeters(s.center, [lng, lat]) <= s.radius;
   if (!(lat >= s.minY && lat <= s.maxY)) return false;
   const xy = s.xy;
   const n = xy.length / 2;

@@ -5,12 +5,10 @@
  * and that area in the unit that reads best.
  */
 
-import { closeRing, openRing, type FenceShape, type LngLat } from '@wildtrack/contract';
+import { closeRing, EARTH_RADIUS_M, openRing, type FenceShape, type LngLat } from '@wildtrack/contract';
 
 export type { FenceShape, LngLat };
 
-/** The mean earth radius, m (@turf/helpers earthRadius, which the server's area uses). */
-const EARTH_RADIUS = 6_371_008.8;
 const RAD = Math.PI / 180;
 
 /**
@@ -28,7 +26,7 @@ export function ringArea(ring: readonly LngLat[]): number {
     const upper = pts[(i + 2) % n]!;
     total += (upper[0] - lower[0]) * RAD * Math.sin(middle[1] * RAD);
   }
-  return Math.abs((total * EARTH_RADIUS * EARTH_RADIUS) / 2);
+  return Math.abs((total * EARTH_RADIUS_M * EARTH_RADIUS_M) / 2);
 }
 
 /** A circle's area, πr² (as the server stores it). */
@@ -43,7 +41,7 @@ export function shapeArea(shape: FenceShape): number {
 
 /** The point `distance` m from `from` towards `bearing` degrees (great circle). */
 export function destination(from: LngLat, distance: number, bearing: number): LngLat {
-  const d = distance / EARTH_RADIUS;
+  const d = distance / EARTH_RADIUS_M;
   const b = bearing * RAD;
   const lat1 = from[1] * RAD;
   const lng1 = from[0] * RAD;
@@ -52,13 +50,6 @@ export function destination(from: LngLat, distance: number, bearing: number): Ln
   return [round(((lng2 / RAD + 540) % 360) - 180), round(lat2 / RAD)];
 }
 
-/** Great-circle distance, m. */
-export function distance(a: LngLat, b: LngLat): number {
-  const dLat = (b[1] - a[1]) * RAD;
-  const dLng = (b[0] - a[0]) * RAD;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a[1] * RAD) * Math.cos(b[1] * RAD) * Math.sin(dLng / 2) ** 2;
-  return 2 * EARTH_RADIUS * Math.asin(Math.min(1, Math.sqrt(h)));
-}
 
 /** A circle as a closed ring of `steps` vertices, for drawing it and for the drawing tool. */
 export function circleRing(center: LngLat, radius: number, steps = 64): LngLat[] {

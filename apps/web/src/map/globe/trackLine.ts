@@ -1,4 +1,5 @@
 import { lastAtOrBefore, type DecodedTrack } from '../../lib/tracks/types';
+import { centralAngle, EARTH_RADIUS_M } from '@wildtrack/contract';
 
 /**
  * What the globe draws of one track, built once per track from its typed arrays: the valid fixes only
@@ -66,7 +67,6 @@ export interface TrackPath {
   vertexOf: Uint32Array;
 }
 
-const EARTH_RADIUS = 6_371_000;
 const RAD = Math.PI / 180;
 
 export function trackPath(line: TrackLine, maxHop = 100_000): TrackPath {
@@ -86,8 +86,8 @@ export function trackPath(line: TrackLine, maxHop = 100_000): TrackPath {
         vertexOf[i] = vertices - 1;
         continue;
       }
-      const angle = centralAngle(plon, plat, lon, lat);
-      const steps = Math.ceil((angle * EARTH_RADIUS) / maxHop);
+      const angle = centralAngle([plon, plat], [lon, lat]);
+      const steps = Math.ceil((angle * EARTH_RADIUS_M) / maxHop);
       for (let k = 1; k < steps; k++) {
         const [ilon, ilat] = slerp(plon, plat, lon, lat, angle, k / steps);
         out.push(ilon, ilat, ph + ((h - ph) * k) / steps);
@@ -116,13 +116,6 @@ export function pathProgress(line: TrackLine, path: TrackPath, time: number | nu
     vertex += (path.vertexOf[index + 1]! - vertex) * f;
   }
   return vertex / (path.count - 1);
-}
-
-function centralAngle(lon1: number, lat1: number, lon2: number, lat2: number): number {
-  const dLat = (lat2 - lat1) * RAD;
-  const dLon = (lon2 - lon1) * RAD;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLon / 2) ** 2;
-  return 2 * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
 /** The point a fraction `f` of the way along the great circle between two places `angle` radians apart. */

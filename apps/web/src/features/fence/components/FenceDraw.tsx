@@ -9,8 +9,8 @@ import {
 } from 'terra-draw';
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
 import { useMap } from '../../../map/MapView';
-import { closeRing, openRing } from '@wildtrack/contract';
-import { circleRing, distance, type FenceShape, type LngLat } from '../geometry';
+import { closeRing, distanceMeters, openRing } from '@wildtrack/contract';
+import { circleRing, type FenceShape, type LngLat } from '../geometry';
 
 export type DrawTool = 'polygon' | 'circle';
 
@@ -37,7 +37,7 @@ export function shapeOfFeature(feature: GeoJSONStoreFeatures): FenceShape | null
   if (feature.properties.mode === 'circle') {
     if (ring.length < 3) return null;
     const center: LngLat = [ring.reduce((s, p) => s + p[0], 0) / ring.length, ring.reduce((s, p) => s + p[1], 0) / ring.length];
-    const radius = ring.reduce((s, p) => s + distance(center, p), 0) / ring.length;
+    const radius = ring.reduce((s, p) => s + distanceMeters(center, p), 0) / ring.length;
     return { Type: 'Circle', Center: [round(center[0]), round(center[1])], Radius: Math.round(radius * 10) / 10 };
   }
   return { Type: 'Polygon', Coordinates: closeRing(ring) };
