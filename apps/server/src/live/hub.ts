@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { LIVE_HEARTBEAT_MS, type LiveMessage, type LiveQuery } from '@wildtrack/contract';
 import type { SessionInfo } from '../http/caller.js';
+import { type DeviceRef, mayReadRecord } from '../modules/device/access.js';
 import type { BusEntry, FixEntry, LiveBus } from './bus.js';
 import type { EventRow, LiveRepository, ReaderState } from './repository.js';
 
@@ -16,10 +17,11 @@ export const CATCH_UP_MAX = 500;
 const GAP_WAIT_MS = 30_000;
 
 /** The device a message is about, for deciding its readers. */
-interface DeviceScope {
-  deviceId: number;
-  orgId: number;
-  samples: boolean;
+type DeviceScope = DeviceRef;
+
+/** When the record a message tells of was taken (an event's happen time, a fix's time): a share's window bounds it. */
+function recordTime(msg: LiveMessage): number | null {
+  return msg.type === 'event' ? msg.happenTime : msg.type === 'fix' ? msg.time : null;
 }
 
 /**
@@ -90,11 +92,12 @@ class LiveConnection {
     }
   }
 
-  /** Whether the user may read a device's messages now (§6): their organisation's, a share inside its window, the examples while their switch is on. */
-  mayRead(scope: DeviceScope, now = Date.now()): boolean {
-    if (scope.orgId === this.session.orgId) return true;
-    if (scope.samples) return this.reader.experience;
-    return this.reader.shares.some((s) => s.deviceId === scope.deviceId && s.effective <= now && now < s.failure);
+  /**
+   * Whether the user may read a record of the device taken at `time` now: the read rule of every call
+   * (modules/device/access.ts mayReadRecord) on the access last read (READER_REFRESH_MS).
+   */
+  mayRead(scope: DeviceScope, time: number, now = Date.now()): boolean {
+    return mayReadRecord(scope, { orgId: this.session.orgId, experience: this.reader.experience, shares: this.reader.shares }, now, time);
   }
 
   offer(msg: LiveMessage, scope: DeviceScope | null): void {
@@ -107,7 +110,7 @@ class LiveConnection {
   }
 
   deliver(msg: LiveMessage, scope: DeviceScope | null): void {
-    if (scope && !this.mayRead(scope)) return;
+    if (scope && !this.mayRead(scope, recordTime(msg) ?? Date.now())) return;
     // An event or notice both replayed and read by the tail goes out once.
     if (msg.type === 'event' || msg.type === 'notice') {
       if (this.recent.has(msg.id)) return;
@@ -287,7 +290,7 @@ export class LiveHub {
   }
 
   private async wants(conn: LiveConnection, e: EventRow): Promise<boolean> {
-    if (!conn.mayRead(e)) return false;
+    if (!conn.mayRead(e, e.happenTime)) return false;
     return this.eventFilter ? this.eventFilter(conn.session.userId, e.deviceId, e.type) : true;
   }
 
@@ -340,7 +343,7 @@ export class LiveHub {
       for (const e of found) {
         const msg = eventMessage(e);
         for (const c of this.connections) {
-          if (c.isClosed || !c.mayRead(e)) continue;
+          if (c.isClosed || !c.mayRead(e, e.happenTime)) continue;
           if (this.eventFilter && !(await this.eventFilter(c.session.userId, e.deviceId, e.type))) continue;
           c.offer(msg, e);
         }

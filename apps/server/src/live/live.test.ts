@@ -20,13 +20,14 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
   let recipient: { token: string };
   let dev: { id: number; imei: string; secret: string };
   let shared: { id: number; imei: string; secret: string };
+  let lately: { id: number; imei: string; secret: string };
   let ownerId = 0;
   let recipientId = 0;
   const T0 = Date.now() - 3600_000;
   let step = 0;
 
-  const upload = async (d: { imei: string; secret: string }, lon: number, lat: number) => {
-    const body = JSON.stringify({ fixes: { t: [T0 + ++step * 60_000], lon: [lon], lat: [lat], alt: [10] } });
+  const upload = async (d: { imei: string; secret: string }, lon: number, lat: number, at = T0 + ++step * 60_000) => {
+    const body = JSON.stringify({ fixes: { t: [at], lon: [lon], lat: [lat], alt: [10] } });
     const res = await t.app.inject({
       method: 'POST',
       url: `${INGEST_BASE}/batch`,
@@ -49,6 +50,7 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
     recipientId = await userId('Live Recipient');
     dev = await t.services.devices.register({ orgId: org, imei: '861000000000001', type: DeviceType.Tracker });
     shared = await t.services.devices.register({ orgId: org, imei: '861000000000002', type: DeviceType.Tracker });
+    lately = await t.services.devices.register({ orgId: org, imei: '861000000000003', type: DeviceType.Tracker });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const addr = t.app.server.address();
     base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
@@ -121,7 +123,7 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
     const failure = now + 2_500;
     await t.database.db
       .insertInto('device_shares')
-      .values({ device_id: shared.id, owner_user_id: ownerId, recipient_user_id: recipientId, edit_device: 0, remote_instr: 0, download_data: 0, effective_time: now - 60_000, failure_time: failure, created_at: now })
+      .values({ device_id: shared.id, owner_user_id: ownerId, recipient_user_id: recipientId, edit_device: 0, remote_instr: 0, download_data: 0, effective_time: T0, failure_time: failure, created_at: now })
       .execute();
     const live = await openLiveReader(base, recipient.token);
     await live.waitFor((m) => m.type === 'ready');
@@ -144,6 +146,33 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
     expect(live.isEnded()).toBe(false);
     live.close();
     owners.close();
+  });
+
+  it("gives a share's recipient only what its window covers, as the calls do (the one read rule): a fix or an event taken before it begins is not delivered", async () => {
+    const now = Date.now();
+    const effective = now - 60_000;
+    await t.database.db
+      .insertInto('device_shares')
+      .values({ device_id: lately.id, owner_user_id: ownerId, recipient_user_id: recipientId, edit_device: 0, remote_instr: 0, download_data: 0, effective_time: effective, failure_time: now + 3600_000, created_at: now })
+      .execute();
+    const live = await openLiveReader(base, recipient.token);
+    await live.waitFor((m) => m.type === 'ready');
+    // A backlog the device uploads late: taken before the window (the fix calls answer none of it to the recipient) ...
+    await upload(lately, 119.5, 42, effective - 30 * 60_000);
+    await recordInstructionEvent(t.database.db, { deviceId: lately.id, instructionId: 5, type: 'SetWork', status: 'SENT', at: effective - 30 * 60_000 });
+    // ... then inside it.
+    await upload(lately, 119.75, 42.5, effective + 1_000);
+    await recordInstructionEvent(t.database.db, { deviceId: lately.id, instructionId: 6, type: 'SetWork', status: 'SUCCESSFUL', at: effective + 1_000 });
+    await live.waitFor(isFix(lately.imei, 119.75));
+    const inside = await live.waitFor((m) => m.type === 'event' && m.imei === lately.imei);
+    await t.services.live.pollEvents();
+    expect(live.messages.filter((m) => m.type === 'fix' && m.imei === lately.imei).map((m) => m.type === 'fix' && m.lon)).toEqual([119.75]);
+    expect(live.messages.filter((m) => m.type === 'event' && m.imei === lately.imei).map((m) => m.type === 'event' && m.happenTime)).toEqual([effective + 1_000]);
+    // The event list answers the recipient the same one event of the device.
+    const { body: list } = await t.call(calls.GetEventListByPage.path, { imei: lately.imei, currentPage: 1, pageSize: 10 }, { token: recipient.token });
+    expect(list.Code, list.Msg).toBe(Code.Success);
+    expect((list.Data as { List: { Id: number }[] }).List.map((e) => e.Id)).toEqual([inside.type === 'event' && inside.eventId]);
+    live.close();
   });
 
   it("delivers a notice to its organisation's consoles (and one to all to everyone), replayed on reconnect; an event the user unsubscribed from is not delivered", async () => {

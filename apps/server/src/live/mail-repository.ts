@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { ShareGrant } from '../modules/device/access.js';
 
 /** An event to mail, with its device's name and organisation. */
 export interface MailEventRow {
@@ -20,8 +21,8 @@ export interface MailRecipient {
   lcid: number;
   zone: string;
   orgId: number;
-  /** Devices shared with the user, the share open now. */
-  shared: Set<number>;
+  /** The shares to the user open now on the batch's devices (their window; the read rule picks, modules/device/access.ts). */
+  shares: ShareGrant[];
 }
 
 /** The reads and the claim behind event e-mail (live/mail.ts). */
@@ -78,7 +79,11 @@ export class MailRepository {
     }));
   }
 
-  /** Users with e-mail on and an address who may read one of these devices now: their organisation's, or a share open now. */
+  /**
+   * Users with e-mail on and an address who may read one of these devices now, for the read rule to decide
+   * each event (live/mail.ts): the users of the devices' organisations, and those with a share open now on one
+   * of them. Only enabled accounts: a disabled one can't sign in to read anything (its sessions ended with it).
+   */
   async recipients(orgIds: readonly number[], deviceIds: readonly number[], now: number): Promise<MailRecipient[]> {
     const out = new Map<number, MailRecipient>();
     const base = () =>
@@ -87,11 +92,12 @@ export class MailRepository {
         .innerJoin('user_settings as s', 's.user_id', 'u.id')
         .select(['u.id', 'u.email', 'u.org_id', 's.lcid', 's.time_zone'])
         .where('s.receive_email', '=', 1)
+        .where('u.enabled', '=', 1)
         .where('u.email', 'is not', null)
         .where('u.email', '!=', '');
     const add = (r: { id: number; email: string | null; org_id: number; lcid: number; time_zone: string }) => {
       const id = Number(r.id);
-      const got = out.get(id) ?? { userId: id, email: r.email ?? '', lcid: Number(r.lcid), zone: r.time_zone, orgId: Number(r.org_id), shared: new Set<number>() };
+      const got = out.get(id) ?? { userId: id, email: r.email ?? '', lcid: Number(r.lcid), zone: r.time_zone, orgId: Number(r.org_id), shares: [] };
       out.set(id, got);
       return got;
     };
@@ -99,12 +105,12 @@ export class MailRepository {
     if (deviceIds.length > 0) {
       const rows = await base()
         .innerJoin('device_shares as sh', 'sh.recipient_user_id', 'u.id')
-        .select('sh.device_id')
+        .select(['sh.device_id', 'sh.effective_time', 'sh.failure_time'])
         .where('sh.device_id', 'in', [...deviceIds])
         .where('sh.effective_time', '<=', now)
         .where('sh.failure_time', '>', now)
         .execute();
-      for (const r of rows) add(r).shared.add(Number(r.device_id));
+      for (const r of rows) add(r).shares.push({ deviceId: Number(r.device_id), effective: Number(r.effective_time), failure: Number(r.failure_time) });
     }
     return [...out.values()];
   }

@@ -57,11 +57,17 @@ describe.each(DIALECTS)('event e-mail on %s', (dialect) => {
     await t.services.users.createUser({ orgName: 'Mail Owner', userName: 'ibis01', password: 'Field-Station-1', email: 'ibis@example.org' });
     await t.services.users.createUser({ orgName: 'Mail Stranger', userName: 'stork01', password: 'Field-Station-1', email: 'stork@example.org' });
     await t.services.users.createUser({ orgName: 'Mail Lapsed', userName: 'crane01', password: 'Field-Station-1', email: 'crane@example.org' });
+    await t.services.users.createUser({ orgName: 'Mail Recipient', userName: 'avocet01', password: 'Field-Station-1', email: 'avocet@example.org' });
+    await t.services.users.createUser({ orgName: 'Mail Owner', userName: 'plover01', password: 'Field-Station-1', email: 'plover@example.org' });
     await setMail('egret01', true, 'zh');
     await setMail('heron01', true, 'en');
     await setMail('ibis01', false, 'en');
     await setMail('stork01', true, 'en');
     await setMail('crane01', true, 'en');
+    await setMail('avocet01', true, 'en');
+    await setMail('plover01', true, 'en');
+    // A member of the owner's organisation whose account is disabled: they can't sign in to read anything.
+    await t.database.db.updateTable('users').set({ enabled: 0 }).where('id', '=', await userIdOf('plover01')).execute();
     const org = await t.services.devices.orgIdByName('Mail Owner');
     dev = await t.services.devices.register({ orgId: org, imei: '862000000000001', type: DeviceType.Tracker, caption: 'Egret 7' });
     // A share that has ended: its recipient gets nothing.
@@ -120,5 +126,27 @@ describe.each(DIALECTS)('event e-mail on %s', (dialect) => {
     expect(await mail.tick()).toBe(2);
     await expect.poll(() => sink.mails.length, { timeout: 10_000 }).toBe(before + 2);
     for (const m of sink.mails.slice(before)) expect(m.subject).toMatch(/^Wildtrack(：1 条新事件|: 1 new events)$/);
+  });
+
+  it("mails a share's recipient the events its window covers, as the event list answers them (the one read rule), and no disabled account", async () => {
+    const mail = t.services.eventMail;
+    const now = Date.now();
+    const effective = now - 3600_000;
+    await t.database.db
+      .insertInto('device_shares')
+      .values({ device_id: dev.id, owner_user_id: await userIdOf('egret01'), recipient_user_id: await userIdOf('avocet01'), edit_device: 0, remote_instr: 0, download_data: 0, effective_time: effective, failure_time: now + 86_400_000, created_at: now })
+      .execute();
+    const before = sink.mails.length;
+    // A battery report the device uploads late, taken before the share began, and one inside the window.
+    for (const at of [effective - 3600_000, effective + 60_000]) {
+      await t.database.db.insertInto('events').values({ device_id: dev.id, type: EventType.Device, happen_time: at, content: JSON.stringify({ key: 'batteryLow', percent: 8 }) }).execute();
+    }
+    await mail.tick();
+    expect(await mail.tick()).toBe(3);
+    await expect.poll(() => sink.mails.length, { timeout: 10_000 }).toBe(before + 3);
+    const byTo = new Map(sink.mails.slice(before).map((m) => [m.to[0], m]));
+    expect([...byTo.keys()].sort()).toEqual(['avocet@example.org', 'egret@example.org', 'heron@example.org']);
+    expect(byTo.get('heron@example.org')!.subject).toBe('Wildtrack: 2 new events');
+    expect(byTo.get('avocet@example.org')!.subject).toBe('Wildtrack: 1 new events');
   });
 });

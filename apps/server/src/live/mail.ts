@@ -1,6 +1,7 @@
 import { formatTime, langFromId, message } from '@wildtrack/contract';
 import type { Config } from '../config.js';
 import { createMailer, type Mailer } from '../mail/transport.js';
+import { mayReadRecord } from '../modules/device/access.js';
 import { describeEvent } from '../modules/event/service.js';
 import type { EventFilter } from './hub.js';
 import type { MailRepository, MailEventRow } from './mail-repository.js';
@@ -12,7 +13,8 @@ const LISTED_MAX = 50;
  * Event e-mail (issue 15 item 5): every interval (EVENT_MAIL_INTERVAL_SECONDS, a minute by default) one process claims the events written since
  * the last batch (MailRepository.claimBatch: one conditional update, so two servers never mail a batch
  * twice) and sends each user whose ReceiveNotification.Email is on one mail listing the batch's events of the
- * devices they may read now (their organisation's, shares open now; sample devices are not mailed) and
+ * devices they may read now by the read rule of every call (modules/device/access.ts mayReadRecord: their
+ * organisation's, a share open now with the event inside its window; sample devices are not mailed) and
  * subscribe to (EventSubscribe), in their language and time zone. Off without SMTP_URL.
  */
 export class EventMailer {
@@ -40,7 +42,8 @@ export class EventMailer {
     for (const user of await this.repo.recipients(orgIds, deviceIds, now)) {
       const theirs: MailEventRow[] = [];
       for (const e of events) {
-        if (e.orgId !== user.orgId && !user.shared.has(e.deviceId)) continue;
+        // The read rule of every call (the examples are not mailed: the batch holds none of them).
+        if (!mayReadRecord({ deviceId: e.deviceId, orgId: e.orgId, samples: false }, { orgId: user.orgId, experience: false, shares: user.shares }, now, e.happenTime)) continue;
         if (await this.wants(user.userId, e.deviceId, e.type)) theirs.push(e);
       }
       if (theirs.length === 0) continue;

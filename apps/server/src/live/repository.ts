@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { ShareGrant } from '../modules/device/access.js';
 
 /** A stored event with what deciding its readers needs: its device's IMEI and organisation. */
 export interface EventRow {
@@ -19,18 +20,12 @@ export interface DeviceInfo {
   samples: boolean;
 }
 
-/** A share to the reader: the device and its window (epoch ms). */
-export interface ShareWindow {
-  deviceId: number;
-  effective: number;
-  failure: number;
-}
-
 /** What decides which live messages a signed-in console gets, read when it connects and every refresh. */
 export interface ReaderState {
   alive: boolean;
   experience: boolean;
-  shares: ShareWindow[];
+  /** The shares to the user not yet over: their device and window (the rule, modules/device/access.ts, reads no rights here). */
+  shares: ShareGrant[];
 }
 
 /** The reads behind live delivery: new events (the events table is the live log of events), devices, readers. */

@@ -6,6 +6,7 @@ import { DAY_MS } from '../../db/shared-writes.js';
 import type { Caller } from '../../http/caller.js';
 import type { FileAnswer } from '../../http/calls.js';
 import { AppError } from '../../http/errors.js';
+import { clampToWindow } from '../device/access.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
 import type { AccelerationService } from '../sensor/acceleration.js';
 import type { ArchiveRepository, ArchiveRow } from './repository.js';
@@ -84,13 +85,10 @@ export class ArchiveService {
 
   /** The archive days a caller may see of the device: the window, cut to a share's. */
   private visibleDays(device: ResolvedDevice, now: number): { fromDay: number; toDay: number } {
-    let { fromDay, toDay } = this.window(now);
-    const { access } = device;
-    if (access.kind === 'shared') {
-      if (access.effective !== null) fromDay = Math.max(fromDay, Math.floor(access.effective / DAY_MS));
-      if (access.failure !== null) toDay = Math.min(toDay, Math.floor(access.failure / DAY_MS));
-    }
-    return { fromDay, toDay };
+    const { fromDay, toDay } = this.window(now);
+    // The days the window's ms touch (floor is monotonic: the same days as cutting the day numbers).
+    const { from, to } = clampToWindow({ from: fromDay * DAY_MS, to: toDay * DAY_MS + DAY_MS - 1 }, device.access);
+    return { fromDay: Math.floor(from / DAY_MS), toDay: Math.floor(to / DAY_MS) };
   }
 
   /**
@@ -99,12 +97,10 @@ export class ArchiveService {
    * whole day (the stored file is the caller's).
    */
   private cutOf(device: ResolvedDevice, day: number): { from: number; to: number } | null {
-    const { access } = device;
-    if (access.kind !== 'shared') return null;
+    if (device.access.kind !== 'shared') return null;
     const start = day * DAY_MS;
     const end = start + DAY_MS - 1;
-    const from = access.effective !== null ? Math.max(start, access.effective) : start;
-    const to = access.failure !== null ? Math.min(end, access.failure) : end;
+    const { from, to } = clampToWindow({ from: start, to: end }, device.access);
     return from === start && to === end ? null : { from, to };
   }
 

@@ -26,7 +26,7 @@ import {
 import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { AppError } from '../../http/errors.js';
-import { type AccessRow, accessOf, type DeviceAccess, deviceNotFound, OWN_RIGHTS, permissionOf, requireRight } from './access.js';
+import { accessOfRow, type DeviceAccess, deviceNotFound, OWN_RIGHTS, permissionOf, requireRight } from './access.js';
 import type { DeviceConsoleRepository } from './console-repository.js';
 import { captionFor } from './samples.js';
 import { buildTree, folderNotFound, parseFolderRef, refuseReadOnlyFolder, ReportGaps, treeState } from './tree.js';
@@ -51,27 +51,16 @@ export class DeviceConsole {
   constructor(private readonly q: DeviceConsoleRepository) {}
 
   async resolve(caller: Caller, imei: string, known?: Awaited<ReturnType<DeviceConsoleRepository['withAccess']>>): Promise<ResolvedDevice> {
-    const row = known ?? (await this.q.withAccess(imei.trim(), caller.session.userId, Date.now()));
+    const now = Date.now();
+    const row = known ?? (await this.q.withAccess(imei.trim(), caller.session.userId, now));
     if (!row) throw deviceNotFound();
-    return { ...row, access: await this.accessOfRow(caller, row) };
+    return { ...row, access: await this.accessOfRow(caller, row, now) };
   }
 
-  /** The caller's access to a device by its access query's row, or "no such device". */
-  private async accessOfRow(caller: Caller, row: BriefRow): Promise<DeviceAccess> {
-    const accessRow: AccessRow = {
-      org_id: row.org_id,
-      is_samples: row.is_samples,
-      share_id: row.share_id,
-      edit_device: row.edit_device,
-      remote_instr: row.remote_instr,
-      download_data: row.download_data,
-      effective_time: row.share_effective,
-      failure_time: row.share_failure,
-      owner_user_id: row.owner_user_id,
-      owner_name: row.owner_name,
-    };
+  /** The caller's access to a device by its access query's row (read at `now`), by the read rule (access.ts), or "no such device". */
+  private async accessOfRow(caller: Caller, row: BriefRow, now: number): Promise<DeviceAccess> {
     const experience = row.is_samples === 1 ? await this.q.experienceFlag(caller.session.userId) : false;
-    const access = accessOf(accessRow, caller.session, experience);
+    const access = accessOfRow({ ...row, effective_time: row.share_effective, failure_time: row.share_failure }, caller.session, experience, now);
     if (!access) throw deviceNotFound();
     return access;
   }
@@ -106,12 +95,13 @@ export class DeviceConsole {
     query: (wanted: string[], userId: number, now: number) => Promise<Map<string, R>>,
   ): Promise<(R & { access: DeviceAccess })[]> {
     const wanted = [...new Set(imeis.map((i) => i.trim()))];
-    const rows = await query(wanted, caller.session.userId, Date.now());
+    const now = Date.now();
+    const rows = await query(wanted, caller.session.userId, now);
     const out: (R & { access: DeviceAccess })[] = [];
     for (const imei of wanted) {
       const row = rows.get(imei);
       if (!row) throw deviceNotFound();
-      out.push({ ...row, access: await this.accessOfRow(caller, row) });
+      out.push({ ...row, access: await this.accessOfRow(caller, row, now) });
     }
     return out;
   }

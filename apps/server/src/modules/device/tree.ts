@@ -13,7 +13,7 @@ import {
 } from '@wildtrack/contract';
 import type { Caller } from '../../http/caller.js';
 import { AppError } from '../../http/errors.js';
-import { accessOf, type DeviceAccess, EXAMPLE_RIGHTS, OWN_RIGHTS, permissionOf } from './access.js';
+import { accessOfRow, type DeviceAccess, EXAMPLE_RIGHTS, OWN_RIGHTS, permissionOf } from './access.js';
 import type { DeviceConsoleRepository, TreeDeviceRow, TreeRowArray, TreeStateRow } from './console-repository.js';
 import { captionFor } from './samples.js';
 import { readWorkStatus, reportGapOf } from './work-status.js';
@@ -129,7 +129,7 @@ export async function buildTree(q: DeviceConsoleRepository, caller: Caller, orgN
       byOwner.set(ownerId, folder);
       out.push(folder);
     }
-    const access = accessOf({ ...r, is_samples: 0 }, session, false)!;
+    const access = accessOfRow({ ...r, is_samples: 0 }, session, false, now)!;
     add(folder, Number(r.id), access, permissionOfAccess(access), toArray(r));
   }
   const count = (f: TreeFolder): number => (f.DeviceCount = f.Devices.length + f.Folders.reduce((n, c) => n + count(c), 0));

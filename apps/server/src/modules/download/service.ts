@@ -21,6 +21,7 @@ import { SerialQueue } from '../../jobs/serial-queue.js';
 import type { FileAnswer } from '../../http/calls.js';
 import { AppError, FieldRefusal } from '../../http/errors.js';
 import { checkedRange } from '../../http/range.js';
+import { clampToWindow } from '../device/access.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
 import type { DownloadTaskRepository, DownloadTaskRow, TaskProgress } from './repository.js';
 
@@ -136,16 +137,7 @@ export class DownloadTaskService {
     const { from, to } = checkedRange(caller, body);
     const devices = await this.downloadable(caller, body.imeis);
     const kinds = [...new Set(body.kinds)];
-    const parts: TaskDevice[] = devices.map((d) => {
-      const { access } = d;
-      const shared = access.kind === 'shared';
-      return {
-        imei: d.imei,
-        caption: d.caption,
-        from: shared && access.effective !== null ? Math.max(from, access.effective) : from,
-        to: shared && access.failure !== null ? Math.min(to, access.failure) : to,
-      };
-    });
+    const parts: TaskDevice[] = devices.map((d) => ({ imei: d.imei, caption: d.caption, ...clampToWindow({ from, to }, d.access) }));
     const title = body.title?.trim() || `${formatTime(from, caller.zone).slice(0, 10)} ~ ${formatTime(to, caller.zone).slice(0, 10)}`;
     const id = await this.repo.create({
       userId: caller.session.userId,

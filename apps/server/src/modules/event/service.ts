@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { optionalRange } from '../../http/range.js';
 import { AppError } from '../../http/errors.js';
+import { ALL_TIME, clampToWindow, type WindowOfAccess } from '../device/access.js';
 import type { DeviceConsole } from '../device/console.js';
 import { captionFor } from '../device/samples.js';
 import type { EventQuery, EventRepository, EventRow, SubscriptionRow } from './repository.js';
@@ -26,7 +27,7 @@ interface Readable {
   id: number;
   imei: string;
   caption: string;
-  access: { kind: string; effective: number | null; failure: number | null };
+  access: WindowOfAccess;
 }
 
 /** A gap in words: "3 h 20 min" / "20 min". */
@@ -102,7 +103,7 @@ export class EventService {
     return {
       userId: caller.session.userId,
       deviceIds: devices.filter((d) => d.access.kind !== 'shared').map((d) => d.id),
-      windows: shared.map((d) => ({ deviceId: d.id, from: d.access.effective ?? 0, to: d.access.failure ?? Number.MAX_SAFE_INTEGER })),
+      windows: shared.map((d) => ({ deviceId: d.id, ...clampToWindow(ALL_TIME, d.access) })),
       type: f.eventType,
       from,
       to,

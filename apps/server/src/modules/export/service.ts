@@ -7,6 +7,7 @@ import type { Caller } from '../../http/caller.js';
 import type { FileAnswer } from '../../http/calls.js';
 import { AppError } from '../../http/errors.js';
 import { checkedRange } from '../../http/range.js';
+import { clampToWindow } from '../device/access.js';
 import type { DeviceConsole } from '../device/console.js';
 import { exportFileName, writeExport } from './export.js';
 
@@ -28,10 +29,7 @@ export class ExportService {
     const device = await this.devices.resolve(caller, body.imei);
     if (!device.access.rights.DownloadData) throw new AppError(Code.Forbidden, 'export.noDownloadRight');
     const { from, to } = checkedRange(caller, body);
-    const { access } = device;
-    const shared = access.kind === 'shared';
-    const start = shared && access.effective !== null ? Math.max(from, access.effective) : from;
-    const end = shared && access.failure !== null ? Math.min(to, access.failure) : to;
+    const { from: start, to: end } = clampToWindow({ from, to }, device.access);
     const page = body.currentPage !== undefined && body.pageSize !== undefined ? { skip: (body.currentPage - 1) * body.pageSize, limit: body.pageSize } : {};
     const params = {
       imei: device.imei,

@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { checkedRange } from '../../http/range.js';
 import { AppError } from '../../http/errors.js';
+import { clampToWindow } from '../device/access.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
 import type { FieldQuery, FieldRepository, MotionRow, PoiRow } from './repository.js';
 
@@ -29,13 +30,7 @@ export interface Page<R> {
 
 /** The part of [from, to] a share's window lets its recipient see (the window's ends included). */
 function within(device: ResolvedDevice, from: number, to: number): FieldQuery | undefined {
-  const { access } = device;
-  const shared = access.kind === 'shared';
-  const q = {
-    deviceId: Number(device.id),
-    from: shared && access.effective !== null ? Math.max(from, access.effective) : from,
-    to: shared && access.failure !== null ? Math.min(to, access.failure) : to,
-  };
+  const q = { deviceId: Number(device.id), ...clampToWindow({ from, to }, device.access) };
   return q.from <= q.to ? q : undefined;
 }
 

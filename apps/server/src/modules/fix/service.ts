@@ -23,7 +23,7 @@ import { AppError } from '../../http/errors.js';
 import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { checkedRange, optionalRange } from '../../http/range.js';
-import { requireRight } from '../device/access.js';
+import { ALL_TIME, clampToWindow, requireRight, windowOf } from '../device/access.js';
 import type { DeviceConsole, BriefDevice } from '../device/console.js';
 import { captionFor } from '../device/samples.js';
 import {
@@ -144,8 +144,7 @@ export class FixService {
       name: resolved.remark_name || captionFor(resolved.imei, resolved.caption, resolved.is_samples === 1, caller.lang),
       secondLevel: resolved.second_level_fix === 1,
       resolved,
-      from: access.kind === 'shared' && access.effective !== null ? access.effective : Number.NEGATIVE_INFINITY,
-      to: access.kind === 'shared' && access.failure !== null ? access.failure : Number.POSITIVE_INFINITY,
+      ...windowOf(access),
     };
   }
 
@@ -159,8 +158,7 @@ export class FixService {
     const grades = letters.length === PRECISION_GRADES.length ? undefined : [...letters].flatMap((l) => PRECISION_GRADE_VALUES[l] ?? []);
     return {
       deviceId: device.id,
-      from: Math.max(range.from, device.from),
-      to: Math.min(range.to, device.to),
+      ...clampToWindow(range, device.resolved.access),
       bounds: boundsOf(filter),
       grades,
       validOnly: filter.validOnly,
@@ -379,7 +377,10 @@ export class FixService {
     const devices: Device[] = [];
     for (const resolved of await this.devices.resolveManyBrief(caller, imeis)) devices.push(await this.device(caller, resolved.imei, resolved));
     const rows = await this.fixes.lastMany(
-      devices.map((d) => ({ deviceId: d.id, notAfter: Math.min(d.to, Number.MAX_SAFE_INTEGER), notBefore: Math.max(d.from, Number.MIN_SAFE_INTEGER) })),
+      devices.map((d) => {
+        const w = clampToWindow(ALL_TIME, d.resolved.access);
+        return { deviceId: d.id, notAfter: w.to, notBefore: w.from };
+      }),
     );
     const found = devices.flatMap((d, i) => (rows[i] ? [{ device: d, row: rows[i] }] : []));
     const named = await this.named(found.map((f) => f.row));
@@ -395,12 +396,13 @@ export class FixService {
     const device = await this.device(caller, imei);
     requireRight(device.resolved.access, 'EditFix');
     const times = [...new Set(ids.map(Number))];
-    return this.fixes.markInvalid(device.id, times, Math.max(device.from, Number.MIN_SAFE_INTEGER), Math.min(device.to, Number.MAX_SAFE_INTEGER), caller.session.userId, Date.now());
+    const w = clampToWindow(ALL_TIME, device.resolved.access);
+    return this.fixes.markInvalid(device.id, times, w.from, w.to, caller.session.userId, Date.now());
   }
 
   private convertedRange(caller: Caller, device: Device, body: RangeInput): { from: number; to: number } {
     const { from, to } = optionalRange(caller, body);
-    return { from: Math.max(from ?? Number.MIN_SAFE_INTEGER, device.from), to: Math.min(to ?? Number.MAX_SAFE_INTEGER, device.to) };
+    return clampToWindow({ from: from ?? Number.MIN_SAFE_INTEGER, to: to ?? Number.MAX_SAFE_INTEGER }, device.resolved.access);
   }
 
   async convertedCount(caller: Caller, body: z.output<typeof calls.GetConvertedInvalidCount.body>): Promise<number> {

@@ -28,6 +28,7 @@ import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { checkedRange } from '../../http/range.js';
 import { AppError } from '../../http/errors.js';
+import { ALL_TIME, clampToWindow } from '../device/access.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
 import { captionFor, type SampleInstruction } from '../device/samples.js';
 import { commWindowMs, nextPostback } from '../device/work-status.js';
@@ -150,7 +151,7 @@ export class InstructionService {
     // A share's recipient sees the instructions sent inside the share's window, as with the device's data.
     const windows = devices
       .filter((d) => d.access.kind === 'shared')
-      .map((d) => ({ deviceId: Number(d.id), from: d.access.effective ?? 0, to: d.access.failure ?? Number.MAX_SAFE_INTEGER }));
+      .map((d) => ({ deviceId: Number(d.id), ...clampToWindow(ALL_TIME, d.access) }));
     return { deviceIds: devices.map((d) => Number(d.id)), from, to, windows, type: body.type, status: body.status };
   }
 

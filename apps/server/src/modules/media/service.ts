@@ -23,6 +23,7 @@ import type { Caller } from '../../http/caller.js';
 import type { FileAnswer } from '../../http/calls.js';
 import { FieldRefusal } from '../../http/errors.js';
 import { checkedRange } from '../../http/range.js';
+import { clampToWindow, inWindow } from '../device/access.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
 import { convertPdmFile, PdmRateError, wavSizeOf } from './pdm.js';
 import { type MediaQuery, type MediaRepository, type MediaRow, type RecordingRow, ThumbStatus } from './repository.js';
@@ -110,13 +111,7 @@ export class MediaService {
   private async recording(caller: Caller, device: ResolvedDevice, text: string, field: (string | number)[]): Promise<RecordingRow> {
     const at = parseTime(text, caller.zone);
     if (at === null) throw new FieldRefusal(field, 'validation.time');
-    const { access } = device;
-    let from = at;
-    let to = at + 999;
-    if (access.kind === 'shared') {
-      if (access.effective !== null) from = Math.max(from, access.effective);
-      if (access.failure !== null) to = Math.min(to, access.failure);
-    }
+    const { from, to } = clampToWindow({ from: at, to: at + 999 }, device.access);
     const row = from <= to ? await this.records.recording(Number(device.id), from, to) : undefined;
     if (!row) throw new FieldRefusal(field, 'media.noRecording');
     return row;
@@ -256,14 +251,7 @@ export class MediaService {
     const { from, to } = checkedRange(caller, body);
     const flag = MEDIA_FLAGS[kind];
     if ((Number(device.sensors) & SensorFlag[flag]) === 0) throw new FieldRefusal(field, 'sensor.none', { sensor: message(caller.lang, `sensor.${flag}`) });
-    const { access } = device;
-    const shared = access.kind === 'shared';
-    const q = {
-      deviceId: Number(device.id),
-      kind: MediaKind[kind],
-      from: shared && access.effective !== null ? Math.max(from, access.effective) : from,
-      to: shared && access.failure !== null ? Math.min(to, access.failure) : to,
-    };
+    const q = { deviceId: Number(device.id), kind: MediaKind[kind], ...clampToWindow({ from, to }, device.access) };
     return q.from <= q.to ? q : undefined;
   }
 
@@ -343,8 +331,7 @@ export class MediaService {
     const device = await this.devices.resolve(caller, imei).catch(() => undefined);
     if (!device) return undefined;
     const t = Number(time);
-    const { access } = device;
-    if (access.kind === 'shared' && ((access.effective !== null && t < access.effective) || (access.failure !== null && t > access.failure))) return undefined;
+    if (!inWindow(t, device.access)) return undefined;
     const id = Number(device.id);
     if (what === 'audio' && ext === 'wav') {
       const wav = await this.servedWavOf(id, t);

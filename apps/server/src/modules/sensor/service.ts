@@ -20,6 +20,7 @@ import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { checkedRange } from '../../http/range.js';
 import { FieldRefusal } from '../../http/errors.js';
+import { clampToWindow } from '../device/access.js';
 import type { DeviceConsole } from '../device/console.js';
 import { burstSamples } from './burst-samples.js';
 import type { BurstColumn, BurstRow, SensorColumn, SensorQuery, SensorRepository, SensorRow } from './repository.js';
@@ -125,14 +126,7 @@ export async function visibleRange(devices: DeviceConsole, caller: Caller, body:
   if (!flags.some((f) => (Number(device.sensors) & SensorFlag[f]) !== 0)) {
     throw new FieldRefusal(['imei'], 'sensor.none', { sensor: message(caller.lang, `sensor.${flags[0]!}`) });
   }
-  const { access } = device;
-  const shared = access.kind === 'shared';
-  const q = {
-    deviceId: Number(device.id),
-    from: shared && access.effective !== null ? Math.max(from, access.effective) : from,
-    // The window's ends are included, as for fixes (modules/fix).
-    to: shared && access.failure !== null ? Math.min(to, access.failure) : to,
-  };
+  const q = { deviceId: Number(device.id), ...clampToWindow({ from, to }, device.access) };
   return q.from <= q.to ? { ...q, imei: device.imei } : undefined;
 }
 
