@@ -56,7 +56,7 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
     base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
   });
   afterAll(async () => {
-    console.log("closing app"); await t.app.close(); console.log("app closed");
+    await t.app.close();
     await t.close();
   });
 
