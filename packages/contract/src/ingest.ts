@@ -6,7 +6,7 @@ import { InstructionParamsSchema, InstrTypeSchema } from './calls/instruction.js
 import { PendingFenceRuleSchema } from './calls/fence.js';
 import { WorkSettingsSchema } from './calls/mount.js';
 import { SENSOR_KIND_NAMES } from './sensor-kinds.js';
-import { ImeiSchema } from './validation.js';
+import { freeText, ImeiSchema } from './validation.js';
 import { bodyHash, canonicalString, newRequestCode } from './wire.js';
 
 /**
@@ -99,7 +99,11 @@ export const POI_PHOTO_MAX_BYTES = 2 * 1024 * 1024;
 /** Field records per batch (they are few: a ranger records a handful a day). */
 export const INGEST_MAX_FIELD_RECORDS = 500;
 
-const fieldText = (max: number) => z.string().trim().max(max);
+/**
+ * A field record's free text: the contract's text rule (hidden characters refused: NUL, bidirectional overrides and
+ * isolates, as for every call's free strings), trimmed; `lines` lets tab and line breaks through (a description).
+ */
+const fieldText = (max: number, lines = false) => freeText(undefined, { lines }).trim().max(max);
 /** The ranger using the phone, as the organisation's field app numbers them. */
 const recorder = { recorder: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER), recorderName: fieldText(64).min(1) };
 
@@ -113,7 +117,7 @@ export const PoiRecordSchema = z.object({
   lat: z.number().min(-90).max(90),
   alt: num.nullable().optional(),
   address: fieldText(200).default(''),
-  description: fieldText(2000).default(''),
+  description: fieldText(2000, true).default(''),
   /** JPEG or PNG files, base64. */
   photos: z.array(z.string().min(1)).max(POI_MAX_PHOTOS).default([]),
 });
@@ -219,7 +223,7 @@ export const AckSchema = z.object({
   id: z.number().int(),
   outcome: z.enum(['SUCCESSFUL', 'FAILED']),
   executedAt: time,
-  message: z.string().max(500).optional(),
+  message: freeText(undefined, { lines: true }).max(500).optional(),
   reason: z.enum(INSTRUCTION_FAILURE_REASONS).optional(),
   relay: ImeiSchema.optional(),
 });

@@ -13,6 +13,7 @@ import {
   IngestBatchSchema,
   IngestHeader,
   MediaQuerySchema,
+  message,
 } from '@wildtrack/contract';
 import type { z } from 'zod';
 import { type Held, IngestAllowance, INGEST_RETRY_AFTER_S } from './allowance.js';
@@ -76,7 +77,8 @@ function firstIssue(error: z.ZodError): string {
   if (!issue) return 'invalid';
   const where = issue.path.join('.') || 'body';
   if (typeof issue.input === 'number' && !Number.isFinite(issue.input)) return `${where}: NaN or Infinity`;
-  return `${where}: ${issue.message}`;
+  // a contract rule's message key (the text rule's 'validation.hiddenChars') as its English sentence, the field its path
+  return `${where}: ${message('en', issue.message, { field: where })}`;
 }
 
 /**

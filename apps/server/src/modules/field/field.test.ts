@@ -96,6 +96,15 @@ describe.each(DIALECTS)('field records on %s', (dialect) => {
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ ok: false, error: 'bad_photo' });
     expect(String(bad.body.reason)).toContain('pois[0].photos[0]');
+    // Free texts keep the contract's text rule: a right-to-left override or a NUL refuses the batch, naming the field;
+    // a description may hold line breaks.
+    for (const [field, value] of [['name', 'Nest \u202Egnp.exe'], ['recorderName', 'Li\u0000Wei'], ['description', 'two\u2066 chicks']] as const) {
+      const hidden = await send({ pois: [{ ...batch.pois![1]!, t: BASE + 8 * HOUR, [field]: value }] });
+      expect([hidden.status, hidden.body.ok], field).toEqual([400, false]);
+      expect(String(hidden.body.reason), field).toBe(`pois.0.${field}: The pois.0.${field} must not hold control, invisible or text-direction characters.`);
+    }
+    const lines = await send({ pois: [{ ...batch.pois![1]!, t: BASE - DAY, description: 'Two adults\nthree chicks' }] });
+    expect(lines.body).toMatchObject({ ok: true, accepted: { pois: 1 } });
     const unknown = await send({ behaviors: [{ ...batch.behaviors![0]!, start: BASE + 7 * HOUR, end: BASE + 6 * HOUR }] });
     expect(unknown.status).toBe(400);
     expect(await data(calls.GetPoiList, { imei: phone.imei, ...range })).toMatchObject({ Total: 2 });
