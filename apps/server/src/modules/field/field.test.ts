@@ -100,7 +100,7 @@ describe.each(DIALECTS)('field records on %s', (dialect) => {
     // a description may hold line breaks.
     for (const [field, value] of [['name', 'Nest \u202Egnp.exe'], ['recorderName', 'Li\u0000Wei'], ['description', 'two\u2066 chicks']] as const) {
       const hidden = await send({ pois: [{ ...batch.pois![1]!, t: BASE + 8 * HOUR, [field]: value }] });
-      expect([hidden.status, hidden.body.ok], field).toEqual([400, false]);
+      expect([hidden.status, hidden.body.ok, hidden.body.error], field).toEqual([400, false, 'bad_batch']);
       expect(String(hidden.body.reason), field).toBe(`pois.0.${field}: The pois.0.${field} must not hold control, invisible or text-direction characters.`);
     }
     const lines = await send({ pois: [{ ...batch.pois![1]!, t: BASE - DAY, description: 'Two adults\nthree chicks' }] });
