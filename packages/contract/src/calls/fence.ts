@@ -312,12 +312,23 @@ export const FenceImportFields = z.object({
   labelPrefix: z.string().trim().max(FENCE_LABEL_MAX - 6, { error: 'validation.tooLong' }).refine(plainText.check, { error: plainText.error }).optional(),
 });
 
+/**
+ * One fence an import made, as its answer names it: what the console reports (how many, their names) without
+ * each shape back (a file at the limits is 600,000 vertices: re-read and serialised, that answer held the
+ * server's other calls up for seconds; GetFenceList has the shapes).
+ */
+export const ImportedFenceSchema = FenceSchema.pick({ Id: true, IdStr: true, Label: true, Area: true }).extend({
+  /** The vertices of its ring (the closing repetition not counted). */
+  Vertices: z.number().int(),
+});
+export type ImportedFence = z.infer<typeof ImportedFenceSchema>;
+
 export const ImportShp = defineCall({
   path: FENCE_IMPORT_PATH,
   auth: 'session',
   access: 'session',
   body: EmptyBody,
-  data: z.object({ List: z.array(FenceSchema) }),
+  data: z.object({ List: z.array(ImportedFenceSchema) }),
   multipart: { fields: FenceImportFields, files: ['file'] },
   timeout: 'long',
   summary: 'Imports the polygons of one .shp (under 10 MB) as fences with the given settings, all or none.',

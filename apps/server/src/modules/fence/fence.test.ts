@@ -10,6 +10,7 @@ import {
   DeviceStatus,
   DeviceType,
   type Fence,
+  type ImportedFence,
   FENCE_IMPORT_PATH,
   FENCE_SHP_MAX_BYTES,
   type FenceRule,
@@ -96,7 +97,7 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
       headers: { ...signedHeaders({ token: opts.token ?? alice, path: FENCE_IMPORT_PATH, body: undefined, lcid: LanguageId[opts.lang ?? 'en'] }), 'content-type': `multipart/form-data; boundary=${boundary}` },
       payload: Buffer.concat(chunks),
     });
-    return res.json() as { Code: number; Msg: string; Data: { List: Fence[] } | null };
+    return res.json() as { Code: number; Msg: string; Data: { List: ImportedFence[] } | null };
   };
 
   beforeAll(async () => {
@@ -417,6 +418,11 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
     const ok = await upload({ name: 'parks.shp', bytes: good }, { settings: s });
     expect(ok.Code, ok.Msg).toBe(Code.Success);
     expect(ok.Data!.List.map((f) => f.Label).sort()).toEqual(['parks 1', 'parks 2']);
+    // the answer names what it made (the contract's ImportedFence), not each shape: GetFenceList has those
+    expect(calls.ImportShp.data.safeParse(ok.Data).success).toBe(true);
+    expect(ok.Data!.List.map((f) => [f.Label, f.Vertices, Object.keys(f).includes('Shape')])).toEqual([['parks 1', 4, false], ['parks 2', 3, false]]);
+    const listed = (await data<{ List: Fence[] }>(calls.GetFenceList, { keyword: 'parks' })).List;
+    expect(ok.Data!.List.map((f) => [f.IdStr, f.Area])).toEqual(ok.Data!.List.map((f) => [f.IdStr, listed.find((l) => l.IdStr === f.IdStr)!.Area]));
     const before = await snapshot();
     const failed = async (file: { name: string; bytes: Buffer }, reason: string, lang: 'en' | 'zh' = 'en') => {
       const r = await upload(file, { settings: s }, { lang });

@@ -92,12 +92,15 @@ export interface FenceGeometry {
   shape: string;
   bbox: [number, number, number, number];
   area: number;
+  /** A polygon's vertices (the closing repetition not counted); 0 for a circle. */
+  vertices: number;
 }
 
 /** The stored geometry of a checked shape (a shapefile import's worker makes it beside the reading: shp.ts). */
 export function fenceGeometry(shape: FenceShape): FenceGeometry {
   const normal = normaliseShape(shape);
-  return { type: typeOf(normal), shape: JSON.stringify(normal), bbox: bboxOf(normal), area: areaOf(normal) };
+  const vertices = normal.Type === 'Polygon' ? normal.Coordinates.length - 1 : 0;
+  return { type: typeOf(normal), shape: JSON.stringify(normal), bbox: bboxOf(normal), area: areaOf(normal), vertices };
 }
 
 /**
