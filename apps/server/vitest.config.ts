@@ -5,6 +5,8 @@ export default defineConfig({
     name: 'server',
     environment: 'node',
     include: ['src/**/*.test.ts'],
+    // Each test ends on the real clock (src/lib/clock.ts), whatever it fixed.
+    setupFiles: ['src/test/setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // expect.poll waits for a state up to 15 s, not Vitest's 1 s default: a busy two-core CI machine

@@ -110,6 +110,7 @@ import { liveRoutes } from './live/routes.js';
 import { type EventMailer, eventMailJob } from './live/mail.js';
 import { MailRepository } from './live/mail-repository.js';
 import { createIngestService, type IngestService } from './ingest/service.js';
+import { startClock } from './lib/clock.js';
 
 export interface Services {
   auth: AuthService;
@@ -219,6 +220,8 @@ async function createServer(config: Config): Promise<FastifyInstance> {
 
 /** The server: transport, modules and their routes, the built console, background jobs. */
 export async function buildApp(config: Config, database: Db, opts: { jobs?: boolean } = {}): Promise<BuiltApp> {
+  // CLOCK_START: the server's time starts at that instant (lib/clock.ts); without it the clock is left as it is.
+  if (config.clockStart !== undefined) startClock(config.clockStart);
   const app = await createServer(config);
 
   const userRepo = new UserRepository(database.db);

@@ -17,6 +17,7 @@ import { checkMovebankFile, importMovebank, importOutcome, MovebankFormatError }
 import { NoticeRepository } from './modules/notice/repository.js';
 import { NoticeInputError, NoticeService } from './modules/notice/service.js';
 import { downloadTaskService } from './download-services.js';
+import { now, startClock } from './lib/clock.js';
 
 const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [options])
 
@@ -90,6 +91,7 @@ async function run(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   usePasswordHashing(config);
+  if (config.clockStart !== undefined) startClock(config.clockStart);
   keepFilesPrivate();
   if (command === 'backup' || command === 'restore') return backupCommand(command, rest, config);
   const database = connect({ databaseUrl: config.databaseUrl, pgSchema: config.databaseSchema, sqliteFile: path.join(config.dataDir, 'wildtrack.db') });
@@ -146,7 +148,7 @@ async function run(argv: string[]): Promise<number> {
           process.stderr.write(`organisation ${values.name} exists already\n`);
           return 1;
         }
-        const id = await repo.createOrg(values.name.trim(), false, Date.now());
+        const id = await repo.createOrg(values.name.trim(), false, now());
         process.stdout.write(`created organisation ${values.name} (id ${id})\n`);
         return 0;
       }
@@ -179,7 +181,7 @@ async function run(argv: string[]): Promise<number> {
         const repo = new DeviceRepository(database.db);
         const devices = new DeviceRegistry(repo);
         const orgId = await devices.orgIdByName(values.org);
-        const folderId = values.folder ? await repo.findOrCreateFolder(orgId, values.folder, Date.now()) : null;
+        const folderId = values.folder ? await repo.findOrCreateFolder(orgId, values.folder, now()) : null;
         const r = await devices.register({
           orgId,
           imei: values.imei,
@@ -288,7 +290,7 @@ async function run(argv: string[]): Promise<number> {
         const orgId = await services.devices.orgIdByName(values.org);
         try {
           await checkMovebankFile(from(values.file));
-          const folderId = await services.folders.findOrCreateFolder(orgId, values.folder.trim(), Date.now());
+          const folderId = await services.folders.findOrCreateFolder(orgId, values.folder.trim(), now());
           const report = await importMovebank(services, {
             file: from(values.file),
             orgId,
@@ -356,9 +358,10 @@ async function backupCommand(command: 'backup' | 'restore', args: string[], conf
   const target = path.resolve(file);
   try {
     if (command === 'backup') {
-      const started = Date.now();
+      // How long the copy took: elapsed time (performance.now), not the server's clock (lib/clock.ts).
+      const started = performance.now();
       const { bytes } = await backupSqlite(sqliteFile, target);
-      process.stdout.write(`backed up ${sqliteFile} to ${target} (${(bytes / 1048576).toFixed(1)} MiB in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+      process.stdout.write(`backed up ${sqliteFile} to ${target} (${(bytes / 1048576).toFixed(1)} MiB in ${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
       return 0;
     }
     const { keptAs } = await restoreSqlite(sqliteFile, target);

@@ -76,6 +76,11 @@ const EnvSchema = z.object({
   MIN_BODY_RATE_BYTES: z.coerce.number().int().min(0).default(500),
   MIN_BODY_RATE_WINDOW_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
   UPLOADS_PER_USER: z.coerce.number().int().min(1).max(100).default(3),
+  CLOCK_START: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/, 'must be an ISO instant with its zone, e.g. 2026-11-01T00:00:00Z')
+    .refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real instant')
+    .optional(),
 });
 
 export interface Config {
@@ -165,6 +170,12 @@ export interface Config {
   uploadsPerUser: number;
   /** The version page (§2.4): the app download host of each region, and the build the server was made from. */
   version: { downloadHosts: { en: string; na: string; other: string }; build: string };
+  /**
+   * CLOCK_START (lib/clock.ts): the instant (epoch ms) the server's clock starts at when it is built, then
+   * advancing with real elapsed time; undefined = the system's clock. For tests and demonstrations that
+   * need the server at a known time (a share's last day, a rate window's start); never in production.
+   */
+  clockStart: number | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -230,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       downloadHosts: { en: e.VERSION_DOWNLOAD_HOST_EN, na: e.VERSION_DOWNLOAD_HOST_NA, other: e.VERSION_DOWNLOAD_HOST_OTHER },
       build: e.WILDTRACK_BUILD,
     },
+    clockStart: e.CLOCK_START === undefined ? undefined : Date.parse(e.CLOCK_START),
   };
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { now as clockNow } from '../lib/clock.js';
 
 /**
  * Backups of the SQLite database (`wildtrack backup` / `wildtrack restore`, docs/operations.md).
@@ -74,7 +75,7 @@ function openLock(dataDir: string, timeoutMs: number): SQLite.Database {
  * the server lock exclusively (refused while a server runs), moves the current database (and its -wal,
  * -shm) aside as `<file>.before-restore-<time>`, and copies the backup in. The caller migrates it.
  */
-export async function restoreSqlite(sqliteFile: string, backupFile: string, now = new Date()): Promise<{ keptAs: string | null }> {
+export async function restoreSqlite(sqliteFile: string, backupFile: string, now = new Date(clockNow())): Promise<{ keptAs: string | null }> {
   if (!fs.existsSync(backupFile)) throw new BackupError(`there is no file ${backupFile}`);
   const backup = new SQLite(backupFile, { readonly: true, fileMustExist: true });
   try {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Mailer } from '../mail/transport.js';
 import type { OutboxRepository } from './outbox-repository.js';
 import type { SmsProvider } from './sms.js';
+import { now as clockNow } from '../lib/clock.js';
 
 /**
  * Where the codes go (issue 17 item 3): e-mail through the SMTP transport, SMS through the configured
@@ -29,18 +30,18 @@ export class Delivery {
   }
 
   /** Forgets outbox messages older than a day (their codes died after 5 minutes). */
-  sweep(now = Date.now()): Promise<number> {
+  sweep(now = clockNow()): Promise<number> {
     return this.outbox.deleteBefore(now - 24 * 3_600_000);
   }
 
   async email(to: string, subject: string, text: string): Promise<void> {
     if (this.mailer.enabled) await this.mailer.send({ to, subject, text });
-    else await this.outbox.add({ channel: 'email', address: to, subject, text, created_at: Date.now() });
+    else await this.outbox.add({ channel: 'email', address: to, subject, text, created_at: clockNow() });
   }
 
   async sms(countryCode: string, phone: string, text: string): Promise<void> {
     if (this.smsGateway) await this.smsGateway.send(countryCode, phone, text);
-    else await this.outbox.add({ channel: 'sms', address: `+${countryCode} ${phone}`, subject: '', text, created_at: Date.now() });
+    else await this.outbox.add({ channel: 'sms', address: `+${countryCode} ${phone}`, subject: '', text, created_at: clockNow() });
   }
 }
 

@@ -4,6 +4,7 @@ import { API_BASE, canonicalString, Code, Header, SIGNATURE_WINDOW_MS } from '@w
 import type { Signer } from './caller.js';
 import { AppError, sessionExpired } from './errors.js';
 import type { ReplayGuard } from './replay.js';
+import { now as clockNow } from '../lib/clock.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,7 +34,7 @@ function headerValue(request: FastifyRequest, name: string): string | undefined 
  * session named by `x-session` (the empty-token key without one), and a request code not seen before.
  * The session found is left on `request.signer` for the session check.
  */
-export async function verifySignature(request: FastifyRequest, replay: ReplayGuard, findSigner: SignerLookup, now = Date.now()): Promise<void> {
+export async function verifySignature(request: FastifyRequest, replay: ReplayGuard, findSigner: SignerLookup, now = clockNow()): Promise<void> {
   request.signer = undefined;
   // The old transport's clear token: refused outright, so no client keeps sending it.
   if (request.headers[Header.token] !== undefined) throw new AppError(Code.BadSignature, 'error.clearToken');

@@ -14,6 +14,7 @@ import {
 } from '@wildtrack/contract';
 import { createHash } from 'node:crypto';
 import type { AccBurstTable, BehaviorRecordTable, FixTable, PoiRecordTable, SensorRecordTable } from '../db/schema.js';
+import { now as clockNow } from '../lib/clock.js';
 
 /** A batch that can't be stored: refused whole, with a reason naming the record and field. */
 export class BatchRefused extends Error {
@@ -188,7 +189,7 @@ function decodeBurst(b: Burst, i: number, now: number): BurstRow {
 }
 
 /** Checks a schema-valid batch in full and turns it into rows; throws BatchRefused, storing nothing. */
-export function decodeBatch(batch: IngestBatch, now = Date.now()): DecodedBatch {
+export function decodeBatch(batch: IngestBatch, now = clockNow()): DecodedBatch {
   const count =
     (batch.fixes?.t.length ?? 0) + (batch.sensors ?? []).reduce((n, s) => n + s.t.length, 0) + (batch.bursts?.length ?? 0);
   if (count > INGEST_MAX_RECORDS) throw new BatchRefused('too_many_records', `${count} records; at most ${INGEST_MAX_RECORDS} per batch`);

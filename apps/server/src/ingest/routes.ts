@@ -20,6 +20,7 @@ import { type Held, IngestAllowance, INGEST_RETRY_AFTER_S } from './allowance.js
 import { BatchRefused, checkTime } from './decode.js';
 import { Replayed } from './errors.js';
 import type { IngestService } from './service.js';
+import { now } from '../lib/clock.js';
 
 /** A refusal of the device API: HTTP status, a stable error word for firmware, and a reason for people. */
 class IngestRefusal extends Error {
@@ -131,7 +132,7 @@ export function ingestRoutes(app: FastifyInstance, service: IngestService, allow
           throw new IngestRefusal(401, 'unsigned', `headers ${Object.values(IngestHeader).join(', ')} are required`);
         }
         const t = Number(ts);
-        if (!Number.isSafeInteger(t) || Math.abs(Date.now() - t) > INGEST_WINDOW_MS) {
+        if (!Number.isSafeInteger(t) || Math.abs(now() - t) > INGEST_WINDOW_MS) {
           throw new IngestRefusal(401, 'stale_timestamp', `the timestamp is more than ${INGEST_WINDOW_MS / 60_000} minutes from the server clock`);
         }
         if (nonce.length < 8 || nonce.length > 128) throw new IngestRefusal(401, 'bad_nonce', 'the nonce must be 8-128 characters');
@@ -142,7 +143,7 @@ export function ingestRoutes(app: FastifyInstance, service: IngestService, allow
         if (media) {
           const q = MediaQuerySchema.safeParse(request.query);
           if (!q.success) throw new IngestRefusal(400, 'bad_media', firstIssue(q.error));
-          checkTime(q.data.t, 'media.t', Date.now());
+          checkTime(q.data.t, 'media.t', now());
         }
         const limit = media ? INGEST_MAX_MEDIA_BYTES : INGEST_MAX_BATCH_BYTES;
         const declared = Number(request.headers['content-length']);
@@ -249,7 +250,7 @@ export function ingestRoutes(app: FastifyInstance, service: IngestService, allow
         if (!parsed.success) throw new IngestRefusal(400, 'bad_ack', firstIssue(parsed.error));
         const done = await service.acknowledge(auth.deviceId, parsed.data, auth.nonce);
         if (!done) throw new IngestRefusal(404, 'unknown_instruction', `instruction ${parsed.data.id} is not awaiting an answer from this device`);
-        return { ok: true, instructions: await service.pendingInstructions(auth.deviceId), serverTime: Date.now() };
+        return { ok: true, instructions: await service.pendingInstructions(auth.deviceId), serverTime: now() };
       });
 
       // A device-side fence rule applied (or dropped) at a version (modules/fence, docs/ingest.md).
@@ -259,7 +260,7 @@ export function ingestRoutes(app: FastifyInstance, service: IngestService, allow
         if (!parsed.success) throw new IngestRefusal(400, 'bad_fence_ack', firstIssue(parsed.error));
         const done = await service.acknowledgeFence(auth.deviceId, parsed.data, auth.nonce);
         if (!done) throw new IngestRefusal(404, 'unknown_fence', `fence ${parsed.data.fenceId} version ${parsed.data.version} is not awaiting an answer from this device`);
-        return { ok: true, ...(await service.pendingFences(auth.deviceId)), serverTime: Date.now() };
+        return { ok: true, ...(await service.pendingFences(auth.deviceId)), serverTime: now() };
       });
     },
     { prefix: INGEST_BASE },

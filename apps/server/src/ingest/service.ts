@@ -19,6 +19,7 @@ import { Replayed } from './errors.js';
 import { InstructionRepository } from './instruction-repository.js';
 import { MediaRepository } from './media-repository.js';
 import { RequestRepository } from './request-repository.js';
+import { now as clockNow } from '../lib/clock.js';
 
 export const MEDIA_DIR = 'media';
 /** POI photos: $WILDTRACK_DATA/field/<device id>/<sha256>.<jpg|png> (modules/field serves them). */
@@ -84,7 +85,7 @@ export class IngestService {
    * Decodes and stores a batch (one transaction); throws BatchRefused or Replayed, storing nothing. The
    * device's own work-status report, when the batch carries one, is kept after the records.
    */
-  async writeBatch(deviceId: number, batch: IngestBatch, nonce: string | null, now = Date.now()): Promise<WriteCounts> {
+  async writeBatch(deviceId: number, batch: IngestBatch, nonce: string | null, now = clockNow()): Promise<WriteCounts> {
     if (batch.workStatus) checkTime(batch.workStatus.at, 'workStatus.at', now);
     const decoded = decodeBatch(batch, now);
     // Fences: the batch's fixes tested against the device's remote fences, the states and Fence events
@@ -117,7 +118,7 @@ export class IngestService {
     return Number(relay.id);
   }
 
-  async writeDecoded(deviceId: number, decoded: DecodedBatch, nonce: string | null, now = Date.now(), inBatch?: InBatch): Promise<WriteCounts> {
+  async writeDecoded(deviceId: number, decoded: DecodedBatch, nonce: string | null, now = clockNow(), inBatch?: InBatch): Promise<WriteCounts> {
     // POI photos first, each named by its content: a batch refused afterwards leaves at most a file no record
     // names, and a batch sent again finds its files already there.
     for (const poi of decoded.pois ?? []) {
@@ -172,13 +173,13 @@ export class IngestService {
   }
 
   /** The device applied (or dropped) a fence rule's version; false when none awaits it. */
-  async acknowledgeFence(deviceId: number, ack: FenceAck, nonce: string, now = Date.now()): Promise<boolean> {
+  async acknowledgeFence(deviceId: number, ack: FenceAck, nonce: string, now = clockNow()): Promise<boolean> {
     await this.requests.claimNonce(deviceId, nonce, now);
     return this.fenceChannel ? this.fenceChannel.acknowledge(deviceId, ack) : false;
   }
 
   /** The instructions waiting for the device (delivered now: see InstructionRepository.pending). */
-  async pendingInstructions(deviceId: number, now = Date.now(), relayId: number | null = null): Promise<PendingInstruction[]> {
+  async pendingInstructions(deviceId: number, now = clockNow(), relayId: number | null = null): Promise<PendingInstruction[]> {
     const rows = await this.instructions.pending(deviceId, now, relayId);
     return rows.flatMap((r) => {
       const params = InstructionParamsSchema.safeParse(JSON.parse(r.params));
@@ -200,9 +201,9 @@ export class IngestService {
         ...(counts.behaviors === undefined ? {} : { behaviors: counts.behaviors }),
       },
       duplicates: counts.duplicates,
-      instructions: await this.pendingInstructions(deviceId, Date.now(), relayId),
+      instructions: await this.pendingInstructions(deviceId, clockNow(), relayId),
       ...(await this.pendingFences(deviceId)),
-      serverTime: Date.now(),
+      serverTime: clockNow(),
     };
   }
 
@@ -210,7 +211,7 @@ export class IngestService {
    * Writes the file under $WILDTRACK_DATA/media/<device>/ (to a temporary name, renamed once complete),
    * then the record; a duplicate record keeps the file it already has.
    */
-  async storeMedia(deviceId: number, q: MediaQuery, body: Buffer, mime: string, nonce: string | null, now = Date.now()): Promise<boolean> {
+  async storeMedia(deviceId: number, q: MediaQuery, body: Buffer, mime: string, nonce: string | null, now = clockNow()): Promise<boolean> {
     // The same time rule as a batch's records: a file dated far ahead would hold the device's last-work time.
     checkTime(q.t, 'media.t', now);
     if (body.length === 0) throw new BatchRefused('empty_media', 'the body holds no file');
@@ -250,7 +251,7 @@ export class IngestService {
   }
 
   /** The device's answer to an instruction (see InstructionRepository.acknowledge); false when none awaits it. */
-  async acknowledge(deviceId: number, ack: Ack, nonce: string, now = Date.now()): Promise<boolean> {
+  async acknowledge(deviceId: number, ack: Ack, nonce: string, now = clockNow()): Promise<boolean> {
     const relayId = await this.relayOf(deviceId, ack.relay);
     await this.requests.claimNonce(deviceId, nonce, now);
     return this.instructions.acknowledge(deviceId, ack.id, ack.outcome, ack.executedAt, ack.message ?? null, relayId, now, ack.reason);

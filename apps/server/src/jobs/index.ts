@@ -14,6 +14,7 @@ import type { Database } from '../db/schema.js';
 import { LiveSampleFleet } from '../modules/device/samples-live.js';
 import { LiveSamplesRepository } from '../modules/device/samples-live-repository.js';
 import { startJobs } from './runner.js';
+import { now as clockNow } from '../lib/clock.js';
 
 export { startJobs } from './runner.js';
 
@@ -27,7 +28,7 @@ function sweep(auth: AuthService, ingest: IngestService): Job[] {
   return [
     { name: 'session sweep', everyMs: every, run: () => auth.sweepIdleSessions() },
     { name: 'sign-in failure sweep', everyMs: every, run: () => auth.sweepSignInFailures() },
-    { name: 'nonce sweep', everyMs: every, run: () => ingest.sweepNonces(Date.now() - 2 * INGEST_WINDOW_MS) },
+    { name: 'nonce sweep', everyMs: every, run: () => ingest.sweepNonces(clockNow() - 2 * INGEST_WINDOW_MS) },
     { name: 'QR sign-in sweep', everyMs: every, run: () => auth.sweepQrLogins() },
   ];
 }
@@ -41,8 +42,9 @@ function trackSegments(fixes: FixService): Job {
     name: 'track segment build',
     everyMs: SEGMENT_BUILD_INTERVAL_MS,
     run: async () => {
-      const until = Date.now() + SEGMENT_BUILD_PASS_MS;
-      while (Date.now() < until && (await fixes.buildStaleSegments(SEGMENT_BUILD_BATCH_DAYS)) === SEGMENT_BUILD_BATCH_DAYS) {
+      // A pass's length: elapsed time (performance.now), not the server's clock, which a test may hold still.
+      const until = performance.now() + SEGMENT_BUILD_PASS_MS;
+      while (performance.now() < until && (await fixes.buildStaleSegments(SEGMENT_BUILD_BATCH_DAYS)) === SEGMENT_BUILD_BATCH_DAYS) {
         await new Promise((resolve) => setImmediate(resolve));
       }
     },
@@ -71,7 +73,7 @@ function downloadTasks(downloads: DownloadTaskService): Job {
  * twice does no harm. Redis expires its keys itself (its sweep does nothing).
  */
 export function sharedStateSweep(shared: { sweep(now: number): Promise<number> }): Job {
-  return { name: 'request code sweep', everyMs: 60_000, run: () => shared.sweep(Date.now()) };
+  return { name: 'request code sweep', everyMs: 60_000, run: () => shared.sweep(clockNow()) };
 }
 
 /**
@@ -106,7 +108,7 @@ export function serverJobs(services: { auth: AuthService; ingest: IngestService;
  * key is the time last heard: a later pass, or another server process, writes nothing new).
  */
 export function deviceSilences(record: (now: number) => Promise<number>): Job {
-  return { name: 'device silence events', everyMs: 5 * 60_000, firstAfterMs: 30_000, run: () => record(Date.now()) };
+  return { name: 'device silence events', everyMs: 5 * 60_000, firstAfterMs: 30_000, run: () => record(clockNow()) };
 }
 
 /** How often the live sample fleet takes its tags' new records, and how long its lease lasts without renewal. */
@@ -123,7 +125,7 @@ export function startLiveSamples(
   config: Pick<Config, 'sampleDevices' | 'samplesLive'>,
   db: Kysely<Database>,
   ingest: IngestService,
-  clock: () => number = Date.now,
+  clock: () => number = clockNow,
 ): LiveSampleFleet | null {
   if (!config.sampleDevices || !config.samplesLive) return null;
   const fleet = new LiveSampleFleet(new LiveSamplesRepository(db), ingest, LIVE_SAMPLES_LEASE_MS);

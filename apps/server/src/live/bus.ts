@@ -44,6 +44,7 @@ export interface LiveBus {
 /** One process: a ring of the last FIX_LOG_SIZE fixes. Ids name this process's start, so ids of an earlier run are not found. */
 export class MemoryBus implements LiveBus {
   readonly kind = 'memory';
+  // Date.now() names this run (unique between starts), not a time: a fixed clock (lib/clock.ts) would repeat it.
   private readonly run = Date.now().toString(36);
   private seq = 0;
   private readonly log: { id: string; fix: FixEntry }[] = [];

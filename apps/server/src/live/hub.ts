@@ -4,6 +4,7 @@ import type { SessionInfo } from '../http/caller.js';
 import { type DeviceRef, mayReadRecord } from '../modules/device/access.js';
 import type { BusEntry, FixEntry, LiveBus } from './bus.js';
 import type { EventRow, LiveRepository, ReaderState } from './repository.js';
+import { now as clockNow } from '../lib/clock.js';
 
 /** How often (at least; on a heartbeat) a connected console's access (shares, experience switch, session) is read again. */
 export const READER_REFRESH_MS = 30_000;
@@ -63,11 +64,12 @@ class LiveConnection {
     });
     // A comment first, so that proxies and the browser see the stream open at once.
     this.res.write(': open\n\n');
-    let refreshed = Date.now();
-    let beat = Date.now();
+    // The beat and the refresh are intervals of elapsed time (performance.now), not the server's clock (lib/clock.ts).
+    let refreshed = performance.now();
+    let beat = performance.now();
     // A beat at least every LIVE_HEARTBEAT_MS; the access read again every READER_REFRESH_MS (10 s ticks).
     this.heartbeat = setInterval(() => {
-      const now = Date.now();
+      const now = performance.now();
       if (now - beat >= LIVE_HEARTBEAT_MS - 1_000) {
         beat = now;
         this.write(': beat\n\n');
@@ -96,7 +98,7 @@ class LiveConnection {
    * Whether the user may read a record of the device taken at `time` now: the read rule of every call
    * (modules/device/access.ts mayReadRecord) on the access last read (READER_REFRESH_MS).
    */
-  mayRead(scope: DeviceScope, time: number, now = Date.now()): boolean {
+  mayRead(scope: DeviceScope, time: number, now = clockNow()): boolean {
     return mayReadRecord(scope, { orgId: this.session.orgId, experience: this.reader.experience, shares: this.reader.shares }, now, time);
   }
 
@@ -110,7 +112,7 @@ class LiveConnection {
   }
 
   deliver(msg: LiveMessage, scope: DeviceScope | null): void {
-    if (scope && !this.mayRead(scope, recordTime(msg) ?? Date.now())) return;
+    if (scope && !this.mayRead(scope, recordTime(msg) ?? clockNow())) return;
     // An event or notice both replayed and read by the tail goes out once.
     if (msg.type === 'event' || msg.type === 'notice') {
       if (this.recent.has(msg.id)) return;
@@ -206,7 +208,7 @@ export class LiveHub {
   }
 
   readerOf(session: SessionInfo): Promise<ReaderState> {
-    return this.repo.reader(session.sessionId, session.userId, Date.now());
+    return this.repo.reader(session.sessionId, session.userId, clockNow());
   }
 
   /**
@@ -218,7 +220,8 @@ export class LiveHub {
   }
 
   private async publishFix(deviceId: number, newest: { time: number; lon: number | null; lat: number | null }): Promise<void> {
-    const now = Date.now();
+    // The routing kept 10 minutes in this process: elapsed time (performance.now), not the server's clock.
+    const now = performance.now();
     let cached = this.devices.get(deviceId);
     if (!cached || cached.until < now) {
       const info = await this.repo.device(deviceId);
@@ -322,7 +325,8 @@ export class LiveHub {
     if (this.polling || this.eventCursor === null) return;
     this.polling = true;
     try {
-      const now = Date.now();
+      // How long an id gap is waited for: elapsed time (performance.now), not the server's clock.
+      const now = performance.now();
       const found: EventRow[] = [];
       if (this.gaps.size > 0) {
         const late = await this.repo.eventsByIds([...this.gaps.keys()]);

@@ -5,6 +5,7 @@ import { mayReadRecord } from '../modules/device/access.js';
 import { describeEvent } from '../modules/event/service.js';
 import type { EventFilter } from './hub.js';
 import type { MailRepository, MailEventRow } from './mail-repository.js';
+import { now as clockNow } from '../lib/clock.js';
 
 /** Most events listed in one mail; the rest are counted. */
 const LISTED_MAX = 50;
@@ -30,7 +31,7 @@ export class EventMailer {
   }
 
   /** One pass: claims a batch and mails it; returns how many mails were sent. */
-  async tick(now = Date.now()): Promise<number> {
+  async tick(now = clockNow()): Promise<number> {
     if (!this.mailer.enabled) return 0;
     const batch = await this.repo.claimBatch('events');
     if (!batch) return 0;

@@ -24,6 +24,7 @@ import {
 import { buildApp, type Services } from '../app.js';
 import { usePasswordHashing } from '../modules/user/service.js';
 import { loadConfig } from '../config.js';
+import { now as clockNow } from '../lib/clock.js';
 import { connect, type Db, migrateToLatest } from '../db/connect.js';
 import type { DialectName } from '../db/dialect.js';
 
@@ -73,6 +74,7 @@ export interface CallOptions {
   /** Replace or drop (undefined) headers after signing, to forge requests. */
   headers?: Record<string, string | undefined>;
   requestCode?: string;
+  /** The signature's timestamp; the server's clock (lib/clock.ts) unless given, so a fixed clock signs at its instant. */
   now?: number;
   /** Send this raw text instead of JSON.stringify(body) (still signed over it, never encrypted). */
   raw?: string;
@@ -130,7 +132,7 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
             body,
             lcid: LanguageId[opts.lang ?? 'en'],
             ...(opts.requestCode ? { requestCode: opts.requestCode } : {}),
-            ...(opts.now ? { now: opts.now } : {}),
+            now: opts.now ?? clockNow(),
           })
         : undefined;
     const payload = encrypted ? encrypted.payload : (opts.raw ?? (body === undefined ? undefined : JSON.stringify(body)));
@@ -143,7 +145,7 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
             body: payload,
             lcid: LanguageId[opts.lang ?? 'en'],
             ...(opts.requestCode ? { requestCode: opts.requestCode } : {}),
-            ...(opts.now ? { now: opts.now } : {}),
+            now: opts.now ?? clockNow(),
           }),
         };
     if (payload !== undefined) headers['content-type'] = 'application/json';

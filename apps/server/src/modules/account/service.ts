@@ -28,6 +28,7 @@ import type { ReadableCounters } from '../../shared-state/index.js';
 import type { NoticeService } from '../notice/service.js';
 import { hashPassword, type UserService } from '../user/service.js';
 import type { AccountRepository, AccountRow } from './repository.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 type Purpose = 'security' | 'bind' | 'register' | 'reset' | 'login';
 /** Where a code goes: an e-mail address or a phone (country code 86, §5). */
@@ -133,7 +134,7 @@ export class AccountService {
 
   /** Makes and stores a new code for the purpose and target, after the resend and hourly limits. */
   private async issue(purpose: Purpose, target: string, address: Address, ip: string, budget?: Budget): Promise<string> {
-    const now = Date.now();
+    const now = clockNow();
     const suffix = budget?.suffix ?? '';
     const previous = await this.accounts.getCode(purpose, target + suffix);
     const waitFor = (wait: number, since: number) => {
@@ -174,7 +175,7 @@ export class AccountService {
    * bounded too); past the day's budget it is refused. The try that spends it tells the owner.
    */
   private async spendTry(budget: Budget): Promise<void> {
-    const now = Date.now();
+    const now = clockNow();
     const { hits, resetAt } = await this.counters.hit(`code-tries:${budget.key}`, now, DAY_MS);
     if (hits > CODE_TRIES_PER_ACCOUNT_DAY) throw dayLimit(now);
     if (hits === CODE_TRIES_PER_ACCOUNT_DAY && budget.holder) {
@@ -206,7 +207,7 @@ export class AccountService {
     if (budget) await this.spendTry(budget);
     const row = await this.accounts.getCode(purpose, target + (budget?.suffix ?? ''));
     // An expired or dead code's row stays (until the sweep, a day later): its sent_at holds the wait for the next.
-    if (!row || Number(row.expires_at) <= Date.now() || Number(row.tries) >= CODE_MAX_TRIES) throw codeWrong();
+    if (!row || Number(row.expires_at) <= clockNow() || Number(row.tries) >= CODE_MAX_TRIES) throw codeWrong();
     if (!codeMatches(row.code_hash, code)) {
       await this.accounts.addTry(Number(row.id));
       throw codeWrong();
@@ -270,11 +271,11 @@ export class AccountService {
   }
 
   private async requireVerified(caller: Caller): Promise<void> {
-    if ((await this.accounts.verifiedUntil(caller.session.sessionId)) <= Date.now()) throw verifyExpired();
+    if ((await this.accounts.verifiedUntil(caller.session.sessionId)) <= clockNow()) throw verifyExpired();
   }
 
   async authenticated(caller: Caller): Promise<{ result: boolean }> {
-    return { result: (await this.accounts.verifiedUntil(caller.session.sessionId)) > Date.now() };
+    return { result: (await this.accounts.verifiedUntil(caller.session.sessionId)) > clockNow() };
   }
 
   private boundAddress(me: AccountRow, type: 1 | 2): Address {
@@ -294,13 +295,13 @@ export class AccountService {
     const me = await this.me(caller);
     this.boundAddress(me, type);
     await this.use('security', `user:${me.id}:${type}`, code);
-    await this.accounts.setVerified(caller.session.sessionId, Date.now() + VERIFIED_MS);
+    await this.accounts.setVerified(caller.session.sessionId, clockNow() + VERIFIED_MS);
   }
 
   /** The sign-in password, checked with at most PASSWORD_TRIES wrong ones per 15 minutes per user. */
   private async checkPassword(me: AccountRow, password: string, wrong: 'security.passwordWrong' | 'security.originalWrong'): Promise<void> {
     const key = `auth-pwd:${me.id}`;
-    const now = Date.now();
+    const now = clockNow();
     const valid = await argon2.verify(me.password_hash, password).catch(() => false);
     if (valid) return;
     const { hits, resetAt } = await this.counters.hit(key, now, PASSWORD_WINDOW_MS);
@@ -312,7 +313,7 @@ export class AccountService {
     const me = await this.me(caller);
     if (me.email || me.phone) throw new AppError(Code.Failed, 'security.useCode');
     await this.checkPassword(me, password, 'security.passwordWrong');
-    await this.accounts.setVerified(caller.session.sessionId, Date.now() + VERIFIED_MS);
+    await this.accounts.setVerified(caller.session.sessionId, clockNow() + VERIFIED_MS);
   }
 
   async sendNewAddressCode(caller: Caller, address: Address, ip: string): Promise<CodeSent> {
@@ -326,8 +327,8 @@ export class AccountService {
     await this.use('bind', `user:${caller.session.userId}:${addressKey(address)}`, code);
     const holder = address.kind === 'email' ? await this.accounts.userByEmail(address.email.toLowerCase()) : await this.accounts.userByPhone(address.phone);
     if (holder && holder.id !== caller.session.userId) throw new AppError(Code.Failed, 'security.addressTaken');
-    if (address.kind === 'email') await this.accounts.setEmail(caller.session.userId, address.email, Date.now());
-    else await this.accounts.setPhone(caller.session.userId, address.countryCode, address.phone, Date.now());
+    if (address.kind === 'email') await this.accounts.setEmail(caller.session.userId, address.email, clockNow());
+    else await this.accounts.setPhone(caller.session.userId, address.countryCode, address.phone, clockNow());
     return this.users.safeSetting(caller.session.userId);
   }
 
@@ -335,7 +336,7 @@ export class AccountService {
     await this.requireVerified(caller);
     const me = await this.me(caller);
     await this.checkPassword(me, original, 'security.originalWrong');
-    await this.accounts.setPasswordHash(me.id, await hashPassword(newPassword), Date.now());
+    await this.accounts.setPasswordHash(me.id, await hashPassword(newPassword), clockNow());
     this.sessionsEnded(await this.accounts.endSessions(me.id, caller.session.sessionId));
   }
 
@@ -407,7 +408,7 @@ export class AccountService {
     const holder = await this.holder(address);
     await this.use('reset', addressKey(address), code, await this.budget(address, holder, cookieHeader));
     if (!holder) throw codeWrong();
-    await this.accounts.setPasswordHash(holder.id, await hashPassword(newPassword), Date.now());
+    await this.accounts.setPasswordHash(holder.id, await hashPassword(newPassword), clockNow());
     await this.accounts.clearSignInFailures(holder.id);
     this.sessionsEnded(await this.accounts.endSessions(holder.id));
   }
@@ -431,7 +432,7 @@ export class AccountService {
   }
 
   /** Forgets codes expired a day ago (kept until then for the growing wait: resendWaitMs stays under a day). */
-  async sweep(now = Date.now()): Promise<number> {
+  async sweep(now = clockNow()): Promise<number> {
     return this.accounts.deleteExpiredCodes(now - DAY_MS);
   }
 }

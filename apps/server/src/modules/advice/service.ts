@@ -1,6 +1,7 @@
 import type { SubmitAdviceInput } from '@wildtrack/contract';
 import type { Caller } from '../../http/caller.js';
 import type { AdviceRepository, FeedbackRow } from './repository.js';
+import { now } from '../../lib/clock.js';
 
 /** Feedback (§2.4 Feedback, /api/Advice/Submit) and the operators' reading of it (`wildtrack list-feedback`). */
 export class AdviceService {
@@ -20,7 +21,7 @@ export class AdviceService {
       qa: input.qa,
       pictures: input.pictures.join('#'),
       lang: caller.lang,
-      created_at: Date.now(),
+      created_at: now(),
     });
   }
 

@@ -10,6 +10,7 @@ import { clampToWindow } from '../device/access.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
 import type { AccelerationService } from '../sensor/acceleration.js';
 import type { ArchiveRepository, ArchiveRow } from './repository.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 /** A claim older than this whose file never finished is given up (its process stopped) and made again. */
 const STALE_CLAIM_MS = 30 * 60_000;
@@ -48,7 +49,7 @@ export class ArchiveService {
    * One pass of the job: expired rows and files removed, then every closed day of the window that an
    * acceleration device has bursts for and no archive yet is claimed and written. Answers the files written.
    */
-  async tick(now = Date.now()): Promise<number> {
+  async tick(now = clockNow()): Promise<number> {
     const { fromDay, toDay } = this.window(now);
     for (const gone of await this.archives.expire(fromDay, now - STALE_CLAIM_MS)) {
       await fs.promises.rm(this.fileOf(gone.device_id, dayOf(path.basename(gone.file, '.csv'))), { force: true });
@@ -76,7 +77,7 @@ export class ArchiveService {
         await pipeline(csv, fs.createWriteStream(partial));
         await fs.promises.rename(partial, file);
         const { size } = await fs.promises.stat(file);
-        await this.archives.finish(device.id, day, records - 1, size, Date.now());
+        await this.archives.finish(device.id, day, records - 1, size, clockNow());
         written++;
       }
     }
@@ -124,13 +125,13 @@ export class ArchiveService {
     };
   }
 
-  async count(caller: Caller, imei: string, now = Date.now()): Promise<number> {
+  async count(caller: Caller, imei: string, now = clockNow()): Promise<number> {
     const device = await this.devices.resolve(caller, imei);
     const { fromDay, toDay } = this.visibleDays(device, now);
     return fromDay <= toDay ? this.archives.count(Number(device.id), fromDay, toDay) : 0;
   }
 
-  async page(caller: Caller, imei: string, currentPage: number, pageSize: number, now = Date.now()): Promise<{ List: ArchiveRecord[]; Total: number }> {
+  async page(caller: Caller, imei: string, currentPage: number, pageSize: number, now = clockNow()): Promise<{ List: ArchiveRecord[]; Total: number }> {
     const device = await this.devices.resolve(caller, imei);
     const { fromDay, toDay } = this.visibleDays(device, now);
     if (fromDay > toDay) return { List: [], Total: 0 };
@@ -139,7 +140,7 @@ export class ArchiveService {
     return { List: await Promise.all(rows.map((r) => this.recordOf(device, r, caller.zone))), Total: total };
   }
 
-  async download(caller: Caller, imei: string, archiveDate: string, now = Date.now()): Promise<FileAnswer> {
+  async download(caller: Caller, imei: string, archiveDate: string, now = clockNow()): Promise<FileAnswer> {
     const device = await this.devices.resolve(caller, imei);
     const day = dayOf(archiveDate);
     const { fromDay, toDay } = this.visibleDays(device, now);

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Code } from '@wildtrack/contract';
 import { AppError } from '../../http/errors.js';
 import type { RateCounters } from '../../shared-state/index.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 export const SIGN_IN_RATE_WINDOW_MS = 60_000;
 
@@ -20,7 +21,7 @@ export const SIGN_IN_RATE_WINDOW_MS = 60_000;
 export function signInRateLimit(counters: RateCounters, limit: number) {
   return async function signInRateLimitHook(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (limit <= 0 || request.routeOptions.config.call?.auth !== 'public') return;
-    const now = Date.now();
+    const now = clockNow();
     const { hits, resetAt } = await counters.hit(`sign-in:${request.ip}`, now, SIGN_IN_RATE_WINDOW_MS);
     if (hits <= limit) return;
     const seconds = Math.max(1, Math.ceil((resetAt - now) / 1000));

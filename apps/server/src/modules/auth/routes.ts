@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { calls, Header, type LoginResult } from '@wildtrack/contract';
 import { type CallHooks, registerCall } from '../../http/calls.js';
 import type { AuthService, SignInMeta } from './service.js';
+import { now } from '../../lib/clock.js';
 
 /** Who signs in from where; the request code is the sealed token's associated data (the answer opens for this request only). */
 export function signInMeta(request: FastifyRequest): SignInMeta {
@@ -37,7 +38,7 @@ export function authRoutes(app: FastifyInstance, hooks: CallHooks, auth: AuthSer
     await auth.confirmQrLogin(body.code, body.accept, caller.session.userId);
     return null;
   });
-  registerCall(app, hooks, calls.Heartbeat, async () => ({ ServerTime: Date.now() }));
+  registerCall(app, hooks, calls.Heartbeat, async () => ({ ServerTime: now() }));
   registerCall(app, hooks, calls.Exit, async ({ caller }) => {
     await auth.exit(caller.session.sessionId);
     return null;

@@ -21,6 +21,7 @@ import { hashPassword, type UserService } from '../user/service.js';
 import type { RateCounters } from '../../shared-state/index.js';
 import { markCookie, marksOf } from './known-browser.js';
 import type { AuthRepository, QrLoginRow } from './repository.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 /**
  * How long a session found by its id is used without reading it again, in one process. A sign-out or
@@ -94,7 +95,7 @@ export class AuthService {
       let row = await this.auth.getKey('password-seal');
       if (!row) {
         const kp = generateSealKeyPair();
-        await this.auth.insertKey('password-seal', toBase64(kp.publicKey), toBase64(kp.secretKey), Date.now());
+        await this.auth.insertKey('password-seal', toBase64(kp.publicKey), toBase64(kp.secretKey), clockNow());
         row = await this.auth.getKey('password-seal');
         if (!row) throw new Error('could not store the sealing key');
       }
@@ -109,7 +110,7 @@ export class AuthService {
     this.knownKey ??= (async () => {
       let row = await this.auth.getKey('known-browser');
       if (!row) {
-        await this.auth.insertKey('known-browser', '', randomBytes(32).toString('base64'), Date.now());
+        await this.auth.insertKey('known-browser', '', randomBytes(32).toString('base64'), clockNow());
         row = await this.auth.getKey('known-browser');
         if (!row) throw new Error('could not store the known-browser key');
       }
@@ -122,12 +123,12 @@ export class AuthService {
   /** The id of the request's mark for the user when its browser signed in to that account before (a Cookie header); else undefined. */
   async knownBrowser(cookieHeader: string | undefined, userId: number): Promise<string | undefined> {
     if (!cookieHeader) return undefined;
-    return marksOf(cookieHeader, await this.knownSecret(), Date.now()).find((m) => m.userId === userId)?.id;
+    return marksOf(cookieHeader, await this.knownSecret(), clockNow()).find((m) => m.userId === userId)?.id;
   }
 
   /** The Set-Cookie header marking the browser of a sign-in as known to the user's account. */
   async markBrowser(cookieHeader: string | undefined, userId: number, secure: boolean): Promise<string> {
-    return markCookie(cookieHeader, userId, await this.knownSecret(), Date.now(), secure);
+    return markCookie(cookieHeader, userId, await this.knownSecret(), clockNow(), secure);
   }
 
   async openSealed(field: string, sealed: string, requestCode: string): Promise<string> {
@@ -144,7 +145,7 @@ export class AuthService {
     input: { account: string; password: string; timeZone: string; clientKey: string },
     meta: SignInMeta,
   ): Promise<LoginResult> {
-    const now = Date.now();
+    const now = clockNow();
     const accountKey = input.account.trim().toLowerCase();
     const user = await this.users.credentials(accountKey);
     // Failures count per account, whichever of its names was typed (user name or e-mail: 5 guesses in
@@ -168,7 +169,7 @@ export class AuthService {
     useCode: () => Promise<void>,
     meta: SignInMeta,
   ): Promise<LoginResult> {
-    const now = Date.now();
+    const now = clockNow();
     const lockKey = input.userId === undefined ? input.lockName : `user:${input.userId}`;
     await this.refuseLocked(lockKey, now);
     try {
@@ -187,7 +188,7 @@ export class AuthService {
 
   /** A new QR sign-in code for the page that asks (its address and browser are shown to the confirming console). */
   async createQrLogin(meta: { ip: string; userAgent: string }): Promise<{ Code: string; Ticket: string; ExpiresIn: number }> {
-    const now = Date.now();
+    const now = clockNow();
     const code = randomBytes(32).toString('base64url');
     const ticket = randomBytes(32).toString('base64url');
     await this.auth.insertQrLogin({
@@ -214,7 +215,7 @@ export class AuthService {
 
   /** What the confirming console shows: which browser asks, from where, for which account (the caller's). */
   async qrLoginRequest(code: string, userId: number): Promise<{ UserAgent: string; Ip: string; CreatedAt: number; ExpiresIn: number; UserName: string }> {
-    const now = Date.now();
+    const now = clockNow();
     const row = await this.openQrLogin(code, now);
     // the waiting page then says the code was scanned
     await this.auth.moveQrLogin(Number(row.id), ['waiting'], 'scanned', now);
@@ -230,7 +231,7 @@ export class AuthService {
 
   /** The signed-in caller allows the code's sign-in as their own account, or declines it: once. */
   async confirmQrLogin(code: string, accept: boolean, userId: number): Promise<void> {
-    const now = Date.now();
+    const now = clockNow();
     const row = await this.openQrLogin(code, now);
     const moved = await this.auth.moveQrLogin(Number(row.id), ['waiting', 'scanned'], accept ? 'confirmed' : 'declined', now, accept ? userId : undefined);
     if (!moved) throw new AppError(Code.Failed, 'qr.used');
@@ -245,7 +246,7 @@ export class AuthService {
     input: { code: string; ticket: string; timeZone: string; clientKey: string },
     meta: SignInMeta,
   ): Promise<{ Status: 'Waiting' | 'Scanned' } | (LoginResult & { Status: 'Confirmed' })> {
-    const now = Date.now();
+    const now = clockNow();
     const row = await this.auth.findQrLogin(sha256(input.code));
     // a wrong ticket is answered as an unknown code: the code alone (seen on the screen) tells nothing
     if (!row || !sameHash(row.ticket_hash, sha256(input.ticket)) || Number(row.expires_at) <= now) throw new AppError(Code.Failed, 'qr.expired');
@@ -269,7 +270,7 @@ export class AuthService {
   }
 
   /** Forgets QR codes expired more than an hour ago. */
-  async sweepQrLogins(now = Date.now()): Promise<number> {
+  async sweepQrLogins(now = clockNow()): Promise<number> {
     return this.auth.deleteQrLoginsBefore(now - 60 * 60_000);
   }
 
@@ -298,7 +299,7 @@ export class AuthService {
     input: { timeZone: string; clientKey: string; weakPassword: boolean },
     meta: SignInMeta,
   ): Promise<LoginResult> {
-    const now = Date.now();
+    const now = clockNow();
     await this.auth.clearFailures(lockKey);
     // Told only to who proved the account: a disabled account is not revealed to a guesser.
     if (!user.enabled) throw new AppError(Code.SignInFailed, 'auth.disabled');
@@ -324,7 +325,7 @@ export class AuthService {
 
   /** The session a request names by its id (x-session), with its signing key; nothing is written. */
   async signer(publicId: string): Promise<Signer | undefined> {
-    const now = Date.now();
+    const now = clockNow();
     const hit = this.found.get(publicId);
     if (hit && hit.until > now) return hit.signer;
     if (hit) this.found.delete(publicId);
@@ -359,7 +360,7 @@ export class AuthService {
    */
   async resolveSession(signer: Signer | undefined): Promise<SignedIn> {
     if (!signer) throw sessionExpired();
-    const now = Date.now();
+    const now = clockNow();
     if (now - signer.lastSeenAt > this.sessionIdleMs) {
       this.forget(signer.sessionId);
       await this.auth.deleteSession(signer.sessionId);
@@ -422,11 +423,11 @@ export class AuthService {
    * Forgets failed sign-ins that no longer count (their 15-minute window and any lock have passed): a
    * name typed once, account or not, leaves no row for good.
    */
-  async sweepSignInFailures(now = Date.now()): Promise<number> {
+  async sweepSignInFailures(now = clockNow()): Promise<number> {
     return this.auth.deleteStaleFailures(now - SIGN_IN_WINDOW_MS, now);
   }
 
   async sweepIdleSessions(): Promise<number> {
-    return this.auth.deleteIdleSessions(Date.now() - this.sessionIdleMs);
+    return this.auth.deleteIdleSessions(clockNow() - this.sessionIdleMs);
   }
 }

@@ -5,6 +5,7 @@ import { recordStatusEvent } from '../../db/event-writes.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { bumpTree } from './repository.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 export interface TreeDeviceRow {
   id: number;
@@ -410,7 +411,7 @@ export class DeviceConsoleRepository {
       .execute();
   }
 
-  async updateDevice(deviceId: number, values: { second_level_fix?: number; caption?: string; description?: string; species_type?: number; status?: number }, now = Date.now()): Promise<void> {
+  async updateDevice(deviceId: number, values: { second_level_fix?: number; caption?: string; description?: string; species_type?: number; status?: number }, now = clockNow()): Promise<void> {
     const from = values.status === undefined ? undefined : (await this.db.selectFrom('devices').select('status').where('id', '=', deviceId).executeTakeFirst())?.status;
     await this.db.updateTable('devices').set(values).where('id', '=', deviceId).execute();
     // A status set to another one is a Device event (issue 15 item 3).

@@ -31,6 +31,7 @@ import type { DeviceConsoleRepository } from './console-repository.js';
 import { captionFor } from './samples.js';
 import { buildTree, folderNotFound, parseFolderRef, refuseReadOnlyFolder, ReportGaps, treeState } from './tree.js';
 import { describeWorkStatus, readWorkStatus, reportGapOf, type WorkStatusDoc, workStatusOf } from './work-status.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 /** Fixes closer than this are one second-level fix (SECOND_LEVEL_FIX_COUNT fixes 1 s apart, §5). */
 const SECOND_LEVEL_GAP_MS = 10_000;
@@ -51,7 +52,7 @@ export class DeviceConsole {
   constructor(private readonly q: DeviceConsoleRepository) {}
 
   async resolve(caller: Caller, imei: string, known?: Awaited<ReturnType<DeviceConsoleRepository['withAccess']>>): Promise<ResolvedDevice> {
-    const now = Date.now();
+    const now = clockNow();
     const row = known ?? (await this.q.withAccess(imei.trim(), caller.session.userId, now));
     if (!row) throw deviceNotFound();
     return { ...row, access: await this.accessOfRow(caller, row, now) };
@@ -95,7 +96,7 @@ export class DeviceConsole {
     query: (wanted: string[], userId: number, now: number) => Promise<Map<string, R>>,
   ): Promise<(R & { access: DeviceAccess })[]> {
     const wanted = [...new Set(imeis.map((i) => i.trim()))];
-    const now = Date.now();
+    const now = clockNow();
     const rows = await query(wanted, caller.session.userId, now);
     const out: (R & { access: DeviceAccess })[] = [];
     for (const imei of wanted) {
@@ -113,7 +114,7 @@ export class DeviceConsole {
    * them grants); none (absent from the map) otherwise. A rule that acts without a request asks here at
    * the moment it acts, never what held when it was made (issue 26 H1).
    */
-  async orgAccess(orgId: number, deviceIds: readonly number[], now = Date.now()): Promise<Map<number, DeviceAccess>> {
+  async orgAccess(orgId: number, deviceIds: readonly number[], now = clockNow()): Promise<Map<number, DeviceAccess>> {
     const { devices, shares } = await this.q.orgGrants(orgId, deviceIds, now);
     const out = new Map<number, DeviceAccess>();
     for (const d of devices) if (d.orgId === orgId) out.set(d.id, { kind: 'own', rights: OWN_RIGHTS, effective: null, failure: null });
@@ -195,7 +196,7 @@ export class DeviceConsole {
 
   async createFolder(caller: Caller, name: string, parentIdStr: string): Promise<string> {
     const parent = await this.ownFolder(caller, parentIdStr);
-    return String(await this.q.createFolder(caller.session.orgId, parent, name, Date.now()));
+    return String(await this.q.createFolder(caller.session.orgId, parent, name, clockNow()));
   }
 
   async renameFolder(caller: Caller, idStr: string, name: string): Promise<void> {
@@ -292,7 +293,7 @@ export class DeviceConsole {
     const ids = items.map((i) => i.id);
     const [rows, firsts, docs, fences] = items.length === 1 ? await this.detailOf(ids[0]!) : await Promise.all([this.q.detailRows(ids), this.q.firstFixTime(ids), this.q.workStatusDocs(ids), this.q.fenceCounts(ids)]);
     const byId = new Map(rows.map((r) => [Number(r.id), r]));
-    const now = Date.now();
+    const now = clockNow();
     return items.flatMap((it) => {
       const r = byId.get(it.id);
       if (!r) return [];

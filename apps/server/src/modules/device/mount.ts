@@ -4,6 +4,7 @@ import type { Caller } from '../../http/caller.js';
 import { requireRight, type Right } from './access.js';
 import type { DeviceConsole } from './console.js';
 import type { DeviceRepository } from './repository.js';
+import { now } from '../../lib/clock.js';
 
 /** Animal info as stored (mount_info.info): the contract's shape with times as epoch ms. */
 export interface MountDoc {
@@ -136,6 +137,6 @@ export class MountService {
       AdditionalInfo: info.AdditionalInfo.map((f) => ({ Name: f.Name.trim(), Value: f.Value })),
       Measurements: info.Measurements,
     };
-    await this.repo.setMountInfo(Number(d.id), JSON.stringify(doc), Date.now());
+    await this.repo.setMountInfo(Number(d.id), JSON.stringify(doc), now());
   }
 }

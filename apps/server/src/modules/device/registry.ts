@@ -12,6 +12,7 @@ import {
   SpeciesType,
 } from '@wildtrack/contract';
 import type { DeviceRepository } from './repository.js';
+import { now } from '../../lib/clock.js';
 
 export interface RegisterDeviceInput {
   orgId: number;
@@ -83,7 +84,7 @@ export class DeviceRegistry {
       failure_time: null,
       last_work_time: null,
       last_voltage: null,
-      created_at: Date.now(),
+      created_at: now(),
     });
     return { id, imei, secret };
   }

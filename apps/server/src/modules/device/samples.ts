@@ -5,6 +5,7 @@ import { mountDoc } from './mount.js';
 import type { DeviceRepository } from './repository.js';
 import type { DeviceRegistry } from './registry.js';
 import { commWindowMs, type WorkStatusDoc } from './work-status.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 export const SAMPLES_ORG = 'Wildtrack samples';
 export const SAMPLE_DAYS = 30;
@@ -42,7 +43,7 @@ export async function ensureSampleDevices(
   devices: DeviceRegistry,
   ingest: IngestService,
   {
-    now = Date.now(),
+    now = clockNow(),
     days = SAMPLE_DAYS,
     asOf,
     history,

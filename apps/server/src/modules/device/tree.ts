@@ -17,6 +17,7 @@ import { accessOfRow, type DeviceAccess, EXAMPLE_RIGHTS, OWN_RIGHTS, permissionO
 import type { DeviceConsoleRepository, TreeDeviceRow, TreeRowArray, TreeStateRow } from './console-repository.js';
 import { captionFor } from './samples.js';
 import { readWorkStatus, reportGapOf } from './work-status.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 /** The folder tree as a caller sees it (§2.5, §6): folder ids as the API writes them, and the tree built from rows. */
 
@@ -56,7 +57,7 @@ export function refuseReadOnlyFolder(ref: FolderRef): void {
  */
 export async function buildTree(q: DeviceConsoleRepository, caller: Caller, orgName: string): Promise<{ data: TreeData; index: Map<string, TreeEntry> }> {
   const { session, zone, lang } = caller;
-  const now = Date.now();
+  const now = clockNow();
   const [folders, own, remarks, experience, shared] = await Promise.all([
     q.folders(session.orgId),
     q.orgDeviceArrays(session.orgId),
@@ -186,7 +187,7 @@ export async function treeState(q: DeviceConsoleRepository, gaps: ReportGaps, ca
   const [own, experience, shared] = await Promise.all([
     q.orgDeviceStates(session.orgId),
     q.experienceFlag(session.userId),
-    q.sharedDevices(session.userId, session.orgId, Date.now()),
+    q.sharedDevices(session.userId, session.orgId, clockNow()),
   ]);
   const samples = experience ? await q.sampleDevices(session.userId) : [];
   const ownIds = new Set(own.map((r) => r[0]));

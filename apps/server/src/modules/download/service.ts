@@ -24,6 +24,7 @@ import { checkedRange } from '../../http/range.js';
 import { clampToWindow } from '../device/access.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
 import type { DownloadTaskRepository, DownloadTaskRow, TaskProgress } from './repository.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 /** How often a running task writes its progress (its heartbeat) and looks for a cancel from another process. */
 export const HEARTBEAT_MS = 500;
@@ -94,7 +95,7 @@ export function zipEntryName(text: string): string {
  */
 export class DownloadTaskService {
   private readonly running = new Map<number, Running>();
-  private readonly work = new SerialQueue<DownloadTaskRow>(() => this.repo.claimNext(Date.now(), this.opts.perUser ?? 1), (task) => this.run(task));
+  private readonly work = new SerialQueue<DownloadTaskRow>(() => this.repo.claimNext(clockNow(), this.opts.perUser ?? 1), (task) => this.run(task));
 
   constructor(
     private readonly repo: DownloadTaskRepository,
@@ -132,7 +133,7 @@ export class DownloadTaskService {
   async create(
     caller: Caller,
     body: { imeis: string[]; kinds: ExportKind[]; startTime: string; endTime: string; fileType: ExportFileType; title?: string | undefined },
-    now = Date.now(),
+    now = clockNow(),
   ): Promise<DownloadTask> {
     const { from, to } = checkedRange(caller, body);
     const devices = await this.downloadable(caller, body.imeis);
@@ -165,7 +166,7 @@ export class DownloadTaskService {
   async page(caller: Caller, status: DownloadTaskStatus | undefined, currentPage: number, pageSize: number): Promise<{ List: DownloadTask[]; Total: number }> {
     const [total, rows] = await Promise.all([this.repo.count(caller.session.userId, status), this.repo.page(caller.session.userId, status, pageSize, (currentPage - 1) * pageSize)]);
     const positions = rows.some((r) => r.status === 'WAITING') ? await this.positions() : new Map<number, number>();
-    const now = Date.now();
+    const now = clockNow();
     return { List: rows.map((r) => this.view(caller, r, now, positions.get(Number(r.id)))), Total: total };
   }
 
@@ -186,7 +187,7 @@ export class DownloadTaskService {
     }
     const served = new Map([...queues.keys()].map((u) => [u, owners.get(u)?.lastServed ?? -1]));
     const running = new Map([...queues.keys()].map((u) => [u, owners.get(u)?.running ?? 0]));
-    let clock = Math.max(Date.now(), ...served.values());
+    let clock = Math.max(clockNow(), ...served.values());
     const out = new Map<number, number>();
     while (out.size < waiting.length) {
       let best: number | undefined;
@@ -217,12 +218,12 @@ export class DownloadTaskService {
   async cancel(caller: Caller, idStr: string): Promise<DownloadTask> {
     const row = await this.own(caller, idStr);
     await this.stop(row);
-    return this.view(caller, (await this.repo.byId(Number(row.id)))!, Date.now());
+    return this.view(caller, (await this.repo.byId(Number(row.id)))!, clockNow());
   }
 
   private async stop(row: DownloadTaskRow): Promise<void> {
     const id = Number(row.id);
-    if (row.status === 'WAITING' && (await this.repo.cancelWaiting(id, Date.now()))) return;
+    if (row.status === 'WAITING' && (await this.repo.cancelWaiting(id, clockNow()))) return;
     const local = this.running.get(id);
     if (local) {
       local.abort.abort();
@@ -233,8 +234,9 @@ export class DownloadTaskService {
     if (now?.status !== 'DOWNLOADING') return;
     // another process runs it: it sees the request with its next heartbeat
     await this.repo.requestCancel(id);
-    const until = Date.now() + CANCEL_WAIT_MS;
-    while (Date.now() < until && (await this.repo.byId(id))?.status === 'DOWNLOADING') await new Promise((r) => setTimeout(r, HEARTBEAT_MS / 2));
+    // How long to wait for the runner: elapsed time (performance.now), not the server's clock (lib/clock.ts).
+    const until = performance.now() + CANCEL_WAIT_MS;
+    while (performance.now() < until && (await this.repo.byId(id))?.status === 'DOWNLOADING') await new Promise((r) => setTimeout(r, HEARTBEAT_MS / 2));
   }
 
   /** Deletes a task and its file; a running one is stopped first. */
@@ -246,7 +248,7 @@ export class DownloadTaskService {
   }
 
   /** The zip of a SUCCESSFUL task of the caller's, while it lasts, and while its devices still allow DownloadData. */
-  async download(caller: Caller, idStr: string, now = Date.now()): Promise<FileAnswer> {
+  async download(caller: Caller, idStr: string, now = clockNow()): Promise<FileAnswer> {
     const row = await this.own(caller, idStr);
     if (row.status === 'EXPIRED' || (row.status === 'SUCCESSFUL' && row.expires_at !== null && Number(row.expires_at) <= now)) {
       throw new AppError(Code.NotFound, 'downloadTask.expired');
@@ -265,14 +267,14 @@ export class DownloadTaskService {
   // ---- the runner --------------------------------------------------------------------------------
 
   /** The background job's run: stale tasks taken back, expired files deleted, then waiting tasks run. */
-  async tick(now = Date.now()): Promise<void> {
+  async tick(now = clockNow()): Promise<void> {
     await this.sweep(now);
     await this.expire(now);
     await this.drain();
   }
 
   /** Running tasks whose heartbeat stopped (their process stopped) are queued again, or failed after MAX_ATTEMPTS. */
-  async sweep(now = Date.now()): Promise<number> {
+  async sweep(now = clockNow()): Promise<number> {
     let n = 0;
     for (const row of await this.repo.stale(now - STALE_MS)) {
       if (this.running.has(Number(row.id))) continue;
@@ -287,7 +289,7 @@ export class DownloadTaskService {
   }
 
   /** SUCCESSFUL tasks past their time become EXPIRED and their files are deleted. */
-  async expire(now = Date.now()): Promise<number> {
+  async expire(now = clockNow()): Promise<number> {
     const gone = await this.repo.expire(now);
     for (const row of gone) await fs.promises.rm(this.fileOf(row), { force: true });
     return gone.length;
@@ -320,7 +322,7 @@ export class DownloadTaskService {
     let rowsBefore = 0;
     const beat = setInterval(() => {
       this.repo
-        .progress(id, progress, Date.now())
+        .progress(id, progress, clockNow())
         .then((cancel) => {
           if (cancel) abort.abort();
         })
@@ -388,7 +390,7 @@ export class DownloadTaskService {
       if (abort.signal.aborted) throw new Error('aborted');
       await fs.promises.rename(part, file);
       clearInterval(beat);
-      const now = Date.now();
+      const now = clockNow();
       const size = (await fs.promises.stat(file)).size;
       if (!(await this.repo.finish(id, { status: 'SUCCESSFUL', progress, fileSize: size, expiresAt: now + this.opts.keepMs }, now))) {
         await fs.promises.rm(file, { force: true });
@@ -400,12 +402,12 @@ export class DownloadTaskService {
       out?.destroy();
       await fs.promises.rm(part, { force: true });
       if (abort.signal.aborted && this.work.closed) {
-        await this.repo.requeue(id, Date.now());
+        await this.repo.requeue(id, clockNow());
       } else if (abort.signal.aborted) {
-        await this.repo.finish(id, { status: 'CANCELLED', progress }, Date.now());
+        await this.repo.finish(id, { status: 'CANCELLED', progress }, clockNow());
       } else {
         this.log.error({ err, downloadTaskId: id }, 'download task failed');
-        if (await this.repo.finish(id, { status: 'FAILED', progress, error: stored({ key: 'downloadTask.failed', params: { id } }) }, Date.now())) await this.ended(id);
+        if (await this.repo.finish(id, { status: 'FAILED', progress, error: stored({ key: 'downloadTask.failed', params: { id } }) }, clockNow())) await this.ended(id);
       }
     } finally {
       clearInterval(beat);

@@ -18,6 +18,7 @@ import { ALL_TIME, clampToWindow, type WindowOfAccess } from '../device/access.j
 import type { DeviceConsole } from '../device/console.js';
 import { captionFor } from '../device/samples.js';
 import type { EventQuery, EventRepository, EventRow, SubscriptionRow } from './repository.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 type CountBody = z.output<typeof calls.GetEventCount.body>;
 type ListBody = z.output<typeof calls.GetEventListByPage.body>;
@@ -138,7 +139,7 @@ export class EventService {
   }
 
   /** Marks these events read for the caller; any the caller can't read refuses the call (nothing marked). */
-  async viewed(caller: Caller, idStrs: readonly string[], now = Date.now()): Promise<void> {
+  async viewed(caller: Caller, idStrs: readonly string[], now = clockNow()): Promise<void> {
     const ids = [...new Set(idStrs.map(Number))];
     const q = this.query(caller, await this.devices.readable(caller), {});
     const readable = await this.repo.readableIds(q, ids);
@@ -146,7 +147,7 @@ export class EventService {
     await this.repo.markViewed(caller.session.userId, ids, now);
   }
 
-  async viewedAll(caller: Caller, body: { imei?: string | undefined; eventType?: number | undefined }, now = Date.now()): Promise<number> {
+  async viewedAll(caller: Caller, body: { imei?: string | undefined; eventType?: number | undefined }, now = clockNow()): Promise<number> {
     return this.repo.markAllViewed(this.query(caller, await this.scope(caller, body.imei), { eventType: body.eventType }), now);
   }
 

@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import zlib from 'node:zlib';
+import { now } from '../../lib/clock.js';
 
 /**
  * The zip of an XLSX, written as it goes: small parts whole, a worksheet streamed through zlib's raw
@@ -70,7 +71,7 @@ export interface ZipEntryStream {
 export class ZipWriter {
   private offset = 0;
   private readonly entries: Entry[] = [];
-  private readonly stamp = dosTime(new Date());
+  private readonly stamp = dosTime(new Date(now()));
   private open = false;
 
   constructor(private readonly out: Writable) {}

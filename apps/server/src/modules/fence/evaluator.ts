@@ -7,6 +7,7 @@ import { type FenceShape, type InOrOut, type InstructionParams, InstructionParam
 import type { InBatch } from '../../ingest/batch-repository.js';
 import { type CompiledShape, compile, contains } from './geometry.js';
 import type { FenceRepository, StateMove, StoredStates } from './repository.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 /** A fix as ingest decoded it. */
 export interface FixPoint {
@@ -150,7 +151,7 @@ export class FenceEvaluator {
           // a fence changed (its states were cleared or rewritten): read them again
           this.states.clear();
         }
-        this.checkedAt = Date.now();
+        this.checkedAt = clockNow();
         return this.index;
       } finally {
         this.loading = null;
@@ -199,7 +200,7 @@ export class FenceEvaluator {
    * events, compare-and-set), then `committed()` fires the rules of the crossings stored, or `failed()`
    * forgets what this process thought it knew of the device.
    */
-  plan(deviceId: number, fixes: readonly FixPoint[], now = Date.now()): FencePlan | null | Promise<FencePlan | null> {
+  plan(deviceId: number, fixes: readonly FixPoint[], now = clockNow()): FencePlan | null | Promise<FencePlan | null> {
     // Synchronous while the index is current (every batch but one each REFRESH_MS): no promise per batch.
     if (this.index && now - this.checkedAt < this.refreshMs) return this.planOn(this.index, deviceId, fixes, now);
     return this.current(now).then((index) => this.planOn(index, deviceId, fixes, now));

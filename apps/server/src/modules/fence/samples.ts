@@ -1,6 +1,7 @@
 import type { FenceSettings, FenceShape, LngLat } from '@wildtrack/contract';
 import type { FenceRepository } from './repository.js';
 import { fenceValues } from './service.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 /** The sample fences' settings: server-side, both directions, no instructions (sample devices take none). */
 const SAMPLE_SETTINGS: FenceSettings = {
@@ -21,7 +22,7 @@ const SAMPLE_SETTINGS: FenceSettings = {
  * sample organisation has no fence yet; the live sample fleet's fixes then cross them. Answers how many
  * were made.
  */
-export async function ensureSampleFences(repo: FenceRepository, now = Date.now()): Promise<number> {
+export async function ensureSampleFences(repo: FenceRepository, now = clockNow()): Promise<number> {
   const db = repo.db;
   const org = await db.selectFrom('organisations').select('id').where('is_samples', '=', 1).executeTakeFirst();
   if (!org) return 0;

@@ -26,6 +26,7 @@ import { describeParams } from '../instruction/service.js';
 import { captionFor } from '../device/samples.js';
 import { type FenceGeometry, fenceGeometry, selfIntersects } from './geometry.js';
 import type { FenceRepository, FenceRow, FenceValues, RuleRow } from './repository.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 type ListBody = z.output<typeof calls.GetFenceList.body>;
 type CreateBody = z.output<typeof calls.CreateFence.body>;
@@ -133,7 +134,7 @@ export class FenceService {
    * Which of these organisations' fences may act on the device now (hold RemoteInstr on it: its own
    * device, or a share open now that grants it). Asked by ingest before a device rule is handed out.
    */
-  async rulesMayAct(deviceId: number, orgIds: readonly number[], now = Date.now()): Promise<Set<number>> {
+  async rulesMayAct(deviceId: number, orgIds: readonly number[], now = clockNow()): Promise<Set<number>> {
     const out = new Set<number>();
     for (const orgId of new Set(orgIds)) {
       const a = (await this.devices.orgAccess(orgId, [deviceId], now)).get(deviceId);
@@ -148,7 +149,7 @@ export class FenceService {
    * its sharer's account. Device rules leave a removal for the device. Run after each change to shares and
    * members, and by a job each minute for windows that end on their own. Returns how many rules went.
    */
-  async withdrawUngranted(opts: { deviceIds?: readonly number[] } = {}, now = Date.now()): Promise<number> {
+  async withdrawUngranted(opts: { deviceIds?: readonly number[] } = {}, now = clockNow()): Promise<number> {
     const rules = await this.repo.foreignRules(opts.deviceIds ? { deviceIds: opts.deviceIds } : {});
     const byOrg = new Map<number, typeof rules>();
     for (const r of rules) byOrg.set(r.fence_org, [...(byOrg.get(r.fence_org) ?? []), r]);
@@ -296,7 +297,7 @@ export class FenceService {
     return devices;
   }
 
-  async create(caller: Caller, body: CreateBody, now = Date.now()): Promise<Fence> {
+  async create(caller: Caller, body: CreateBody, now = clockNow()): Promise<Fence> {
     const devices = await this.formDevices(caller, body.imeis);
     checkShape(body.shape);
     const [id] = await this.repo.save(caller.session.orgId, caller.session.userId, [{ values: fenceValues(body.label, body.shape, body, caller.zone), deviceIds: devices.map((d) => Number(d.id)) }], now);
@@ -304,7 +305,7 @@ export class FenceService {
     return (await this.records([(await this.repo.get(id!))!], caller))[0]!;
   }
 
-  async update(caller: Caller, body: UpdateBody, now = Date.now()): Promise<Fence> {
+  async update(caller: Caller, body: UpdateBody, now = clockNow()): Promise<Fence> {
     const devices = await this.formDevices(caller, body.imeis);
     checkShape(body.shape);
     const row = await this.fenceFor(caller, body.fenceId, true);
@@ -320,7 +321,7 @@ export class FenceService {
     return (await this.records([(await this.repo.get(row.id))!], caller))[0]!;
   }
 
-  async enable(caller: Caller, fenceId: string, enabled: 0 | 1, now = Date.now()): Promise<Fence> {
+  async enable(caller: Caller, fenceId: string, enabled: 0 | 1, now = clockNow()): Promise<Fence> {
     const row = await this.fenceFor(caller, fenceId, true);
     await this.repo.setEnabled(row.id, enabled, now);
     this.changed();
@@ -331,7 +332,7 @@ export class FenceService {
    * Deletes the caller's organisation's fence; another organisation's fence with rules on the caller's
    * devices loses those rules (device rules with a removal for the device), the rest of it is its owner's.
    */
-  async delete(caller: Caller, fenceId: string, now = Date.now()): Promise<null> {
+  async delete(caller: Caller, fenceId: string, now = clockNow()): Promise<null> {
     const row = await this.fenceFor(caller, fenceId, false);
     if (row.org_id !== caller.session.orgId) {
       if (row.is_samples === 1) throw new AppError(Code.Forbidden, 'fence.readOnly');
@@ -357,7 +358,7 @@ export class FenceService {
    * Stores the fences of an import, all or none, and answers what it made without each shape back (ImportedFence:
    * re-reading and serialising 200 rings of 5,000 vertices held the other calls up for seconds, issue 26 H4).
    */
-  async importShapes(caller: Caller, prefix: string, shapes: FenceGeometry[], settings: FenceSettings, now = Date.now()): Promise<{ List: ImportedFence[] }> {
+  async importShapes(caller: Caller, prefix: string, shapes: FenceGeometry[], settings: FenceSettings, now = clockNow()): Promise<{ List: ImportedFence[] }> {
     const devices = await this.formDevices(caller, settings.imeis);
     const deviceIds = devices.map((d) => Number(d.id));
     const items = shapes.map((shape, i) => ({ values: fenceValues(`${prefix} ${i + 1}`.slice(0, 50), shape, settings, caller.zone), deviceIds }));

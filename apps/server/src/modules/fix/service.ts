@@ -32,6 +32,7 @@ import {
 import {
   type ConvertedRow, DAY_MS, filtersValues, type FixQuery, type FixRepository, type FixRow, SORT_COLUMNS, type SortColumn, type StoredTrack, type StoredTrackRequest, type TrackPoints, type TrackRow,
 } from './repository.js';
+import { now } from '../../lib/clock.js';
 
 export interface RangeInput {
   startTime?: string | undefined;
@@ -397,7 +398,7 @@ export class FixService {
     requireRight(device.resolved.access, 'EditFix');
     const times = [...new Set(ids.map(Number))];
     const w = clampToWindow(ALL_TIME, device.resolved.access);
-    return this.fixes.markInvalid(device.id, times, w.from, w.to, caller.session.userId, Date.now());
+    return this.fixes.markInvalid(device.id, times, w.from, w.to, caller.session.userId, now());
   }
 
   private convertedRange(caller: Caller, device: Device, body: RangeInput): { from: number; to: number } {

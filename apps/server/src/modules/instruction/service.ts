@@ -33,6 +33,7 @@ import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
 import { captionFor, type SampleInstruction } from '../device/samples.js';
 import { commWindowMs, nextPostback } from '../device/work-status.js';
 import type { InstructionRepository, InstructionRow } from './repository.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 /**
  * A failed instruction's ErrorMessage: the reason the device gave (a known one) in the reader's language, then
@@ -162,7 +163,7 @@ export class InstructionService {
   async page(caller: Caller, body: ListBody): Promise<{ List: Instruction[]; Total: number }> {
     const q = await this.history(caller, body);
     const [rows, total] = await Promise.all([this.repo.page(q, (body.currentPage - 1) * body.pageSize, body.pageSize), this.repo.count(q)]);
-    const now = Date.now();
+    const now = clockNow();
     return { List: rows.map((r) => this.record(r, caller, now)), Total: total };
   }
 
@@ -193,7 +194,7 @@ export class InstructionService {
   }
 
   /** The devices the caller may instruct (RemoteInstr), each with its count of the type today. */
-  async exceed(caller: Caller, imeis: readonly string[], type: InstrType, now = Date.now()): Promise<Exceed[]> {
+  async exceed(caller: Caller, imeis: readonly string[], type: InstrType, now = clockNow()): Promise<Exceed[]> {
     const devices = await this.devices.resolveMany(caller, imeis);
     const noRight = devices.filter((d) => d.access.kind === 'example' || !d.access.rights.RemoteInstr);
     if (noRight.length > 0) this.refuse(caller, noRight.map((d) => [d, { key: 'instr.reason.noRight' }]));
@@ -205,7 +206,7 @@ export class InstructionService {
     });
   }
 
-  async send(caller: Caller, body: SendBody, now = Date.now()): Promise<Instruction[]> {
+  async send(caller: Caller, body: SendBody, now = clockNow()): Promise<Instruction[]> {
     const devices = await this.devices.resolveMany(caller, body.imeis);
     const params = body.params;
     const type = params.Type;
@@ -234,7 +235,7 @@ export class InstructionService {
     return (await this.repo.byIds(result.ids)).map((r) => this.record(r, caller, now));
   }
 
-  async withdraw(caller: Caller, imei: string, instructionId: string, now = Date.now()): Promise<Instruction> {
+  async withdraw(caller: Caller, imei: string, instructionId: string, now = clockNow()): Promise<Instruction> {
     const d = await this.devices.resolve(caller, imei);
     if (d.access.kind === 'example' || !d.access.rights.RemoteInstr) this.refuse(caller, [[d, { key: 'instr.reason.noRight' }]]);
     const id = Number(instructionId);
@@ -262,7 +263,7 @@ export class InstructionService {
    * sensors) and the daily limit, counted in the rule's zone. Each instruction refused is skipped and its
    * reason answered (in `lang`); the others are stored SENT with their events.
    */
-  async sendForRule(rule: { orgId: number; deviceId: number }, list: readonly InstructionParams[], zone: string, lang: Lang, now = Date.now()): Promise<string[]> {
+  async sendForRule(rule: { orgId: number; deviceId: number }, list: readonly InstructionParams[], zone: string, lang: Lang, now = clockNow()): Promise<string[]> {
     const { deviceId } = rule;
     const device = await this.repo.deviceForRule(deviceId);
     if (!device) return [];
@@ -299,7 +300,7 @@ export class InstructionService {
   }
 
   /** The COMM_ERROR job's pass (docs/ingest.md "Instructions"). */
-  markCommErrors(now = Date.now()): Promise<number> {
+  markCommErrors(now = clockNow()): Promise<number> {
     return this.repo.markCommErrors(now);
   }
 }

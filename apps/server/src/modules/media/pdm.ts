@@ -720,6 +720,7 @@ export async function* pdmToWavChunks(src: string, pdmRate: number, outRate: num
  * don't interfere; a consumer that stops early (a download cut off) leaves no file.
  */
 export async function* keptAs(chunks: AsyncIterable<Buffer>, dst: string): AsyncGenerator<Buffer> {
+  // Date.now() here makes a unique name, not a time: a fixed clock (lib/clock.ts) would repeat it.
   const tmp = `${dst}.${process.pid}.${Date.now()}.tmp`;
   const out = fs.createWriteStream(tmp);
   let done = false;

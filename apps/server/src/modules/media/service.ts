@@ -27,6 +27,7 @@ import { clampToWindow, inWindow } from '../device/access.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
 import { convertPdmFile, PdmRateError, wavSizeOf } from './pdm.js';
 import { type MediaQuery, type MediaRepository, type MediaRow, type RecordingRow, ThumbStatus } from './repository.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 /** A count call's body (every kind's count takes the same body). */
 export type MediaRangeBody = z.output<typeof calls.GetImageCount.body>;
@@ -359,7 +360,7 @@ export class MediaService {
    * many it made and whether more are waiting. The file route still makes a thumbnail the job has not
    * reached yet.
    */
-  async makeThumbnails(limit = 20, now = Date.now()): Promise<{ made: number; more: boolean }> {
+  async makeThumbnails(limit = 20, now = clockNow()): Promise<{ made: number; more: boolean }> {
     if ((await this.records.expireThumbClaims(now - THUMB_CLAIM_STALE_MS)) > 0) this.thumbsSince = 0;
     const latest = await this.records.latestImageArrival();
     const wanted = await this.records.thumbsWanted(this.thumbsSince, limit);
@@ -391,6 +392,7 @@ export class MediaService {
     if (!job) {
       job = (async () => {
         await fs.promises.mkdir(path.dirname(dst), { recursive: true });
+        // Date.now() here makes a unique name, not a time: a fixed clock (lib/clock.ts) would repeat it.
         const tmp = `${dst}.${process.pid}.${Date.now()}.tmp`;
         try {
           await sharp(src).rotate().resize(THUMB_SIZE, THUMB_SIZE, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 80, mozjpeg: true }).toFile(tmp);

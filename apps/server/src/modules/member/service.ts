@@ -7,6 +7,7 @@ import type { AuthService } from '../auth/service.js';
 import { hashPassword } from '../user/service.js';
 import type { UserLogService } from '../userlog/service.js';
 import type { MemberRepository, MemberRow } from './repository.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 function toMember(row: MemberRow, zone: string): Member {
   return {
@@ -67,7 +68,7 @@ export class MemberService {
   }
 
   private async record(caller: Caller, action: string, memberId: number): Promise<void> {
-    await this.log.record(caller, [{ entryType: 'action', target: `member.${action}:${memberId}`, time: Date.now() }]);
+    await this.log.record(caller, [{ entryType: 'action', target: `member.${action}:${memberId}`, time: clockNow() }]);
   }
 
   private async reread(caller: Caller, id: number): Promise<Member> {
@@ -98,7 +99,7 @@ export class MemberService {
         email: input.emailAddress || null,
         phone: input.phone || null,
         password_hash: await hashPassword(input.tempPwd),
-        now: Date.now(),
+        now: clockNow(),
       },
       { lcid: LanguageId[caller.lang], time_zone: caller.zone },
     );
@@ -114,7 +115,7 @@ export class MemberService {
   async setEnabled(caller: Caller, memberId: string, enabled: 0 | 1): Promise<Member> {
     const row = await this.changeable(caller, memberId);
     const id = Number(row.id);
-    await this.members.setEnabled(id, enabled, Date.now());
+    await this.members.setEnabled(id, enabled, clockNow());
     if (enabled === 0) {
       await this.auth.endUserSessions(id);
       await this.disabled.emitInTurn(id);
@@ -127,7 +128,7 @@ export class MemberService {
   async resetPassword(caller: Caller, memberId: string, tempPwd: string): Promise<{ Member: Member }> {
     const row = await this.changeable(caller, memberId);
     const id = Number(row.id);
-    await this.members.setPassword(id, await hashPassword(tempPwd), 1, Date.now());
+    await this.members.setPassword(id, await hashPassword(tempPwd), 1, clockNow());
     await this.auth.endUserSessions(id);
     await this.record(caller, 'resetPassword', id);
     return { Member: await this.reread(caller, id) };
@@ -140,8 +141,8 @@ export class MemberService {
     if (!state || Number(state.must_change_password) !== 1) throw new AppError(Code.Failed, 'member.noTemporaryPassword');
     if (!(await argon2.verify(state.password_hash, originalPwd).catch(() => false))) throw new FieldRefusal(['originalPwd'], 'member.wrongOriginal');
     if (newPwd === originalPwd) throw new FieldRefusal(['newPwd'], 'validation.password.same');
-    await this.members.setPassword(userId, await hashPassword(newPwd), 0, Date.now());
+    await this.members.setPassword(userId, await hashPassword(newPwd), 0, clockNow());
     this.auth.refresh(sessionId);
-    await this.log.record(caller, [{ entryType: 'action', target: 'password.changeTemporary', time: Date.now() }]);
+    await this.log.record(caller, [{ entryType: 'action', target: 'password.changeTemporary', time: clockNow() }]);
   }
 }

@@ -4,6 +4,7 @@ import { MovebankReader, type RowExample, Skips } from './reader.js';
 import { RecordMapper } from './records.js';
 import { DeviceResolver, type MovebankDeviceStore } from './resolver.js';
 import { ChunkWriter, type MarkSink, type RecordSink } from './writer.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 export interface MovebankServices {
   devices: Pick<DeviceRegistry, 'register'>;
@@ -94,7 +95,7 @@ export interface ReportLine {
  */
 export async function importMovebank(services: MovebankServices, opts: MovebankImportOptions): Promise<MovebankImportReport> {
   const started = performance.now();
-  const now = opts.now ?? Date.now();
+  const now = opts.now ?? clockNow();
   const skipped = new Skips();
   const reader = new MovebankReader(opts.file, skipped, opts.onProgress, started);
   const reference = opts.referenceFile ? await readReference(opts.referenceFile) : undefined;

@@ -20,6 +20,7 @@ import type { ImportJobRepository, ImportJobRow, JobProgress } from './jobs-repo
 import { checkMovebankFile } from './reader.js';
 import { readReference } from './reference.js';
 import { formatErrorMessage, reasonText, type StoredMessage } from './texts.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 /** How often a running import writes its progress (its heartbeat) and looks for a cancel from another server. */
 export const HEARTBEAT_MS = 500;
@@ -60,7 +61,7 @@ const notFound = () => new AppError(Code.NotFound, 'movebank.importNotFound');
  */
 export class MovebankImportService {
   private readonly running = new Map<number, Running>();
-  private readonly work = new SerialQueue<ImportJobRow>(() => this.repo.claimNext(Date.now()), (job) => this.run(job));
+  private readonly work = new SerialQueue<ImportJobRow>(() => this.repo.claimNext(clockNow()), (job) => this.run(job));
   private lastOrphanSweep = 0;
 
   constructor(
@@ -124,7 +125,7 @@ export class MovebankImportService {
       dataPath: file.path,
       referencePath: reference?.path ?? null,
       size: fs.statSync(file.path).size,
-      now: Date.now(),
+      now: clockNow(),
     });
     this.kick();
     return this.view(caller, (await this.repo.byId(id))!);
@@ -142,7 +143,7 @@ export class MovebankImportService {
   async cancel(caller: Caller, idStr: string): Promise<MovebankImportJob> {
     const row = await this.own(caller, idStr);
     const id = Number(row.id);
-    if (row.status === 'queued' && (await this.repo.cancelQueued(id, Date.now()))) {
+    if (row.status === 'queued' && (await this.repo.cancelQueued(id, clockNow()))) {
       this.discard(row.data_path, row.reference_path ?? undefined);
     } else if (row.status === 'queued' || row.status === 'running') {
       const local = this.running.get(id);
@@ -152,8 +153,9 @@ export class MovebankImportService {
       } else {
         // another server runs it: it sees the request with its next heartbeat
         await this.repo.requestCancel(id);
-        const until = Date.now() + CANCEL_WAIT_MS;
-        while (Date.now() < until && (await this.repo.byId(id))?.status === 'running') await new Promise((r) => setTimeout(r, HEARTBEAT_MS / 2));
+        // How long to wait for the runner: elapsed time (performance.now), not the server's clock (lib/clock.ts).
+        const until = performance.now() + CANCEL_WAIT_MS;
+        while (performance.now() < until && (await this.repo.byId(id))?.status === 'running') await new Promise((r) => setTimeout(r, HEARTBEAT_MS / 2));
       }
     }
     return this.view(caller, (await this.repo.byId(id))!);
@@ -166,7 +168,7 @@ export class MovebankImportService {
   }
 
   /** Running jobs whose heartbeat stopped (their server stopped) become interrupted. */
-  async sweep(now = Date.now()): Promise<number> {
+  async sweep(now = clockNow()): Promise<number> {
     let n = 0;
     for (const row of await this.repo.stale(now - STALE_MS)) {
       if (this.running.has(Number(row.id))) continue;
@@ -187,7 +189,7 @@ export class MovebankImportService {
    * never made). A file still being written is younger than ORPHAN_AGE_MS (each write touches it); one a
    * queued or running job names is kept.
    */
-  async sweepOrphans(now = Date.now()): Promise<number> {
+  async sweepOrphans(now = clockNow()): Promise<number> {
     const root = path.join(this.dataDir, 'imports');
     if (!fs.existsSync(root)) return 0;
     const kept = new Set(await this.repo.pendingFiles());
@@ -231,7 +233,7 @@ export class MovebankImportService {
     let last: JobProgress = { bytesRead: 0, rows: 0, stored: 0, seconds: 0 };
     const beat = setInterval(() => {
       this.repo
-        .progress(id, last, Date.now())
+        .progress(id, last, clockNow())
         .then((cancel) => {
           if (cancel) abort.abort();
         })
@@ -255,7 +257,7 @@ export class MovebankImportService {
       const stopped = report.cancelled === true;
       const status = stopped ? (this.work.closed ? 'interrupted' : 'cancelled') : 'done';
       const error = status === 'interrupted' ? stored({ key: 'movebank.interrupted', params: {} }) : null;
-      await this.repo.finish(id, status, last, JSON.stringify({ ...report, file: job.file_name }), error, Date.now());
+      await this.repo.finish(id, status, last, JSON.stringify({ ...report, file: job.file_name }), error, clockNow());
     } catch (err) {
       clearInterval(beat);
       const problem =
@@ -263,7 +265,7 @@ export class MovebankImportService {
           ? formatErrorMessage(err.message, err.message.startsWith(job.reference_path ?? '\u0000') ? job.reference_path! : job.data_path, err.message.startsWith(job.reference_path ?? '\u0000') ? (job.reference_name ?? '') : job.file_name)
           : { key: 'movebank.failed' as const, params: { requestId: `import-${id}` } };
       if (!(err instanceof MovebankFormatError)) this.log.error({ err, importId: id }, 'movebank import failed');
-      await this.repo.finish(id, 'failed', last, null, stored(problem), Date.now());
+      await this.repo.finish(id, 'failed', last, null, stored(problem), clockNow());
     } finally {
       clearInterval(beat);
       this.discard(job.data_path, job.reference_path ?? undefined);

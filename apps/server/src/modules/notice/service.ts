@@ -3,6 +3,7 @@ import type { Caller } from '../../http/caller.js';
 import { AppError } from '../../http/errors.js';
 import { announceCreated } from '../../db/created.js';
 import type { NoticeRepository, NoticeRow } from './repository.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 /** A notice the operator (or the system) wants to send refused before anything is stored. */
 export class NoticeInputError extends Error {}
@@ -38,7 +39,7 @@ export class NoticeService {
   constructor(private readonly repo: NoticeRepository) {}
 
   /** Sends a notice to the organisation named (all organisations when none); answers its id. */
-  async send(n: { title: string; body: string; website?: string | undefined; orgName?: string | undefined }, now = Date.now()): Promise<number> {
+  async send(n: { title: string; body: string; website?: string | undefined; orgName?: string | undefined }, now = clockNow()): Promise<number> {
     const title = n.title.trim();
     const body = n.body.replace(/\r\n?/g, '\n');
     const website = (n.website ?? '').trim();
@@ -63,7 +64,7 @@ export class NoticeService {
    * A system notice to one user only (their organisation's other users never see it), its text rendered in
    * the reader's language at read time; the English text is stored as title and body too. Answers its id.
    */
-  async sendToUser(userId: number, template: NoticeTemplate, now = Date.now()): Promise<number> {
+  async sendToUser(userId: number, template: NoticeTemplate, now = clockNow()): Promise<number> {
     const orgId = await this.repo.orgIdOfUser(userId);
     if (orgId === undefined) throw new NoticeInputError(`no user ${userId}`);
     const id = await this.repo.create({
@@ -112,12 +113,12 @@ export class NoticeService {
     return this.record(await this.mine(caller, idStr), caller.lang, caller.zone);
   }
 
-  async viewed(caller: Caller, idStr: string, now = Date.now()): Promise<void> {
+  async viewed(caller: Caller, idStr: string, now = clockNow()): Promise<void> {
     const r = await this.mine(caller, idStr);
     await this.repo.markViewed(caller.session.userId, r.id, now);
   }
 
-  async delete(caller: Caller, idStr: string, now = Date.now()): Promise<void> {
+  async delete(caller: Caller, idStr: string, now = clockNow()): Promise<void> {
     const r = await this.mine(caller, idStr);
     await this.repo.markDeleted(caller.session.userId, r.id, now);
   }

@@ -6,6 +6,7 @@ import { Listeners } from '../../lib/listeners.js';
 import type { RateCounters } from '../../shared-state/index.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
 import type { GivenScope, ShareRepository, ShareRow, ShareTerms } from './repository.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 type CreateBody = z.output<typeof calls.CreateShare.body>;
 type UpdateBody = z.output<typeof calls.UpdateShare.body>;
@@ -62,13 +63,13 @@ export class ShareService {
   }
 
   /** The account was disabled: its given shares end now, and the rules made under them are withdrawn. */
-  async endGivenBy(userId: number, now = Date.now()): Promise<void> {
+  async endGivenBy(userId: number, now = clockNow()): Promise<void> {
     await this.tell(await this.repo.endGivenBy(userId, now));
   }
 
   /** Counts a look-up of an account by the caller from `ip`; past either limit 1012, before anything is read. */
   private async lookup(caller: Caller, ip: string): Promise<void> {
-    const now = Date.now();
+    const now = clockNow();
     const perUser = await this.counters.hit(`share-lookup:${caller.session.userId}`, now, LOOKUP_WINDOW_MS);
     const perAddress = await this.counters.hit(`share-lookup-ip:${ip}`, now, LOOKUP_WINDOW_MS);
     if (perUser.hits <= LOOKUPS_PER_USER && perAddress.hits <= LOOKUPS_PER_ADDRESS) return;
@@ -82,7 +83,7 @@ export class ShareService {
     return u ? { Exists: true, NickName: u.nick_name } : { Exists: false, NickName: '' };
   }
 
-  async create(caller: Caller, body: CreateBody, ip: string, now = Date.now()): Promise<number> {
+  async create(caller: Caller, body: CreateBody, ip: string, now = clockNow()): Promise<number> {
     const devices = await this.devices.resolveMany(caller, body.imeis);
     const noRight = devices.filter((d) => d.access.kind !== 'own' || !d.access.rights.ShareDevice);
     if (noRight.length > 0) throw new AppError(Code.Forbidden, 'share.noRight', { devices: named(noRight, caller.lang) });
@@ -101,7 +102,7 @@ export class ShareService {
     return this.repo.count('owner', await this.scopeOf(caller));
   }
 
-  async page(caller: Caller, side: 'owner' | 'recipient', body: PageBody, now = Date.now()): Promise<{ List: ShareRecord[]; Total: number; Organisation: boolean }> {
+  async page(caller: Caller, side: 'owner' | 'recipient', body: PageBody, now = clockNow()): Promise<{ List: ShareRecord[]; Total: number; Organisation: boolean }> {
     const scope: GivenScope = side === 'owner' ? await this.scopeOf(caller) : { userId: caller.session.userId };
     const [total, rows] = await Promise.all([
       this.repo.count(side, scope),
@@ -110,7 +111,7 @@ export class ShareService {
     return { List: rows.map((r) => recordOf(r, caller.zone, now)), Total: total, Organisation: 'orgId' in scope };
   }
 
-  async update(caller: Caller, body: UpdateBody, now = Date.now()): Promise<ShareRecord> {
+  async update(caller: Caller, body: UpdateBody, now = clockNow()): Promise<ShareRecord> {
     const id = Number(body.shareId);
     const terms = termsOf(caller, body);
     const scope = await this.scopeOf(caller);

@@ -14,6 +14,7 @@ import argon2 from 'argon2';
 import type { Config } from '../../config.js';
 import type { UserSettingRow } from '../../db/schema.js';
 import type { UserRepository, UserWithOrg } from './repository.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 function safeSettingOf(row: UserWithOrg): SafeSetting {
   return {
@@ -128,7 +129,7 @@ export class UserService {
 
   /** User/ModifyInfo: the nickname (trimmed by the contract) and, when made, the avatar thumbnail's address. */
   async modifyInfo(userId: number, nickName: string, imgUrl: string | undefined): Promise<User> {
-    await this.users.updateProfile(userId, imgUrl === undefined ? { nick_name: nickName } : { nick_name: nickName, img_url: imgUrl }, Date.now());
+    await this.users.updateProfile(userId, imgUrl === undefined ? { nick_name: nickName } : { nick_name: nickName, img_url: imgUrl }, clockNow());
     return this.getUser(userId);
   }
 
@@ -153,7 +154,7 @@ export class UserService {
     if (!input.orgName.trim()) throw new UserInputError('organisation: required');
     if (await this.users.findByAccount(userName.toLowerCase())) throw new UserInputError(`user name: ${userName} is taken`);
     if (email && (await this.users.findByAccount(email.toLowerCase()))) throw new UserInputError(`e-mail: ${email} is taken`);
-    const now = Date.now();
+    const now = clockNow();
     return this.users.createUser(
       input.orgName.trim(),
       {

@@ -13,6 +13,7 @@ import type { Caller } from '../../http/caller.js';
 import { checkedRange } from '../../http/range.js';
 import { AppError, FieldRefusal, forbidden } from '../../http/errors.js';
 import type { UserLogRepository } from './repository.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 type ListBody = z.output<typeof calls.GetUserLogList.body>;
 export type UserLogList = { Total: number; List: UserLogRow[]; Members: { UserIdStr: string; UserName: string; NickName: string }[] };
@@ -22,7 +23,7 @@ export class UserLogService {
   constructor(private readonly log: UserLogRepository) {}
 
   /** Stores the caller's entries; an entry's time must be within the last 7 days and not ahead of the server (601 naming it). */
-  async record(caller: Caller, entries: readonly UserLogEntry[], now = Date.now()): Promise<void> {
+  async record(caller: Caller, entries: readonly UserLogEntry[], now = clockNow()): Promise<void> {
     entries.forEach((e, i) => {
       if (e.time < now - USER_LOG_MAX_AGE_MS || e.time > now + USER_LOG_MAX_AHEAD_MS) throw new FieldRefusal(['entries', i, 'time'], 'validation.invalidValue');
     });

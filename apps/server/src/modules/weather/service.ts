@@ -1,6 +1,7 @@
 import { Code, WEATHER_FORECAST_HOURS, type WeatherForecast, type WeatherPoint, type WeatherValues } from '@wildtrack/contract';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
+import { now as clockNow } from '../../lib/clock.js';
 
 /**
  * The weather overlay's source (§1 weather): an Open-Meteo-compatible forecast endpoint (WEATHER_URL),
@@ -70,7 +71,7 @@ export class WeatherService {
     private readonly url: string,
     private readonly options: WeatherOptions = {},
   ) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? clockNow;
     this.timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
   }
 
