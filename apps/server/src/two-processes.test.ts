@@ -32,7 +32,8 @@ import { DeviceRegistry } from './modules/device/registry.js';
 import { DeviceRepository } from './modules/device/repository.js';
 import { UserRepository } from './modules/user/repository.js';
 import { UserService } from './modules/user/service.js';
-import { awayFromWindowEnd, redisAnswers, TEST_REDIS_URL } from './test/redis.js';
+import { redisAnswers, TEST_REDIS_URL } from './test/redis.js';
+import { BASE } from './test/fixed-time.js';
 import { type ServerProcess, startServerProcess } from './test/server-process.js';
 import { openLiveReader } from './live/live-client.js';
 
@@ -40,6 +41,14 @@ const DATABASE_URL = process.env.DATABASE_URL;
 const noRedis = (await redisAnswers()) ? null : `no Redis answers at ${TEST_REDIS_URL} (set REDIS_URL)`;
 if (noRedis) console.warn(`two-processes.test.ts is skipped: ${noRedis}; it needs Redis (and PostgreSQL, DATABASE_URL, for its PostgreSQL half)`);
 else if (!DATABASE_URL) console.warn('two-processes.test.ts runs on SQLite only: DATABASE_URL is not set');
+
+// The servers' clocks start at CLOCK_START, the start of a minute (and of a UTC day), when each is built
+// (lib/clock.ts), and run on from there: the rate-limit test, first, counts inside that minute's window.
+// `serverNow` is what the test signs with and builds data at: the same instant and elapsed time from just
+// before the servers were started, so at most their start-up (seconds) ahead of their clocks.
+const CLOCK_START = new Date(BASE).toISOString();
+let clockFrom = 0;
+const serverNow = () => BASE + Math.floor(performance.now() - clockFrom);
 
 interface Envelope {
   Code: number;
@@ -51,7 +60,7 @@ interface Envelope {
 function prepare(server: ServerProcess, p: string, body: unknown, opts: { credential?: string; from: string; requestCode?: string }) {
   if (opts.credential) {
     // Signed in: the body encrypted, the answer opened, as the web client does (docs/api.md "Encrypted bodies and answers").
-    const prepared = prepareCall({ credential: opts.credential, path: p, body, lcid: LanguageId.en, ...(opts.requestCode ? { requestCode: opts.requestCode } : {}) });
+    const prepared = prepareCall({ credential: opts.credential, path: p, body, lcid: LanguageId.en, now: serverNow(), ...(opts.requestCode ? { requestCode: opts.requestCode } : {}) });
     const headers = { ...prepared.headers, 'x-forwarded-for': opts.from };
     const send = (to: ServerProcess = server) =>
       fetch(to.baseUrl + API_BASE + p, { method: 'POST', headers, body: prepared.payload }).then(async (r) => (await prepared.open(await r.text())) as Envelope);
@@ -59,7 +68,7 @@ function prepare(server: ServerProcess, p: string, body: unknown, opts: { creden
   }
   const payload = JSON.stringify(body);
   const headers = {
-    ...signedHeaders({ token: opts.credential, path: p, body: payload, lcid: LanguageId.en, ...(opts.requestCode ? { requestCode: opts.requestCode } : {}) }),
+    ...signedHeaders({ token: opts.credential, path: p, body: payload, lcid: LanguageId.en, now: serverNow(), ...(opts.requestCode ? { requestCode: opts.requestCode } : {}) }),
     'content-type': 'application/json',
     'x-forwarded-for': opts.from,
   };
@@ -133,7 +142,9 @@ describe.each([
       REDIS_KEY_PREFIX: `wildtrack-test-${schema}:`,
       SIGN_IN_RATE_LIMIT: String(RATE_LIMIT),
       TRUST_PROXY: '1',
+      CLOCK_START,
     });
+    clockFrom = performance.now();
     [a, b] = await Promise.all([startServerProcess(env(dirs[0]!)), startServerProcess(env(dirs[1]!))]);
   }, 120_000);
 
@@ -146,6 +157,19 @@ describe.each([
       await admin.end();
     }
     for (const d of new Set(dirs)) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it(`counts the sign-in rate limit per address across both: ${RATE_LIMIT} public calls a minute in all`, async () => {
+    // First of the tests, so inside the minute the servers' clocks started in (CLOCK_START, above).
+    const from = '203.0.113.50';
+    const codes: number[] = [];
+    for (let i = 0; i < RATE_LIMIT; i++) codes.push((await call(i % 2 === 0 ? a : b, calls.GetPublicKey.path, {}, { from })).Code);
+    expect(codes).toEqual(Array(RATE_LIMIT).fill(Code.Success));
+    const refusedA = await call(a, calls.GetPublicKey.path, {}, { from });
+    const refusedB = await call(b, calls.GetPublicKey.path, {}, { from });
+    expect([refusedA.Code, refusedB.Code]).toEqual([Code.TooManyRequests, Code.TooManyRequests]);
+    expect(refusedB.Msg).toMatch(/^Too many sign-in attempts from your address; try again in \d+ seconds$/);
+    expect((await call(b, calls.GetPublicKey.path, {}, { from: '203.0.113.51' })).Code).toBe(Code.Success);
   });
 
   it('refuses on one process a request code used on the other', async () => {
@@ -174,19 +198,6 @@ describe.each([
     expect(codes).toEqual([Code.SignInFailed, Code.SignInFailed, Code.SignInFailed, Code.SignInFailed, Code.AccountLocked]);
     expect((await signIn(b, 'curlew01', password, '192.0.2.50')).body.Code).toBe(Code.AccountLocked);
     expect((await signIn(a, 'curlew01', password, '192.0.2.51')).body.Code).toBe(Code.AccountLocked);
-  });
-
-  it(`counts the sign-in rate limit per address across both: ${RATE_LIMIT} public calls a minute in all`, async () => {
-    const from = '203.0.113.50';
-    await awayFromWindowEnd();
-    const codes: number[] = [];
-    for (let i = 0; i < RATE_LIMIT; i++) codes.push((await call(i % 2 === 0 ? a : b, calls.GetPublicKey.path, {}, { from })).Code);
-    expect(codes).toEqual(Array(RATE_LIMIT).fill(Code.Success));
-    const refusedA = await call(a, calls.GetPublicKey.path, {}, { from });
-    const refusedB = await call(b, calls.GetPublicKey.path, {}, { from });
-    expect([refusedA.Code, refusedB.Code]).toEqual([Code.TooManyRequests, Code.TooManyRequests]);
-    expect(refusedB.Msg).toMatch(/^Too many sign-in attempts from your address; try again in \d+ seconds$/);
-    expect((await call(b, calls.GetPublicKey.path, {}, { from: '203.0.113.51' })).Code).toBe(Code.Success);
   });
 
   it("counts an account's signed-out code tries across both: ten a day in all, then refused on both (issue 26 M2)", async () => {
@@ -229,14 +240,14 @@ describe.each([
 
   it('delivers a fix stored through one process to consoles connected to either (Redis pub/sub), and a sign-out through one closes the stream on the other', async () => {
     const { credential } = await signIn(a, 'dunlin01', password, '198.51.100.4');
-    const onA = await openLiveReader(a.baseUrl, credential);
-    const onB = await openLiveReader(b.baseUrl, credential);
+    const onA = await openLiveReader(a.baseUrl, credential, {}, serverNow());
+    const onB = await openLiveReader(b.baseUrl, credential, {}, serverNow());
     await onA.waitFor((m) => m.type === 'ready');
     await onB.waitFor((m) => m.type === 'ready');
-    const body = JSON.stringify({ fixes: { t: [Date.now() - 60_000], lon: [121.25], lat: [31.5], alt: [3] } });
+    const body = JSON.stringify({ fixes: { t: [serverNow() - 60_000], lon: [121.25], lat: [31.5], alt: [3] } });
     const res = await fetch(`${a.baseUrl}${INGEST_BASE}/batch`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...ingestHeaders({ imei: '865000000000901', secret: deviceSecret, path: `${INGEST_BASE}/batch`, body }) },
+      headers: { 'content-type': 'application/json', ...ingestHeaders({ imei: '865000000000901', secret: deviceSecret, path: `${INGEST_BASE}/batch`, body, now: serverNow() }) },
       body,
     });
     expect(res.status).toBe(200);
@@ -245,7 +256,7 @@ describe.each([
     expect(onB.messages.filter((m) => m.type === 'fix')).toHaveLength(1);
     // A console that reconnects to the other process catches up from the shared log (a Redis stream).
     const ready = onA.messages.find((m) => m.type === 'ready')!;
-    const back = await openLiveReader(b.baseUrl, credential, { fix: ready.type === 'ready' ? ready.cursor.fix : '' });
+    const back = await openLiveReader(b.baseUrl, credential, { fix: ready.type === 'ready' ? ready.cursor.fix : '' }, serverNow());
     await back.waitFor((m) => m.type === 'fix' && m.lon === 121.25);
     back.close();
     onA.close();
@@ -258,7 +269,7 @@ describe.each([
     const owner = { credential: (await signIn(a, 'dunlin01', password, '198.51.100.6')).credential, from: '198.51.100.6' };
     const recipient = { credential: (await signIn(b, 'godwit01', password, '198.51.100.7')).credential, from: '198.51.100.7' };
     const text = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
-    const now = Date.now();
+    const now = serverNow();
     const ok = async (r: Promise<Envelope>) => {
       const e = await r;
       expect(e.Code, e.Msg).toBe(Code.Success);
@@ -274,7 +285,7 @@ describe.each([
     const batch = async (server: ServerProcess, at: number, lon: number, lat: number) => {
       const body = JSON.stringify({ fixes: { t: [at], lon: [lon], lat: [lat] } });
       const res = await fetch(`${server.baseUrl}${INGEST_BASE}/batch`, {
-        method: 'POST', headers: { 'content-type': 'application/json', ...ingestHeaders({ imei, secret: sharedSecret, path: `${INGEST_BASE}/batch`, body }) }, body,
+        method: 'POST', headers: { 'content-type': 'application/json', ...ingestHeaders({ imei, secret: sharedSecret, path: `${INGEST_BASE}/batch`, body, now: serverNow() }) }, body,
       });
       expect(res.status).toBe(200);
       return (await res.json()) as IngestAnswer;

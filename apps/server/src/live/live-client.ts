@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { API_BASE, callKeys, CIPHER_PREFIX, decryptBytes, fromBase64, LIVE_STREAM_PATH, type LiveMessage, LiveMessageSchema, newRequestCode, parseCredential, signedHeaders, signingKey } from '@wildtrack/contract';
+import { now as clockNow } from '../lib/clock.js';
 
 /**
  * A console's live stream read over HTTP as the web client reads it (signed GET, fetch streaming), for tests:
@@ -16,7 +17,8 @@ export interface LiveReader {
   close(): void;
 }
 
-export async function openLiveReader(baseUrl: string, token: string | undefined, query: Record<string, string | number> = {}): Promise<LiveReader> {
+/** `now`: the signature's timestamp, the server's clock (lib/clock.ts) unless given (a server process started at CLOCK_START). */
+export async function openLiveReader(baseUrl: string, token: string | undefined, query: Record<string, string | number> = {}, now = clockNow()): Promise<LiveReader> {
   const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
   const p = LIVE_STREAM_PATH + (qs ? `?${qs}` : '');
   const requestCode = newRequestCode();
@@ -28,7 +30,7 @@ export async function openLiveReader(baseUrl: string, token: string | undefined,
   };
   // node:http rather than fetch: fetch's pool opens spare connections that hold a closing server for a minute.
   const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-    const req = http.get(baseUrl + API_BASE + p, { headers: signedHeaders({ token, method: 'GET', path: p, body: '', requestCode }), agent: false }, resolve);
+    const req = http.get(baseUrl + API_BASE + p, { headers: signedHeaders({ token, method: 'GET', path: p, body: '', requestCode, now }), agent: false }, resolve);
     req.on('error', reject);
   });
   const messages: LiveMessage[] = [];

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calls, Code } from '@wildtrack/contract';
 import { createTestApp, type TestApp } from '../test/helper.js';
 import { redisAnswers, TEST_REDIS_URL } from '../test/redis.js';
+import { BASE, MIN } from '../test/fixed-time.js';
 import { openSharedState } from './index.js';
 
 const REDIS = await redisAnswers();
@@ -45,6 +46,21 @@ describe('openSharedState with an unreachable REDIS_URL', () => {
     const started = Date.now();
     await expect(openSharedState({} as never, { redisUrl: 'redis://127.0.0.1:1' })).rejects.toThrow(/^Redis at 127\.0\.0\.1:1 did not answer/);
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe.skipIf(!REDIS)('rate windows on Redis at the server\'s clock', () => {
+  it('counts a window that lies on the server\'s clock (CLOCK_START a month before Redis\'s time), not one Redis expired at once', async () => {
+    const shared = await openSharedState({} as never, { redisUrl: TEST_REDIS_URL, redisPrefix: `wildtrack-test-clock-${process.pid}-${BASE}:` });
+    try {
+      // BASE is in the past of the machine's time: a key set to expire at the window's end on Redis's clock was gone before the next hit.
+      expect(await shared.hit('sign-in:192.0.2.1', BASE, MIN)).toEqual({ hits: 1, resetAt: BASE + MIN });
+      expect(await shared.hit('sign-in:192.0.2.1', BASE + 59_000, MIN)).toEqual({ hits: 2, resetAt: BASE + MIN });
+      expect(await shared.count('sign-in:192.0.2.1', BASE + 30_000, MIN)).toBe(2);
+      expect(await shared.hit('sign-in:192.0.2.1', BASE + MIN, MIN)).toEqual({ hits: 1, resetAt: BASE + 2 * MIN });
+    } finally {
+      await shared.close();
+    }
   });
 });
 

@@ -107,7 +107,9 @@ export class RedisSharedState implements SharedState {
   async hit(key: string, now: number, windowMs: number): Promise<{ hits: number; resetAt: number }> {
     const { index, resetAt } = windowOf(now, windowMs);
     const k = `${this.prefix}rl:${key}@${index}`;
-    const [hits] = await this.run((c) => c.multi().incr(k).pExpireAt(k, resetAt).exec());
+    // Expiring after the window's time left, not at its end: the end is on the server's clock (lib/clock.ts),
+    // which CLOCK_START may set apart from Redis's own.
+    const [hits] = await this.run((c) => c.multi().incr(k).pExpire(k, Math.max(1, resetAt - now)).exec());
     return { hits: Number(hits), resetAt };
   }
 

@@ -16,12 +16,3 @@ export async function redisAnswers(url = TEST_REDIS_URL): Promise<boolean> {
     return false;
   }
 }
-
-/**
- * Rate limits count in fixed one-minute windows (shared-state windowOf): a test that counts up to a
- * limit first lets a window that ends within `marginMs` turn, so its count is not cut in two.
- */
-export async function awayFromWindowEnd(windowMs = 60_000, marginMs = 10_000): Promise<void> {
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 50));
-}
