@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calls } from '@wildtrack/contract';
 import { loadConfig } from './config.js';
+import { createTestApp, DIALECTS, type TestApp } from './test/helper.js';
 
 describe('config', () => {
   it('has working defaults', () => {
@@ -30,5 +32,37 @@ describe('config', () => {
     expect(() => loadConfig({ PASSWORD_HASH_MEMORY_KIB: '512' })).toThrow(/PASSWORD_HASH_MEMORY_KIB/);
     expect(loadConfig({ PASSWORD_HASH_MEMORY_KIB: '1024' }).passwordHashMemoryKib).toBe(1024);
     expect(loadConfig({ REDIS_URL: 'rediss://cache.example.org:6380', SIGN_IN_RATE_LIMIT: '0' })).toMatchObject({ redisUrl: 'rediss://cache.example.org:6380', signInRateLimit: 0 });
+  });
+
+  it('takes CLOCK_START as an ISO instant with its zone, unset by default', () => {
+    expect(loadConfig({}).clockStart).toBeUndefined();
+    expect(loadConfig({ CLOCK_START: '2026-11-01T00:00:00Z' }).clockStart).toBe(Date.UTC(2026, 10, 1));
+    expect(loadConfig({ CLOCK_START: '2026-11-01T08:00+08:00' }).clockStart).toBe(Date.UTC(2026, 10, 1));
+    expect(loadConfig({ CLOCK_START: '2026-11-01T00:00:00.250Z' }).clockStart).toBe(Date.UTC(2026, 10, 1) + 250);
+    for (const bad of ['2026-11-01', '2026-11-01T00:00:00', 'tomorrow', '2026-13-01T00:00:00Z', '1761955200000']) {
+      expect(() => loadConfig({ CLOCK_START: bad }), bad).toThrow(/CLOCK_START: must be/);
+    }
+  });
+});
+
+describe.each(DIALECTS)('a server built with CLOCK_START on %s', (dialect) => {
+  const START = Date.UTC(2026, 10, 1);
+  let t: TestApp;
+  let from = 0;
+  beforeAll(async () => {
+    from = performance.now();
+    t = await createTestApp(dialect, { CLOCK_START: new Date(START).toISOString() });
+  });
+  afterAll(async () => t?.close());
+
+  it("answers at that instant plus the time since: the heartbeat's ServerTime, a session's sign-in", async () => {
+    const { token, userName } = await t.userWithToken();
+    const time = (await t.call(calls.Heartbeat.path, {}, { token })).body.Data as { ServerTime: number };
+    const elapsed = Math.ceil(performance.now() - from);
+    expect(time.ServerTime).toBeGreaterThanOrEqual(START);
+    expect(time.ServerTime - START).toBeLessThanOrEqual(elapsed);
+    const signedIn = Number((await t.database.db.selectFrom('users').select('last_sign_in_at').where('user_name', '=', userName).executeTakeFirstOrThrow()).last_sign_in_at);
+    expect(signedIn).toBeGreaterThanOrEqual(START);
+    expect(signedIn).toBeLessThanOrEqual(time.ServerTime);
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import {
   calls,
@@ -12,7 +12,8 @@ import {
   signingKey,
 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
-import { SESSION_CACHE_MS } from './service.js';
+import { setClock } from '../../test/clock.js';
+import { BASE } from '../../test/fixed-time.js';
 
 describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
   let t: TestApp;
@@ -120,25 +121,16 @@ describe.each(DIALECTS)('session inactivity on %s', (dialect) => {
   afterAll(async () => t.close());
 
   it('expires a session idle longer than the limit with 1004, and keeps a used one', async () => {
+    // The server's clock (lib/clock.ts) is held at BASE for the sign-in and moved for each call.
+    setClock(BASE);
     const { token } = await t.userWithToken();
+    // 59 s idle: still alive, and the use moves last_seen_at to that instant.
+    setClock(BASE + 59_000);
     expect((await t.call(calls.Heartbeat.path, {}, { token })).body.Code).toBe(Code.Success);
-    // Idle time is made by moving last_seen_at back; the clock is moved past the time a process keeps a
-    // session it found (SESSION_CACHE_MS), as any real idle minute is.
-    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
-    try {
-      // 59 s idle: still alive (and the use moves last_seen forward).
-      vi.setSystemTime(Date.now() + SESSION_CACHE_MS + 1);
-      await t.database.db.updateTable('sessions').set({ last_seen_at: Date.now() - 59_000 }).execute();
-      expect((await t.call(calls.Heartbeat.path, {}, { token })).body.Code).toBe(Code.Success);
-      const row = await t.database.db.selectFrom('sessions').select('last_seen_at').executeTakeFirstOrThrow();
-      expect(Date.now() - row.last_seen_at).toBeLessThan(10_000);
-      // 61 s idle: expired, and the row is gone.
-      vi.setSystemTime(Date.now() + SESSION_CACHE_MS + 1);
-      await t.database.db.updateTable('sessions').set({ last_seen_at: Date.now() - 61_000 }).execute();
-      expect((await t.call(calls.Heartbeat.path, {}, { token })).body.Code).toBe(Code.SessionExpired);
-      expect(await t.database.db.selectFrom('sessions').selectAll().execute()).toHaveLength(0);
-    } finally {
-      vi.useRealTimers();
-    }
+    expect(await t.database.db.selectFrom('sessions').select('last_seen_at').execute()).toEqual([{ last_seen_at: BASE + 59_000 }]);
+    // 61 s idle after that use: expired, and the row is gone.
+    setClock(BASE + 59_000 + 61_000);
+    expect((await t.call(calls.Heartbeat.path, {}, { token })).body.Code).toBe(Code.SessionExpired);
+    expect(await t.database.db.selectFrom('sessions').selectAll().execute()).toHaveLength(0);
   });
 });

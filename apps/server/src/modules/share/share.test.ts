@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calls, Code, DeviceStatus, DeviceType, message, type ShareRecord, SpeciesType, type TreeData, type TreeFolder } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { contractCalls } from '../../test/contract-calls.js';
-import { DAY, HOUR, ZONE } from '../../test/fixed-time.js';
+import { DAY, HOUR, local, ZONE } from '../../test/fixed-time.js';
+import { setClock, useFixedClock } from '../../test/clock.js';
 import { LOOKUP_WINDOW_MS, LOOKUPS_PER_ADDRESS, LOOKUPS_PER_USER } from './service.js';
 
-/** 2026-11-20 10:00 in +08:00: the clock is set here, Date only. */
+/** 2026-11-20 10:00 in +08:00: the server's clock is fixed here (test/clock.ts). */
 const T0 = Date.UTC(2026, 10, 20, 2, 0, 0);
 const TODAY = '2026-11-20 10:00:00';
 const TOMORROW = '2026-11-21 10:00:00';
@@ -22,6 +23,7 @@ function devicesOf(tree: TreeData): Map<string, { folder: string; rights: TreeDa
 }
 
 describe.each(DIALECTS)('device sharing on %s', (dialect) => {
+  useFixedClock(T0);
   let t: TestApp;
   let alice: string;
   let bob: string;
@@ -51,7 +53,6 @@ describe.each(DIALECTS)('device sharing on %s', (dialect) => {
   };
 
   beforeAll(async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: T0 });
     t = await createTestApp(dialect);
     ({ token: alice, userName: aliceName } = await t.userWithToken({ org: 'Heron Lab' }));
     ({ token: bob, userName: bobName } = await t.userWithToken({ org: 'Crane Lab', email: 'bob.crane@example.org' }));
@@ -75,7 +76,6 @@ describe.each(DIALECTS)('device sharing on %s', (dialect) => {
   }, 60_000);
   afterAll(async () => {
     await t?.close();
-    vi.useRealTimers();
   });
 
   it('finds the recipient by user name or e-mail, answering only whether it exists and its nickname', async () => {
@@ -180,6 +180,7 @@ describe.each(DIALECTS)('device sharing on %s', (dialect) => {
 });
 
 describe.each(DIALECTS)('account look-ups of device sharing on %s', (dialect) => {
+  useFixedClock(T0);
   let t: TestApp;
   let alice: string;
   let bob: string;
@@ -190,7 +191,6 @@ describe.each(DIALECTS)('account look-ups of device sharing on %s', (dialect) =>
   const lookUp = (account: string, token: string, lang: 'en' | 'zh' = 'en') => call(calls.GetShareRecipient, { account }, { token, lang });
 
   beforeAll(async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: T0 });
     // an app of its own: the counters start at nought whatever the tests above did
     t = await createTestApp(dialect);
     ({ token: alice } = await t.userWithToken({ org: 'Heron Lab' }));
@@ -202,7 +202,6 @@ describe.each(DIALECTS)('account look-ups of device sharing on %s', (dialect) =>
   }, 60_000);
   afterAll(async () => {
     await t?.close();
-    vi.useRealTimers();
   });
 
   it('answers 1012 in the caller\'s language past the look-ups a user and an address may make in the window', async () => {
@@ -222,8 +221,41 @@ describe.each(DIALECTS)('account look-ups of device sharing on %s', (dialect) =>
     expect((await lookUp(bobName, dave)).Code).toBe(Code.TooManyRequests);
 
     // the next window starts afresh
-    vi.setSystemTime(T0 + LOOKUP_WINDOW_MS);
+    setClock(T0 + LOOKUP_WINDOW_MS);
     expect(await lookUp(bobName, alice)).toMatchObject({ Code: Code.Success, Data: { Exists: true } });
-    vi.setSystemTime(T0);
+  });
+});
+
+describe.each(DIALECTS)("a share's window on the server's clock on %s", (dialect) => {
+  // The window ends at END; the server reads its clock (lib/clock.ts), set here a second either side.
+  const END = T0 + DAY;
+  useFixedClock(T0);
+  let t: TestApp;
+  let alice: string;
+  let bob: string;
+  let bobName: string;
+  const { call, data } = contractCalls(() => t, () => alice);
+  const inBobsTree = async () => devicesOf(await data<TreeData>(calls.GetTree, { timeZone: ZONE }, { token: bob })).has('H-ONE');
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    ({ token: alice } = await t.userWithToken({ org: 'Heron Lab' }));
+    ({ token: bob, userName: bobName } = await t.userWithToken({ org: 'Crane Lab' }));
+    const heron = await t.services.devices.orgIdByName('Heron Lab');
+    await t.services.devices.register({ orgId: heron, imei: 'H-ONE', caption: 'H-ONE stork', type: DeviceType.Tracker, speciesType: SpeciesType.Bird, status: DeviceStatus.Working, sensors: ['GNSS'] });
+    const made = await call(calls.CreateShare, { imeis: ['H-ONE'], account: bobName, effectiveTime: local(T0), failureTime: local(END), canDownloadData: true, timeZone: ZONE });
+    expect(made.Code, made.Msg).toBe(Code.Success);
+  }, 60_000);
+  afterAll(async () => t?.close());
+
+  const fixCount = () => call(calls.GetFixCount, { imei: 'H-ONE', startTime: local(T0 - DAY), endTime: local(END), timeZone: ZONE }, { token: bob });
+
+  it('lets the recipient read the device a second before the window ends, and refuses it a second after', async () => {
+    setClock(END - 1_000);
+    expect((await fixCount()).Code).toBe(Code.Success);
+    expect(await inBobsTree()).toBe(true);
+    setClock(END + 1_000);
+    expect((await fixCount()).Code).toBe(Code.NotFound);
+    expect(await inBobsTree()).toBe(false);
   });
 });
