@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeviceType, INGEST_BASE, ingestHeaders, IngestHeader, packSamples, type IngestBatch, unpackBurstCounts } from '@wildtrack/contract';
+import { DeviceType, INGEST_BASE, INGEST_MAX_FUTURE_MS, ingestHeaders, IngestHeader, packSamples, type IngestBatch, unpackBurstCounts } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
+import { now as clockNow, useFixedClock } from '../test/clock.js';
+import { BASE } from '../test/fixed-time.js';
 
 interface Dev {
   id: number;
@@ -15,11 +17,13 @@ describe.each(DIALECTS)('device ingest on %s', (dialect) => {
   let t: TestApp;
   let dev: Dev;
   let other: Dev;
-  const now = Date.now();
+  // The server's clock held at `now` (test/clock.ts): the devices sign and their records are dated from it.
+  const now = BASE;
+  useFixedClock(now);
   const T0 = now - 3600_000;
 
   const send = async (d: Dev, p: string, body: string | Buffer, opts: { contentType?: string; headers?: Record<string, string>; replayOf?: Record<string, string> } = {}) => {
-    const headers = opts.replayOf ?? ingestHeaders({ imei: d.imei, secret: d.secret, path: INGEST_BASE + p, body: typeof body === 'string' ? body : new Uint8Array(body) });
+    const headers = opts.replayOf ?? ingestHeaders({ imei: d.imei, secret: d.secret, path: INGEST_BASE + p, body: typeof body === 'string' ? body : new Uint8Array(body), now: clockNow() });
     const res = await t.app.inject({
       method: 'POST',
       url: INGEST_BASE + p,
@@ -93,17 +97,17 @@ describe.each(DIALECTS)('device ingest on %s', (dialect) => {
     expect(wrongSecret.res.statusCode).toBe(401);
     expect(unknown.body).toEqual(wrongSecret.body);
     expect(wrongSecret.body.error).toBe('bad_signature');
-    const staleUnknown = ingestHeaders({ imei: '999', secret: 'x', path: `${INGEST_BASE}/batch`, body: b, now: Date.now() - 16 * 60_000 });
+    const staleUnknown = ingestHeaders({ imei: '999', secret: 'x', path: `${INGEST_BASE}/batch`, body: b, now: clockNow() - 16 * 60_000 });
     expect((await send(dev, '/batch', b, { replayOf: staleUnknown })).body.error).toBe('stale_timestamp');
     // A body changed after signing: against its declared hash (refused as it ends), or, without one, by the signature.
-    const signed = ingestHeaders({ imei: dev.imei, secret: dev.secret, path: `${INGEST_BASE}/batch`, body: b });
+    const signed = ingestHeaders({ imei: dev.imei, secret: dev.secret, path: `${INGEST_BASE}/batch`, body: b, now: clockNow() });
     const tampered = await send(dev, '/batch', b.replace('[1]', '[2]'), { replayOf: signed });
     expect(tampered.res.statusCode).toBe(400);
     expect(tampered.body.error).toBe('bad_body_hash');
-    const signedFirstProtocol = ingestHeaders({ imei: dev.imei, secret: dev.secret, path: `${INGEST_BASE}/batch`, body: b, bodyHash: false });
+    const signedFirstProtocol = ingestHeaders({ imei: dev.imei, secret: dev.secret, path: `${INGEST_BASE}/batch`, body: b, bodyHash: false, now: clockNow() });
     const tamperedFirstProtocol = await send(dev, '/batch', b.replace('[1]', '[2]'), { replayOf: signedFirstProtocol });
     expect(tamperedFirstProtocol.body.error).toBe('bad_signature');
-    const stale = ingestHeaders({ imei: dev.imei, secret: dev.secret, path: `${INGEST_BASE}/batch`, body: b, now: Date.now() - 16 * 60_000 });
+    const stale = ingestHeaders({ imei: dev.imei, secret: dev.secret, path: `${INGEST_BASE}/batch`, body: b, now: clockNow() - 16 * 60_000 });
     expect((await send(dev, '/batch', b, { replayOf: stale })).body.error).toBe('stale_timestamp');
     const unsigned = await send(dev, '/batch', b, { replayOf: { [IngestHeader.imei]: dev.imei } });
     expect(unsigned.body.error).toBe('unsigned');
@@ -125,9 +129,10 @@ describe.each(DIALECTS)('device ingest on %s', (dialect) => {
     expect(inf.body).toEqual({ ok: false, error: 'bad_batch', reason: 'fixes.lon.1: NaN or Infinity' });
     const nan = await batch(dev, '{"fixes":{"t":[1700000000000],"lon":[NaN],"lat":[1]}}');
     expect(nan.body.error).toBe('bad_json');
-    const future = await batch(dev, { fixes: { t: [T0 + 360_000, Date.now() + 25 * 3600_000], lon: [1, 2], lat: [1, 2] } });
+    // a day ahead of the server's clock is the last time taken; a millisecond more is refused
+    const future = await batch(dev, { fixes: { t: [now + INGEST_MAX_FUTURE_MS, now + INGEST_MAX_FUTURE_MS + 1], lon: [1, 2], lat: [1, 2] } });
     expect(future.res.statusCode).toBe(400);
-    expect(future.body.error).toBe('future_time');
+    expect(future.body).toEqual({ ok: false, error: 'future_time', reason: `fixes[1]: ${new Date(now + INGEST_MAX_FUTURE_MS + 1).toISOString()} is more than a day in the future` });
     const ragged = await batch(dev, { fixes: { t: [T0 + 420_000, T0 + 480_000], lon: [1, 2], lat: [1, 2], alt: [5] } });
     expect(ragged.body).toEqual({ ok: false, error: 'bad_columns', reason: 'fixes.alt: 1 values for 2 fixes' });
     const badKind = await batch(dev, { sensors: [{ kind: 'redInfrared', t: [T0], v: [[1]] }] });
@@ -173,7 +178,7 @@ describe.each(DIALECTS)('device ingest on %s', (dialect) => {
     });
     return { stream, read: () => sent };
   };
-  const mediaPath = (d: Dev, p: string) => ingestHeaders({ imei: d.imei, secret: d.secret, path: INGEST_BASE + p, body: '' });
+  const mediaPath = (d: Dev, p: string) => ingestHeaders({ imei: d.imei, secret: d.secret, path: INGEST_BASE + p, body: '', now: clockNow() });
 
   it('refuses an unknown IMEI before reading the body, answering as for a bad signature', async () => {
     const p = `/media?kind=image&t=${T0}`;
@@ -239,16 +244,16 @@ describe.each(DIALECTS)('device ingest on %s', (dialect) => {
   it('hands out pending instructions with every answer and takes the device acknowledgement', async () => {
     const repo = (t.services.ingest as unknown as { instructions: { create: (d: number, ty: string, p: unknown, u: null, n: number) => Promise<number> } }).instructions;
     const params = { Type: 'ACQUISITION_FREQUENCY', GNSS: { Mode: 'INTERVAL', IntervalMinutes: 30 } };
-    const id = await repo.create(dev.id, 'ACQUISITION_FREQUENCY', params, null, Date.now());
+    const id = await repo.create(dev.id, 'ACQUISITION_FREQUENCY', params, null, clockNow());
     const { body } = await batch(dev, { fixes: { t: [T0 + 540_000], lon: [121], lat: [31] } });
     expect(body.instructions).toEqual([{ id, type: 'ACQUISITION_FREQUENCY', params, timeZone: '+00:00', sentAt: expect.any(Number) }]);
-    const foreign = await send(other, '/ack', JSON.stringify({ id, outcome: 'SUCCESSFUL', executedAt: Date.now() }));
+    const foreign = await send(other, '/ack', JSON.stringify({ id, outcome: 'SUCCESSFUL', executedAt: clockNow() }));
     expect(foreign.res.statusCode).toBe(404);
-    const ack = await send(dev, '/ack', JSON.stringify({ id, outcome: 'SUCCESSFUL', executedAt: Date.now() }));
+    const ack = await send(dev, '/ack', JSON.stringify({ id, outcome: 'SUCCESSFUL', executedAt: clockNow() }));
     expect(ack.body).toMatchObject({ ok: true, instructions: [] });
     const row = await t.database.db.selectFrom('instructions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(row.status).toBe('SUCCESSFUL');
     expect(row.delivered_at).not.toBeNull();
-    expect((await send(dev, '/ack', JSON.stringify({ id, outcome: 'FAILED', executedAt: Date.now() }))).res.statusCode).toBe(404);
+    expect((await send(dev, '/ack', JSON.stringify({ id, outcome: 'FAILED', executedAt: clockNow() }))).res.statusCode).toBe(404);
   });
 });

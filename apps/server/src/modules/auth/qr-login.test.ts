@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   calls,
   Code,
@@ -13,9 +13,13 @@ import {
 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type Envelope, type TestApp } from '../../test/helper.js';
 import { QR_POLL_WINDOW_MS, QR_POLLS_PER_WINDOW } from './service.js';
+import { advanceClock, useFixedClock } from '../../test/clock.js';
+import { BASE } from '../../test/fixed-time.js';
 
 /** QR sign-in (contract calls/qrlogin.ts): ask, scan, confirm or decline, poll; expiry, second use, rules. */
 describe.each(DIALECTS)('QR sign-in on %s', (dialect) => {
+  // Each test starts at BASE, the start of a poll window (QR_POLL_WINDOW_MS), the server's clock held there.
+  useFixedClock(BASE);
   let t: TestApp;
   let phone: { token: string; userName: string };
 
@@ -24,9 +28,6 @@ describe.each(DIALECTS)('QR sign-in on %s', (dialect) => {
     phone = await t.userWithToken();
   });
   afterAll(async () => t.close());
-  afterEach(() => {
-    vi.useRealTimers();
-  });
 
   /** A call with the named fields sealed to the server key for its request code, as the console sends them. */
   const sealed = async (path: string, body: Record<string, unknown>, fields: string[], opts: { token?: string; requestCode?: string } = {}) => {
@@ -99,13 +100,12 @@ describe.each(DIALECTS)('QR sign-in on %s', (dialect) => {
   });
 
   it('refuses after 2 minutes: confirming, polling and a confirmed code alike', async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     const late = await ask();
     const confirmedLate = await ask();
     expect((await confirm(confirmedLate.Code, true)).Code).toBe(Code.Success);
-    vi.setSystemTime(Date.now() + QR_LOGIN_VALID_MS - 2_000);
+    advanceClock(QR_LOGIN_VALID_MS - 2_000);
     expect((await poll(late.Code, late.Ticket)).body.Data).toEqual({ Status: 'Waiting' });
-    vi.setSystemTime(Date.now() + 2_001);
+    advanceClock(2_001);
     expect(refusal(await request(late.Code))).toEqual(EXPIRED);
     expect(refusal(await confirm(late.Code, true))).toEqual(EXPIRED);
     expect(refusal((await poll(late.Code, late.Ticket)).body)).toEqual(EXPIRED);
@@ -125,8 +125,7 @@ describe.each(DIALECTS)('QR sign-in on %s', (dialect) => {
   });
 
   it('a code polled more than once a second on average is expired, for good; a stranger\'s polls do not count', async () => {
-    // at the start of a window of the limit, the clock held: every poll below falls in that one window
-    vi.useFakeTimers({ toFake: ['Date'], now: Math.ceil(Date.now() / QR_POLL_WINDOW_MS) * QR_POLL_WINDOW_MS });
+    // at the start of a window of the limit (BASE), the clock held: every poll below falls in that one window
     const qr = await ask();
     const other = await ask();
     // someone who saw the QR code polls it without the page's ticket: refused, and the page's code lives on
@@ -134,13 +133,13 @@ describe.each(DIALECTS)('QR sign-in on %s', (dialect) => {
     for (let i = 0; i < QR_POLLS_PER_WINDOW; i++) expect((await poll(qr.Code, qr.Ticket)).body.Data).toEqual({ Status: 'Waiting' });
     expect(refusal((await poll(qr.Code, qr.Ticket)).body)).toEqual(EXPIRED);
     // expired indeed: in the next window too, and for the phone
-    vi.setSystemTime(Date.now() + QR_POLL_WINDOW_MS);
+    advanceClock(QR_POLL_WINDOW_MS);
     expect(refusal((await poll(qr.Code, qr.Ticket)).body)).toEqual(EXPIRED);
     expect(refusal(await confirm(qr.Code, true))).toEqual(EXPIRED);
     // the other code, polled at the page's pace, is not touched
     for (let i = 0; i < 4; i++) {
       expect((await poll(other.Code, other.Ticket)).body.Data).toEqual({ Status: 'Waiting' });
-      vi.setSystemTime(Date.now() + QR_LOGIN_POLL_MS);
+      advanceClock(QR_LOGIN_POLL_MS);
     }
   });
 

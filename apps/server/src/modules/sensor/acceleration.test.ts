@@ -18,6 +18,7 @@ import {
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { BurstRepository } from './burst-repository.js';
 import { BASE, DAY, HOUR, local, ZONE } from '../../test/fixed-time.js';
+import { now as clockNow, useFixedClock } from '../../test/clock.js';
 
 const scale = [0.002, 0.003, 0.004];
 const offset = [2048, 2048, 2048];
@@ -33,7 +34,9 @@ describe.each(DIALECTS)('acceleration downloads, binary and archives on %s', (di
   let t: TestApp;
   let alice: string;
   let bob: string;
-  const now = Date.now();
+  /** 2026-11-20 10:00 UTC, the server's clock held there: "today" and its archive days are the same on any date. */
+  const now = Date.UTC(2026, 10, 20, 10, 0, 0);
+  useFixedClock(now);
   const today = Math.floor(now / DAY) * DAY;
   const range = { startTime: local(BASE), endTime: local(BASE + DAY), timeZone: ZONE };
 
@@ -42,7 +45,7 @@ describe.each(DIALECTS)('acceleration downloads, binary and archives on %s', (di
     return t.app.inject({
       method: 'POST',
       url: API_BASE + def.path,
-      headers: { ...signedHeaders({ token, path: def.path, body: payload, lcid: LanguageId[lang] }), 'content-type': 'application/json' },
+      headers: { ...signedHeaders({ token, path: def.path, body: payload, lcid: LanguageId[lang], now: clockNow() }), 'content-type': 'application/json' },
       payload,
     });
   };
@@ -264,11 +267,11 @@ describe.each(DIALECTS)("a share's window that cuts an archive day, on %s", (dia
   const YESTERDAY = Date.UTC(2026, 10, 19);
   const OPENS = YESTERDAY + 12 * HOUR;
   const date = '2026-11-19';
+  useFixedClock(NOW);
   const envelope = async (def: CallDef, body: unknown) =>
     (await t.call(def.path, body, { token: alice })).body;
 
   beforeAll(async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
     t = await createTestApp(dialect, { DOWNLOAD_TASKS: 'off' });
     ({ token: alice } = await t.userWithToken({ org: 'Stork Lab' }));
     await t.userWithToken({ org: 'Heron Lab' });
@@ -287,7 +290,6 @@ describe.each(DIALECTS)("a share's window that cuts an archive day, on %s", (dia
   }, 60_000);
   afterAll(async () => {
     await t?.close();
-    vi.useRealTimers();
   });
 
   it('lists and downloads only the bursts inside the window', async () => {
@@ -297,7 +299,7 @@ describe.each(DIALECTS)("a share's window that cuts an archive day, on %s", (dia
     const res = await t.app.inject({
       method: 'POST',
       url: API_BASE + calls.DownloadAccelerationArchive.path,
-      headers: { ...signedHeaders({ token: alice, path: calls.DownloadAccelerationArchive.path, body: JSON.stringify({ imei: 'ACC-MIDDAY', archiveDate: date }), lcid: LanguageId.en }), 'content-type': 'application/json' },
+      headers: { ...signedHeaders({ token: alice, path: calls.DownloadAccelerationArchive.path, body: JSON.stringify({ imei: 'ACC-MIDDAY', archiveDate: date }), lcid: LanguageId.en, now: clockNow() }), 'content-type': 'application/json' },
       payload: JSON.stringify({ imei: 'ACC-MIDDAY', archiveDate: date }),
     });
     expect(res.statusCode).toBe(200);

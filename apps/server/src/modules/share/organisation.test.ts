@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calls, Code, DeviceStatus, DeviceType, type Fence, message, type ShareRecord, SpeciesType, type TreeData, type TreeFolder } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { contractCalls } from '../../test/contract-calls.js';
 import { ZONE } from '../../test/fixed-time.js';
+import { useFixedClock } from '../../test/clock.js';
 
 /**
  * Issue 26 H2: shares belong to the organisation. Its primary user sees every share its accounts gave,
@@ -10,7 +11,7 @@ import { ZONE } from '../../test/fixed-time.js';
  * rules a recipient made under them.
  */
 
-/** 2026-11-20 10:00 in +08:00: the clock (Date only). */
+/** 2026-11-20 10:00 in +08:00: the server's clock, held there (test/clock.ts). */
 const T0 = Date.UTC(2026, 10, 20, 2, 0, 0);
 const TODAY = '2026-11-20 10:00:00';
 const IN_TEN_YEARS = '2036-11-20 10:00:00';
@@ -28,6 +29,7 @@ const imeisOf = (tree: TreeData): string[] => {
 };
 
 describe.each(DIALECTS)("the organisation's shares on %s", (dialect) => {
+  useFixedClock(T0);
   let t: TestApp;
   let chief: string;
   let member: string;
@@ -49,7 +51,6 @@ describe.each(DIALECTS)("the organisation's shares on %s", (dialect) => {
   const outsiderReads = async (imei: string) => (await call(calls.GetFixCount, { imei, startTime: TODAY, endTime: '2026-11-20 12:00:00', timeZone: ZONE }, { token: outsider })).Code;
 
   beforeAll(async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: T0 });
     t = await createTestApp(dialect, { DOWNLOAD_TASKS: 'off' });
     const c = await t.userWithToken({ org: 'Heron Lab' });
     chief = c.token;
@@ -68,7 +69,6 @@ describe.each(DIALECTS)("the organisation's shares on %s", (dialect) => {
   }, 60_000);
   afterAll(async () => {
     await t?.close();
-    vi.useRealTimers();
   });
 
   it("shows the primary user every share of the organisation's accounts with its sharer, and lets the primary user revoke it", async () => {
