@@ -17,7 +17,7 @@ import {
   type MessageKey,
 } from '@wildtrack/contract';
 import type { Caller } from '../../http/caller.js';
-import { SerialQueue } from '../../jobs/serial-queue.js';
+import { SerialQueue } from '../../lib/serial-queue.js';
 import type { FileAnswer } from '../../http/calls.js';
 import { AppError, FieldRefusal } from '../../http/errors.js';
 import { checkedRange } from '../../http/range.js';

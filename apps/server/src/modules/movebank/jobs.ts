@@ -12,7 +12,7 @@ import {
   ROOT_FOLDER_ID,
 } from '@wildtrack/contract';
 import type { Caller } from '../../http/caller.js';
-import { SerialQueue } from '../../jobs/serial-queue.js';
+import { SerialQueue } from '../../lib/serial-queue.js';
 import { AppError } from '../../http/errors.js';
 import { MovebankFormatError } from './errors.js';
 import { type ImportProgress, importMovebank, type MovebankImportReport, type MovebankServices, type ReportLine } from './import.js';
