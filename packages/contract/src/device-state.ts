@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './call.js';
+import { type WorkSettings, WorkSettingsSchema } from './calls/mount.js';
 import { BatteryType } from './device.js';
 import { TimeZoneField } from './paging.js';
 import { ImeiSchema } from './validation.js';
@@ -133,6 +134,40 @@ export const UNKNOWN_SCHEDULE_REPORT_GAP_MINUTES = 24 * 60;
 /** The expected report gap of a schedule, in minutes (see LINK_RULE). */
 export function expectedReportGapMinutes(s: ReportSchedule): number {
   return Math.max(LINK_RULE.MIN_REPORT_GAP, fixGapMinutes(s) + postbackWaitMinutes(s));
+}
+
+/** The expected report gap of a device's schedule (minutes); a day for an unknown one. */
+export function reportGapOf(s: ReportSchedule | null): number {
+  return s === null ? UNKNOWN_SCHEDULE_REPORT_GAP_MINUTES : expectedReportGapMinutes(s);
+}
+
+/**
+ * How long an instruction may wait for its device before it is COMM_ERROR (docs/ingest.md "Instructions"):
+ * the device's expected report gap by its schedule (a fix gap plus its postback wait; a day when its
+ * schedule is unknown) plus a margin of half that gap, at least COMM_MARGIN_MIN_MS. Counted from sending,
+ * and again from each delivery (the device then owes its acknowledgement by its next contact). The
+ * console's instructions and ingest's deliveries both count it.
+ */
+export const COMM_MARGIN_MIN_MS = 30 * 60_000;
+export function commWindowMs(s: ReportSchedule | null): number {
+  const gap = reportGapOf(s) * 60_000;
+  return gap + Math.max(COMM_MARGIN_MIN_MS, gap / 2);
+}
+
+/**
+ * A device's work status as the server stores it (device_work_status.settings, JSON, hours in UTC), or null
+ * when the device never reported one (or what is stored is not one): ingest writes it, the console reads it.
+ */
+export function readWorkStatus(stored: string | undefined | null): WorkSettings | null {
+  if (!stored) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(stored);
+  } catch {
+    return null;
+  }
+  const parsed = WorkSettingsSchema.safeParse(json);
+  return parsed.success ? parsed.data : null;
 }
 
 export type LinkState = 'never' | 'online' | 'late' | 'silent';

@@ -1,8 +1,7 @@
-import { applyInstruction, type InstructionFailureReason, InstructionParamsSchema, WorkSettingsSchema, type WorkStatusReport } from '@wildtrack/contract';
+import { commWindowMs, readWorkStatus, applyInstruction, type InstructionFailureReason, InstructionParamsSchema, WorkSettingsSchema, type WorkStatusReport } from '@wildtrack/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { recordInstructionEvent, storeWorkStatus, workStatusRow } from '../db/shared-writes.js';
-import { commWindowMs, readWorkStatus } from '../modules/device/work-status.js';
 
 /**
  * Instructions on the device's side (docs/ingest.md "Instructions"): handed over with each answer while

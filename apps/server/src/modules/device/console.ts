@@ -22,6 +22,8 @@ import {
   type TreeFolder,
   type TreeState,
   type WorkStatus,
+  readWorkStatus,
+  reportGapOf,
 } from '@wildtrack/contract';
 import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
@@ -30,7 +32,7 @@ import { accessOfRow, type DeviceAccess, deviceNotFound, OWN_RIGHTS, permissionO
 import type { DeviceConsoleRepository } from './console-repository.js';
 import { captionFor } from './samples.js';
 import { buildTree, folderNotFound, parseFolderRef, refuseReadOnlyFolder, ReportGaps, treeState } from './tree.js';
-import { describeWorkStatus, readWorkStatus, reportGapOf, type WorkStatusDoc, workStatusOf } from './work-status.js';
+import { describeWorkStatus, type WorkStatusDoc, workStatusOf } from './work-status.js';
 import { now as clockNow } from '../../lib/clock.js';
 
 /** Fixes closer than this are one second-level fix (SECOND_LEVEL_FIX_COUNT fixes 1 s apart, §5). */

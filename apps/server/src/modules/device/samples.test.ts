@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventType, MediaKind, SensorKind, SensorFlag } from '@wildtrack/contract';
+import { commWindowMs, EventType, MediaKind, SensorKind, SensorFlag } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { DeviceRepository } from './repository.js';
 import { createDevice, defaultSettings, sampleFleet } from '@wildtrack/sample-fleet';
 import { ensureSampleDevices, SAMPLE_DAYS, sampleInstructionPlan } from './samples.js';
-import { commWindowMs } from './work-status.js';
 
 describe.each(DIALECTS)('sample (experience) devices on %s', (dialect) => {
   let t: TestApp;

@@ -1,10 +1,10 @@
-import { DeviceStatus, type InstructionFailureReason, type InstructionParams, type Lang } from '@wildtrack/contract';
+import { commWindowMs, DeviceStatus, type InstructionFailureReason, type InstructionParams, type Lang } from '@wildtrack/contract';
 import { backfill, createDevice, defaultSettings, type FleetDevice, type InstructionOutcome, mediaQuery, type Profile, sampleFleet } from '@wildtrack/sample-fleet';
 import type { IngestService } from '../../ingest/service.js';
 import { mountDoc } from './mount.js';
 import type { DeviceRepository } from './repository.js';
 import type { DeviceRegistry } from './registry.js';
-import { commWindowMs, type WorkStatusDoc } from './work-status.js';
+import type { WorkStatusDoc } from './work-status.js';
 import { now as clockNow } from '../../lib/clock.js';
 
 export const SAMPLES_ORG = 'Wildtrack samples';

@@ -10,13 +10,14 @@ import {
   type TreeData,
   type TreeFolder,
   type TreeState,
+  readWorkStatus,
+  reportGapOf,
 } from '@wildtrack/contract';
 import type { Caller } from '../../http/caller.js';
 import { AppError } from '../../http/errors.js';
 import { accessOfRow, type DeviceAccess, EXAMPLE_RIGHTS, OWN_RIGHTS, permissionOf } from './access.js';
 import type { DeviceConsoleRepository, TreeDeviceRow, TreeRowArray, TreeStateRow } from './console-repository.js';
 import { captionFor } from './samples.js';
-import { readWorkStatus, reportGapOf } from './work-status.js';
 import { now as clockNow } from '../../lib/clock.js';
 
 /** The folder tree as a caller sees it (§2.5, §6): folder ids as the API writes them, and the tree built from rows. */

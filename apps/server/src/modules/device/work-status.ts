@@ -1,40 +1,21 @@
 import {
-  expectedReportGapMinutes,
   fixGapMinutes,
   formatTime,
   hoursFromUtc,
   type Lang,
   message,
-  UNKNOWN_SCHEDULE_REPORT_GAP_MINUTES,
   type WorkSettings,
-  WorkSettingsSchema,
   type WorkStatus,
 } from '@wildtrack/contract';
 
 /**
  * A device's work status as the server keeps it (device_work_status.settings, JSON, hours in UTC): what the
  * device last reported in a batch (docs/ingest.md "Work status"), or what a SUCCESSFUL instruction left
- * it. A device that never reported has none: it is unknown, never a schedule made up for it.
+ * it. A device that never reported has none: it is unknown, never a schedule made up for it. Reading the
+ * stored document, its report gap and an instruction's COMM_ERROR window are the contract's (`readWorkStatus`,
+ * `reportGapOf`, `commWindowMs` in device-state.ts): ingest counts them too and imports no module.
  */
 export type WorkStatusDoc = WorkSettings;
-
-/** The stored document, or null when the device never reported one (or what is stored is not one). */
-export function readWorkStatus(stored: string | undefined | null): WorkStatusDoc | null {
-  if (!stored) return null;
-  let json: unknown;
-  try {
-    json = JSON.parse(stored);
-  } catch {
-    return null;
-  }
-  const parsed = WorkSettingsSchema.safeParse(json);
-  return parsed.success ? parsed.data : null;
-}
-
-/** The expected report gap of a device's schedule (minutes); a day for an unknown one. */
-export function reportGapOf(doc: WorkStatusDoc | null): number {
-  return doc === null ? UNKNOWN_SCHEDULE_REPORT_GAP_MINUTES : expectedReportGapMinutes(doc);
-}
 
 const hoursText = (hours: readonly number[]) => hours.map((h) => `${String(h).padStart(2, '0')}:00`).join(', ');
 
@@ -108,18 +89,6 @@ export function workStatusOf(imei: string, lastWork: number | null, batteryType:
 }
 
 const MINUTE = 60_000;
-
-/**
- * How long an instruction may wait for its device before it is COMM_ERROR (docs/ingest.md "Instructions"):
- * the device's expected report gap by its schedule (a fix gap plus its postback wait; a day when its
- * schedule is unknown) plus a margin of half that gap, at least COMM_MARGIN_MIN_MS. Counted from sending,
- * and again from each delivery (the device then owes its acknowledgement by its next contact).
- */
-export const COMM_MARGIN_MIN_MS = 30 * MINUTE;
-export function commWindowMs(doc: WorkSettings | null): number {
-  const gap = reportGapOf(doc) * MINUTE;
-  return gap + Math.max(COMM_MARGIN_MIN_MS, gap / 2);
-}
 
 /** The first whole UTC hour of `hours` strictly after `after`. */
 function nextHour(hours: readonly number[], after: number): number | null {

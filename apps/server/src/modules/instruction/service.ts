@@ -23,6 +23,7 @@ import {
   parseOffset,
   SensorFlag,
   type WorkSettings,
+  commWindowMs,
 } from '@wildtrack/contract';
 import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
@@ -31,7 +32,7 @@ import { AppError } from '../../http/errors.js';
 import { ALL_TIME, clampToWindow } from '../device/access.js';
 import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
 import { captionFor, type SampleInstruction } from '../device/samples.js';
-import { commWindowMs, nextPostback } from '../device/work-status.js';
+import { nextPostback } from '../device/work-status.js';
 import type { InstructionRepository, InstructionRow } from './repository.js';
 import { now as clockNow } from '../../lib/clock.js';
 
