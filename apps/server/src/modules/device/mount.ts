@@ -1,8 +1,7 @@
 import { Code, formatTime, type MountInfo, type MeasureName, message, parseTime, parseUploadUrl, SpeciesType } from '@wildtrack/contract';
 import { AppError, FieldRefusal } from '../../http/errors.js';
 import type { Caller } from '../../http/caller.js';
-import { requireRight, type Right } from './access.js';
-import type { DeviceConsole } from './console.js';
+import { type DeviceAccess, requireRight, type Right } from './access.js';
 import type { DeviceRepository } from './repository.js';
 import { now } from '../../lib/clock.js';
 
@@ -65,10 +64,19 @@ export function readMountDoc(json: string | undefined): MountDoc {
 
 const SPECIES_KEY = { [SpeciesType.Bird]: 'species.bird', [SpeciesType.Beast]: 'species.beast' } as const;
 
+/**
+ * What the mount calls need of the device console, passed in (the console's DeviceConsole is one): a device
+ * through the caller's access. Named here rather than imported, since the console shows the sample devices'
+ * mount info (console → samples → mount) and would otherwise be imported back.
+ */
+export interface MountDevices {
+  resolve(caller: Caller, imei: string): Promise<{ id: number; imei: string; species_type: number; access: DeviceAccess }>;
+}
+
 /** Get and save calls per species type (§7.2): a bird's info through the bird calls, and so on. */
 export class MountService {
   constructor(
-    private readonly devices: DeviceConsole,
+    private readonly devices: MountDevices,
     private readonly repo: DeviceRepository,
   ) {}
 
