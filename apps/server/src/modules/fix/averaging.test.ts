@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   averageRun, averageTrack, type Group, groupSet, groupsFromSummaries, groupsOf, mean, pageOf, runs, type SpanGroup, SUMMARY_COLUMNS, type SummaryKey, summarise,
 } from './averaging.js';
-import type { FixKey, FixRow, SortColumn, TrackRow } from './repository.js';
+import type { FixKey, FixRow, SortColumn, TrackRow } from './rows.js';
 
 const T = Date.UTC(2025, 0, 1);
 const fix = (t: number, lon: number, valid: number, grade: number | null = null): FixRow => ({

@@ -1,4 +1,4 @@
-import type { FixKey, FixRow, SortColumn, TrackRow } from './repository.js';
+import type { FixKey, FixRow, SortColumn, TrackRow } from './rows.js';
 
 // Second-level averaging (§9): a run of fixes taken 1 s apart is shown as one row or one track point,
 // the mean of its valid members. The fix table, its sorting and the track all form runs here.

@@ -5,6 +5,9 @@ import type { Database, FixTable } from '../../db/schema.js';
 import { preparedQuery } from '../../db/prepared.js';
 import { DAY_MS, fixDays, markTrackDaysStale } from '../../db/shared-writes.js';
 import { SUMMARY_COLUMNS, SUMMARY_RECORD, type SummaryKey } from './averaging.js';
+import { FIX_COLUMNS, type FixKey, type FixRow, SORT_COLUMNS, type SortColumn, type TrackRow } from './rows.js';
+
+export { FIX_COLUMNS, type FixKey, type FixRow, SORT_COLUMNS, type SortColumn, type TrackRow } from './rows.js';
 
 /** The numeric position filters (§9 and issue 12): each the column it reads. */
 export const FILTER_COLUMNS = {
@@ -64,28 +67,10 @@ function shapeOf(kind: string, f: FixQuery, extra: readonly (string | number | b
   };
 }
 
-export const FIX_COLUMNS = [
-  'pick_time', 'lon', 'lat', 'alt', 'speed', 'course', 'temperature', 'activity', 'voltage', 'channel', 'satellites', 'hdop', 'vdop',
-  'grade', 'valid', 'tx_time', 'invalid_by', 'invalid_at',
-] as const;
-
-/** A fix as the console reads it: the table's columns but the device, receipt time and extras. */
-export type FixRow = Pick<FixTable, (typeof FIX_COLUMNS)[number]>;
-
 export type ConvertedRow = FixRow & { operator: string | null; invalid_reason: string | null };
 
 /** A fix as its detail reads it: the console's columns and the extras. */
 export type DetailRow = FixRow & Pick<FixTable, 'extra'>;
-
-/** A fix as the averaged table first reads it: time, has a position (1/0), valid (1/0), sort value. */
-export type FixKey = [time: number, positioned: number, valid: number, value: number | null];
-
-/** Sortable columns of the fixes table. */
-export const SORT_COLUMNS = {
-  PickTime: 'pick_time', Speed: 'speed', Altitude: 'alt', Temperature: 'temperature', Exercise: 'activity', Voltage: 'voltage',
-  Satellites: 'satellites', HDOP: 'hdop', PrecisionGrade: 'grade', TransmissionTime: 'tx_time',
-} as const satisfies Record<string, (typeof FIX_COLUMNS)[number]>;
-export type SortColumn = (typeof SORT_COLUMNS)[keyof typeof SORT_COLUMNS];
 
 export { DAY_MS };
 
@@ -107,9 +92,6 @@ export interface StoredTrack {
   head: TrackRow[];
   tail: TrackRow[];
 }
-
-/** Columns of a track point, in this order, for the bulk calls. */
-export type TrackRow = [time: number, lon: number, lat: number, alt: number | null, grade: number | null, valid: number];
 
 /** A device's track points as columns (a segment before it is encoded): TrackColumns without the IMEI. */
 export type TrackPoints = Omit<TrackColumns, 'imei'>;
