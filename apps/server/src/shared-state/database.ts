@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
-import { type SharedState, windowOf } from './index.js';
+import { type SharedState, windowOf } from './state.js';
 
 /** A claim waiting for its batch: answered once the batch's transaction has committed. */
 interface PendingClaim {

@@ -1,5 +1,5 @@
 import { createClient } from 'redis';
-import { type SharedState, SharedStateUnavailable, windowOf } from './index.js';
+import { type SharedState, SharedStateUnavailable, windowOf } from './state.js';
 
 /**
  * How long a command may wait for Redis's answer before the call is answered 'unavailable' (503): a
