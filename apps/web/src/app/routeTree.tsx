@@ -8,7 +8,7 @@ import { contextLoader } from './contextLoader';
 import { RouteError } from './RouteError';
 import { Root } from './Root';
 import type { RouteHandle } from './routes';
-import { screens } from './screens';
+import { prefetchScreens, screens } from './screens';
 
 const handle = (h: RouteHandle): RouteHandle => h;
 
@@ -53,7 +53,7 @@ export const routeTree: RouteObject[] = [
       { path: '/login2', element: <LoginPage key="login2" initialMethod="qr" />, handle: handle({ nameKey: 'route.login' }) },
       { path: '/redirect/*', element: <RedirectHelper /> },
       {
-        lazy: screen(screens.layout, (m) => m.AppLayout),
+        lazy: screen(screens.layout, ({ AppLayout }) => () => <AppLayout prefetch={prefetchScreens} />),
         // A screen's errors show inside the shell (header, menu and tree stay usable).
         children: [
           { index: true, element: <Navigate to="/device" replace /> },

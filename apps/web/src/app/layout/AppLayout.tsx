@@ -9,7 +9,6 @@ import { SettingsDialog } from '../../features/settings';
 import { logout } from '../../lib/auth';
 import { useSession } from '../../lib/session';
 import { showsTreePanel } from '../routes';
-import { prefetchScreens } from '../screens';
 import { AppHeader } from './AppHeader';
 import { Breadcrumbs } from './Breadcrumbs';
 import { KeepAliveOutlet } from './KeepAliveOutlet';
@@ -20,8 +19,10 @@ import './layout.css';
 /**
  * The common layout of every route but the sign-in page (§2.1, §2.3); a user signed in with a temporary
  * password sees only its change form until it is changed (the server serves nothing else before).
+ * `prefetch` fetches every screen's code (app/screens.ts, handed in by the route table: screens.ts loads
+ * this layout, so the layout does not import it back) and returns its cancel.
  */
-export function AppLayout() {
+export function AppLayout({ prefetch }: { prefetch?: () => () => void }) {
   const { mustChangePassword } = useSession();
   return mustChangePassword ? <TemporaryPasswordGate onLeave={() => void logout()} /> : <Shell />;
 }
@@ -38,7 +39,7 @@ function Shell() {
   useEffect(() => () => resetTreeSelection(), []);
   // Signed in: every screen's code is fetched while the browser is idle, so a dropped connection later
   // does not cost the next screen (unit tests render screens directly and skip it).
-  useEffect(() => (import.meta.env.MODE === 'test' ? undefined : prefetchScreens()), []);
+  useEffect(() => (import.meta.env.MODE === 'test' ? undefined : prefetch?.()), [prefetch]);
 
   return (
     <Layout className="wt-shell">
