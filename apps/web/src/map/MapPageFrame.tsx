@@ -1,7 +1,6 @@
 import { Spin } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DevicePicker } from '../components/DevicePicker';
 import { MapStatusOverlay } from '../components/MapStatusOverlay';
 import { ReplayControl } from '../components/ReplayControl';
 import { TimeRangePicker } from '../components/TimeRangePicker';
@@ -35,6 +34,11 @@ interface Props {
   /** The screen: its test ids, classes and the "choose devices" message (`<name>.chooseDevices`). */
   name: 'map2d' | 'map3d';
   page: MapPageState;
+  /**
+   * The devices picker, first in the bar (the device tree slot's DevicePicker, handed in by the screen:
+   * the map floor stands under the slots and imports none).
+   */
+  devicePicker: ReactNode;
   /** The screen's own controls, after the device, range and layer pickers. */
   tools: ReactNode;
   /** The map itself (inside an error boundary that shows `fallback`). */
@@ -53,7 +57,7 @@ interface Props {
  * The layout of a map screen (§2.1): the bar with the device, range and layer pickers and the screen's
  * own tools, the map with its layer notice, status overlay and legend, and the replay control below.
  */
-export function MapPageFrame({ name, page, tools, children, fallback, hasFixes, legend, bodyClassName, notice }: Props) {
+export function MapPageFrame({ name, page, devicePicker, tools, children, fallback, hasFixes, legend, bodyClassName, notice }: Props) {
   const { t } = useTranslation();
   const { selection, base, tracksQuery, replay, loading, zone, range } = page;
   const { imeis } = selection;
@@ -62,7 +66,7 @@ export function MapPageFrame({ name, page, tools, children, fallback, hasFixes, 
       <ContextInUrl page="map" />
       {notice}
       <div className="wt-map-page-bar">
-        <DevicePicker value={imeis} onChange={selection.setImeis} />
+        {devicePicker}
         <TimeRangePicker value={selection.range} onChange={selection.setRange} />
         <LayerSwitcher value={base.chosen} onChange={base.choose} standIn={base.notice} />
         {tools}

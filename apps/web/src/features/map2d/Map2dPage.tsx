@@ -11,7 +11,7 @@ import { positionsAt } from '../../map/lastFix';
 import { UnknownDeviceNotice } from '../../components/UnknownDeviceNotice';
 import { useLocate, useUnknownMapDevices } from '../../lib/contextUrl';
 import { MapPageFrame, useMapPage } from '../../map/MapPageFrame';
-import { useDeviceTree } from '../../slots/device-tree';
+import { DevicePicker, useDeviceTree } from '../../slots/device-tree';
 import { MapView } from '../../map/MapView';
 import { TracksOverlay } from '../../map/TracksOverlay';
 import { PoiLayer, poiDevices, useMapPois } from './poiLayer';
@@ -56,6 +56,7 @@ export default function Map2dPage() {
     <MapPageFrame
       name="map2d"
       page={page}
+      devicePicker={<DevicePicker value={page.selection.imeis} onChange={page.selection.setImeis} />}
       notice={<UnknownDeviceNotice imeis={linked.unknown} onClose={linked.dismiss} />}
       fallback={fallback}
       hasFixes={extent !== null}

@@ -6,7 +6,7 @@ import { fixAt, trackLine } from '../../map/globe/trackLine';
 import { UnknownDeviceNotice } from '../../components/UnknownDeviceNotice';
 import { useLocate, useUnknownMapDevices } from '../../lib/contextUrl';
 import { MapPageFrame, useMapPage } from '../../map/MapPageFrame';
-import { useDeviceTree } from '../../slots/device-tree';
+import { DevicePicker, useDeviceTree } from '../../slots/device-tree';
 import './map3d.css';
 
 /** CesiumJS (a few MB) loads only here, while the rest of the screen already works. */
@@ -41,6 +41,7 @@ export default function Map3dPage() {
     <MapPageFrame
       name="map3d"
       page={page}
+      devicePicker={<DevicePicker value={page.selection.imeis} onChange={page.selection.setImeis} />}
       notice={<UnknownDeviceNotice imeis={linked.unknown} onClose={linked.dismiss} />}
       fallback={fallback}
       bodyClassName="wt-map3d-body"

@@ -3,7 +3,7 @@ import { Card, Empty, Segmented, Skeleton } from 'antd';
 import { MEDIA_FLAGS, MEDIA_KINDS, type MediaKindCall, SensorFlag } from '@wildtrack/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DevicePicker } from '../../components/DevicePicker';
+import { DevicePicker } from '../../slots/device-tree';
 import { TimeRangePicker } from '../../components/TimeRangePicker';
 import { ContextInUrl } from '../../lib/contextUrl';
 import { resolveRange, usePositionSelection } from '../../lib/positionSelection';

@@ -6,7 +6,8 @@
  */
 export { DeviceTree, type DeviceTreeProps } from './components/DeviceTree';
 export { TreeLoadState } from './components/TreeLoadState';
-// The tree's rows and titles, for pickers that show the tree (the map screens' device picker).
+// The devices picker of the map and media screens, and the tree's rows and titles it is made of.
+export { DevicePicker } from './components/DevicePicker';
 export { VirtualTree } from './components/VirtualTree';
 export { NodeTitle } from './components/NodeTitle';
 export { NameDialog, MoveDialog } from './components/TreeDialogs';

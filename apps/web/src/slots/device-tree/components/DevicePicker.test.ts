@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TreeIndex, TreeNode } from '../slots/device-tree';
+import type { TreeIndex, TreeNode } from '../model';
 import { keysOf, nextImeis, singleDevice } from './DevicePicker';
 
 /** A tree where device B sits in two folders (shared into a second one). */

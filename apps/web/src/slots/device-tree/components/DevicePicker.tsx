@@ -1,19 +1,10 @@
 import { Select } from 'antd';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  checkedImeis,
-  filterTree,
-  filtersActive,
-  NO_FILTERS,
-  NodeTitle,
-  unselectableReason,
-  useDeviceTree,
-  VirtualTree,
-  type FilteredTree,
-  type TreeIndex,
-  type TreeNode,
-} from '../slots/device-tree';
+import { useDeviceTree } from '../api';
+import { checkedImeis, filterTree, filtersActive, NO_FILTERS, unselectableReason, type FilteredTree, type TreeIndex, type TreeNode } from '../model';
+import { NodeTitle } from './NodeTitle';
+import { VirtualTree } from './VirtualTree';
 import './DevicePicker.css';
 
 interface Props {
