@@ -1,7 +1,7 @@
 import { parseCredential } from '@wildtrack/contract';
 import { isLoginPath, loginPathFor, safeRedirectTarget } from '../lib/navigation';
 import { getToken, setToken } from '../lib/session';
-import { readStored, removeStored, writeStored } from '../lib/storage';
+import { readStored, removeStored, writeStored } from '../browser/storage';
 
 /**
  * The navigation guard of §2.2 as a pure decision: where to send a location, or null to let it render.

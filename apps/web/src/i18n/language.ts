@@ -1,6 +1,6 @@
 import { defaultLang, LANGS, type Lang } from '@wildtrack/contract';
 import { useSyncExternalStore } from 'react';
-import { oneOf, readStored, writeStored } from '../lib/storage';
+import { oneOf, readStored, writeStored } from '../browser/storage';
 
 /**
  * The interface language is kept per browser session (§1); without a choice it follows the browser

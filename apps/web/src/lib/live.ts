@@ -16,7 +16,7 @@ import {
 import { useSyncExternalStore } from 'react';
 import { getLang } from '../i18n';
 import { FIELD_CIPHER_SWITCH } from './api/client';
-import { readStored } from './storage';
+import { readStored } from '../browser/storage';
 import { queryKeys } from './queryKeys';
 import { positionKeys } from './tracks/hooks';
 

@@ -1,7 +1,7 @@
 import { formatTime, ImeiSchema, parseOffset, parseTime, SENSOR_KIND_NAMES, type SensorKindName, spanRange } from '@wildtrack/contract';
 import { useSyncExternalStore } from 'react';
 import { z } from 'zod';
-import { readStoredJson, removeStored, writeStoredJson } from './storage';
+import { readStoredJson, removeStored, writeStoredJson } from '../browser/storage';
 
 /**
  * What the researcher is looking at, kept in one place for every screen (issue 12 "context kept"): the

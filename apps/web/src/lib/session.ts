@@ -13,7 +13,7 @@ import {
 import Cookies from 'js-cookie';
 import { useSyncExternalStore } from 'react';
 import { resetPositionSelection } from './positionSelection';
-import { readStored, removeStored, writeStored } from './storage';
+import { readStored, removeStored, writeStored } from '../browser/storage';
 
 /**
  * What the browser keeps about the signed-in user (§2.2, §3 "Values kept in the browser"): the session,

@@ -1,5 +1,5 @@
 import { defaultLang, type TileLayers, type TileSource } from '@wildtrack/contract';
-import { readStored, writeStored } from '../lib/storage';
+import { readStored, writeStored } from '../browser/storage';
 
 /**
  * The map tile layers of §2.5, shared by every map (2D map, globe, small maps): three global layers whose

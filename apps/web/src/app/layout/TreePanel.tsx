@@ -3,7 +3,7 @@ import { Button, Grid, Layout, Tooltip, Typography } from 'antd';
 import { useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { oneOf, readStored, writeStored } from '../../lib/storage';
+import { oneOf, readStored, writeStored } from '../../browser/storage';
 import { DeviceTree, treePageOf } from '../../slots/device-tree';
 
 const PACKED_KEY = 'wildtrack_tree_packed';

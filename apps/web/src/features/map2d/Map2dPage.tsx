@@ -2,7 +2,7 @@ import { MAP_ZOOM_MIN } from '@wildtrack/contract';
 import { Segmented, Switch, Tooltip } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { oneOf, readStored, writeStored } from '../../lib/storage';
+import { oneOf, readStored, writeStored } from '../../browser/storage';
 import { indexAtTime } from '../../lib/tracks';
 import { BaseLayer } from '../../map/BaseLayer';
 import { cssColor, deviceColor, type PointColoring } from '../../map/deck/trackData';

@@ -25,7 +25,7 @@ import { beginLoading } from '../loading';
 import { currentFullPath, loginPathFor, navigateTo } from '../navigation';
 import { notifier, type Notifier } from '../notify';
 import { clearSession, getToken } from '../session';
-import { readStored } from '../storage';
+import { readStored } from '../../browser/storage';
 import { ApiError } from './errors';
 import { terminalDescription } from './terminal';
 import { fetchWithUploadProgress } from './xhr';

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { z } from 'zod';
 import { useSession } from '../../../lib/session';
-import { readStoredJson, writeStoredJson } from '../../../lib/storage';
+import { readStoredJson, writeStoredJson } from '../../../browser/storage';
 
 /**
  * The fixes table's columns: which are shown, in what order, how wide, and each one's fixed decimals.
