@@ -36,6 +36,12 @@ const layerZones = [
     from: at('apps/server/src/modules'),
     message: 'http/ is the transport under every module and imports none (shared/CONVENTIONS.md 14).',
   },
+  // Ingest (the device protocol) sits under the modules: what it shares with the console is in db/ or the contract.
+  {
+    target: at('apps/server/src/ingest/**/!(*.test).ts'),
+    from: at('apps/server/src/modules'),
+    message: 'ingest/ imports no module: what it shares with one moves to db/ or the contract (docs/architecture.md).',
+  },
   // The server's lowest room: small generic pieces (Listeners) every layer may use; it knows none of them.
   {
     target: at('apps/server/src/lib'),
@@ -63,6 +69,26 @@ const layerZones = [
     target: at('apps/web/src/{components,lib,map,slots,i18n}/**/!(*.test).{ts,tsx}'),
     from: [at('apps/web/src/features'), at('apps/web/src/app')],
     message: 'Shared web code imports no feature and not the app shell (shared/CONVENTIONS.md 14).',
+  },
+  // The web's lowest room: the browser's own facilities read safely (its key-value stores); it knows none of the app.
+  {
+    target: at('apps/web/src/browser'),
+    from: at('apps/web/src'),
+    except: [at('apps/web/src/browser')],
+    message: 'browser/ is the web\'s lowest room and imports nothing of the app (docs/architecture.md).',
+  },
+  // The texts stand under lib/: the API client, live stream and forms ask i18n for the language, so i18n asks lib nothing.
+  {
+    target: at('apps/web/src/i18n/**/!(*.test).{ts,tsx}'),
+    from: at('apps/web/src/lib'),
+    message: 'i18n/ imports nothing of lib/ (lib asks i18n for the language): what both need moves down to browser/ (docs/architecture.md).',
+  },
+  // The floor stands under the slots: a slot is made of the floor, so the floor importing one is a circle
+  // of rooms (a piece the floor needs from a slot moves down, or the slot's user passes it in as a prop).
+  {
+    target: at('apps/web/src/{components,lib,map,i18n}/**/!(*.test).{ts,tsx}'),
+    from: at('apps/web/src/slots'),
+    message: 'The web floor (components, lib, map, i18n) imports no slot: move the piece down, or let the screen pass it in (docs/architecture.md).',
   },
   // (e) The contract is the ground floor: both apps import it, it imports neither.
   {
@@ -97,6 +123,9 @@ export default tseslint.config(
     files: ['{apps,packages,tools}/**/*.{ts,tsx,js,mjs}'],
     plugins: { 'import-x': importX },
     settings: {
+      // Files the rules that read other files (no-cycle) parse: TypeScript ones with typescript-eslint's parser.
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       // TypeScript sources import each other with `.js` suffixes (verbatimModuleSyntax, Bundler resolution).
       'import-x/resolver-next': [
         createNodeResolver({
@@ -106,6 +135,14 @@ export default tseslint.config(
       ],
     },
     rules: { 'import-x/no-restricted-paths': ['error', { basePath: root, zones: layerZones }] },
+  },
+  {
+    // No import circle in the sources: a circle makes two rooms one (neither can change or be tested
+    // alone) and leaves the load order to chance. What both sides need moves down to the room both
+    // import, or is passed in. Type-only imports count too. Tests may import what they like.
+    files: ['apps/server/src/**/*.{ts,tsx}', 'apps/web/src/**/*.{ts,tsx}', 'packages/*/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', '**/test/**'],
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     // (e) The contract imports only what its package.json declares (tests may use the root's dev tools),

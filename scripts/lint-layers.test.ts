@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 // that breaks it and passing on the import the layer does allow. The planted files are virtual: ESLint
 // lints the text as if it sat at the given path, and the imports resolve to the real tree, so nothing is
 // written and the test follows the tree as it changes (modules and features are looked up, not named).
+// The import circle is the exception: `import-x/no-cycle` reads the other file from disk, so its two
+// files are written to a temporary folder in the tree and removed after.
 
 const root = join(import.meta.dirname, '..');
 const at = (...parts: string[]) => join(root, ...parts);
@@ -107,6 +109,19 @@ describe('server: lib/ imports nothing of the app', () => {
   });
 });
 
+describe('server: ingest/ imports no module', () => {
+  const planted = 'apps/server/src/ingest/planted.ts';
+
+  it('fails on a planted ingest file that imports a module', async () => {
+    const found = await complaints(planted, `import '../modules/device/work-status.js';\n`);
+    expect(found).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*ingest\/ imports no module/)]);
+  });
+
+  it('passes ingest importing the database layer, the transport and the contract', async () => {
+    expect(await complaints(planted, `import '../db/connect.js';\nimport '../http/errors.js';\nimport '@wildtrack/contract';\n`)).toEqual([]);
+  });
+});
+
 describe('server: nothing from tools/', () => {
   const planted = 'apps/server/src/modules/planted.ts';
 
@@ -166,6 +181,33 @@ describe('web: shared code imports no feature and not the app shell', () => {
   });
 });
 
+describe('web: browser/ imports nothing of the app, i18n/ nothing of lib/, the floor no slot', () => {
+  it('fails on a planted browser file that imports lib or i18n', async () => {
+    const planted = 'apps/web/src/browser/planted.ts';
+    expect(await complaints(planted, `import '../lib/session.js';\nimport '../i18n/language.js';\n`)).toEqual([
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*browser\/ is the web's lowest room/),
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*browser\/ is the web's lowest room/),
+    ]);
+    expect(await complaints(planted, `import './storage.js';\nimport 'zod';\n`)).toEqual([]);
+  });
+
+  it('fails on a planted i18n file that imports lib, and passes it importing browser/', async () => {
+    const planted = 'apps/web/src/i18n/planted.ts';
+    expect(await complaints(planted, `import '../lib/session.js';\n`)).toEqual([
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*i18n\/ imports nothing of lib\//),
+    ]);
+    expect(await complaints(planted, `import '../browser/storage.js';\n`)).toEqual([]);
+  });
+
+  it.each(['components/Planted.tsx', 'lib/planted.ts', 'map/Planted.tsx', 'i18n/planted.ts'])('fails on a planted %s that imports a slot', async (file) => {
+    const slot = folders('apps/web/src/slots')[0];
+    const planted = `apps/web/src/${file}`;
+    expect(await complaints(planted, `import '${spec(planted, `apps/web/src/slots/${slot}/index.ts`)}';\n`)).toEqual([
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*floor .* imports no slot/),
+    ]);
+  });
+});
+
 describe('contract: only its declared dependencies, no app', () => {
   const planted = 'packages/contract/src/planted.ts';
 
@@ -183,5 +225,49 @@ describe('contract: only its declared dependencies, no app', () => {
 
   it('passes its declared dependencies and its own files', async () => {
     expect(await complaints(planted, `import 'zod';\nimport '@noble/hashes/sha2.js';\nimport './index.js';\n`)).toEqual([]);
+  });
+});
+
+describe('no import circle in the sources', () => {
+  /** Writes `sources` (name → text) to a new folder under `dir`, lints them, removes them; the complaints per file. */
+  async function planted(dir: string, sources: Record<string, string>): Promise<Record<string, string[]>> {
+    const folder = mkdtempSync(join(at(dir), 'planted-cycle-'));
+    try {
+      for (const [name, text] of Object.entries(sources)) writeFileSync(join(folder, name), text);
+      const results = await eslint.lintFiles(Object.keys(sources).map((name) => join(folder, name)));
+      return Object.fromEntries(
+        results.map((r) => [
+          relative(folder, r.filePath),
+          r.messages.filter((m) => m.ruleId?.startsWith('import-x/') || m.fatal).map((m) => `${m.ruleId ?? 'fatal'}: ${m.message}`),
+        ]),
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }
+
+  const circle = {
+    'a.ts': "import { b } from './b.js';\nexport const a = (): number => b() + 1;\n",
+    'b.ts': "import { a } from './a.js';\nexport const b = (): number => (a.length > 0 ? 0 : 1);\n",
+  };
+
+  it.each(['apps/server/src/lib', 'apps/web/src/lib', 'packages/contract/src'])('fails on two planted files in %s that import each other', async (dir) => {
+    expect(await planted(dir, circle)).toEqual({
+      'a.ts': [expect.stringMatching(/^import-x\/no-cycle: Dependency cycle/)],
+      'b.ts': [expect.stringMatching(/^import-x\/no-cycle: Dependency cycle/)],
+    });
+  });
+
+  it('fails on a circle through a third file', async () => {
+    const found = await planted('apps/server/src/lib', {
+      'a.ts': "import { b } from './b.js';\nexport const a = (): number => b();\n",
+      'b.ts': "import { c } from './c.js';\nexport const b = (): number => c();\n",
+      'c.ts': "import { a } from './a.js';\nexport const c = (): number => a.length;\n",
+    });
+    expect(Object.values(found).flat()).toEqual(Array(3).fill(expect.stringMatching(/^import-x\/no-cycle: /)));
+  });
+
+  it('passes the same two files when only one imports the other', async () => {
+    expect(await planted('apps/server/src/lib', { ...circle, 'b.ts': 'export const b = (): number => 1;\n' })).toEqual({ 'a.ts': [], 'b.ts': [] });
   });
 });
