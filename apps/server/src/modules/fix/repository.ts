@@ -5,7 +5,7 @@ import type { Database, FixTable } from '../../db/schema.js';
 import { preparedQuery } from '../../db/prepared.js';
 import { DAY_MS, fixDays, markTrackDaysStale } from '../../db/shared-writes.js';
 import { SUMMARY_COLUMNS, SUMMARY_RECORD, type SummaryKey } from './averaging.js';
-import { FIX_COLUMNS, type FixKey, type FixRow, SORT_COLUMNS, type SortColumn, type TrackRow } from './rows.js';
+import { FIX_COLUMNS, type FixKey, type FixRow, type SortColumn, type TrackRow } from './rows.js';
 
 export { FIX_COLUMNS, type FixKey, type FixRow, SORT_COLUMNS, type SortColumn, type TrackRow } from './rows.js';
 

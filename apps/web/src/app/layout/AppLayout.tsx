@@ -24,10 +24,10 @@ import './layout.css';
  */
 export function AppLayout({ prefetch }: { prefetch?: () => () => void }) {
   const { mustChangePassword } = useSession();
-  return mustChangePassword ? <TemporaryPasswordGate onLeave={() => void logout()} /> : <Shell />;
+  return mustChangePassword ? <TemporaryPasswordGate onLeave={() => void logout()} /> : <Shell prefetch={prefetch} />;
 }
 
-function Shell() {
+function Shell({ prefetch }: { prefetch?: () => () => void }) {
   const { pathname } = useLocation();
   const { safetyPrompt } = useSession();
   const [securityOpen, setSecurityOpen] = useState(false);
