@@ -54,8 +54,8 @@ describe('server: a module never imports another module\'s repository', () => {
     expect(found).toHaveLength(1);
   });
 
-  it('fails on a repository by another name (device/console-repository.ts)', async () => {
-    const named = 'apps/server/src/modules/device/console-repository.ts';
+  it('fails on a repository by another name (device/gate-repository.ts)', async () => {
+    const named = 'apps/server/src/modules/device/gate-repository.ts';
     expect(existsSync(at(named)), named).toBe(true);
     const planted = 'apps/server/src/modules/fix/planted.ts';
     const found = await complaints(planted, `import '${spec(planted, named)}';\n`);

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { connect } from '../../apps/server/src/db/connect.js';
-import { DeviceConsoleRepository } from '../../apps/server/src/modules/device/console-repository.js';
+import { DeviceGateRepository } from '../../apps/server/src/modules/device/gate-repository.js';
 import { FixRepository } from '../../apps/server/src/modules/fix/repository.js';
 import { imeiOf, orgOfDevice } from '../load/seed.js';
 
@@ -25,7 +25,7 @@ const DAY = 86_400_000;
 
 const database = connect({ databaseUrl: url, pgSchema: process.env.BENCH_LOAD_SCHEMA ?? 'bench_load' });
 const fixes = new FixRepository(database.db);
-const devices = new DeviceConsoleRepository(database.db);
+const devices = new DeviceGateRepository(database.db);
 
 // Device ids by IMEI, as the access check would find them (the seed registers them in order).
 const ids = new Map((await database.db.selectFrom('devices').select(['id', 'imei']).execute()).map((r) => [r.imei, Number(r.id)]));

@@ -26,8 +26,8 @@ import { AuthService, SESSION_CACHE_MS } from './modules/auth/service.js';
 import { UserRepository } from './modules/user/repository.js';
 import { userRoutes } from './modules/user/routes.js';
 import { UserService } from './modules/user/service.js';
-import { DeviceConsole } from './modules/device/console.js';
-import { DeviceConsoleRepository } from './modules/device/console-repository.js';
+import { DeviceGate } from './modules/device/gate.js';
+import { DeviceGateRepository } from './modules/device/gate-repository.js';
 import { MountService } from './modules/device/mount.js';
 import { DeviceRegistry } from './modules/device/registry.js';
 import { DeviceRepository } from './modules/device/repository.js';
@@ -115,7 +115,7 @@ import { startClock } from './lib/clock.js';
 export interface Services {
   auth: AuthService;
   users: UserService;
-  /** Registers devices (operator, imports, samples); the console's device calls are DeviceConsole's. */
+  /** Registers devices (operator, imports, samples); the console's device calls are DeviceGate's. */
   devices: DeviceRegistry;
   ingest: IngestService;
   fixes: FixService;
@@ -227,7 +227,7 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   const userRepo = new UserRepository(database.db);
   const users = new UserService(userRepo);
   const deviceRepo = new DeviceRepository(database.db);
-  const deviceConsole = new DeviceConsole(new DeviceConsoleRepository(database.db, database.sqlite));
+  const deviceConsole = new DeviceGate(new DeviceGateRepository(database.db, database.sqlite));
   const registry = new DeviceRegistry(deviceRepo);
   const ingest = createIngestService(database, config.dataDir);
   const acceleration = new AccelerationService(deviceConsole, new BurstRepository(database.db));

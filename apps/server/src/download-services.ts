@@ -1,7 +1,7 @@
 import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
-import { DeviceConsole } from './modules/device/console.js';
-import { DeviceConsoleRepository } from './modules/device/console-repository.js';
+import { DeviceGate } from './modules/device/gate.js';
+import { DeviceGateRepository } from './modules/device/gate-repository.js';
 import { DownloadTaskRepository } from './modules/download/repository.js';
 import { DownloadTaskService } from './modules/download/service.js';
 import type { DownloadTaskRow } from './modules/download/repository.js';
@@ -17,11 +17,11 @@ type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: strin
  * (a process that only runs tasks): the export module's writers handed in, so the download module reads
  * no other module's tables.
  */
-export function downloadTaskService(database: Db, config: Pick<Config, 'dataDir' | 'downloadKeepMs' | 'downloadTasks' | 'downloadTasksPerUser'>, log: Log, devices?: DeviceConsole): DownloadTaskService {
+export function downloadTaskService(database: Db, config: Pick<Config, 'dataDir' | 'downloadKeepMs' | 'downloadTasks' | 'downloadTasksPerUser'>, log: Log, devices?: DeviceGate): DownloadTaskService {
   const notices = new NoticeService(new NoticeRepository(database.db));
   return new DownloadTaskService(
     new DownloadTaskRepository(database.db),
-    devices ?? new DeviceConsole(new DeviceConsoleRepository(database.db, database.sqlite)),
+    devices ?? new DeviceGate(new DeviceGateRepository(database.db, database.sqlite)),
     { write: (req, out, opts) => writeExport(database.db, req, out, opts), fileName: (req) => exportFileName(req) },
     config.dataDir,
     { keepMs: config.downloadKeepMs, runs: config.downloadTasks === 'run', perUser: config.downloadTasksPerUser },

@@ -7,7 +7,7 @@ import type { Caller } from '../../http/caller.js';
 import type { FileAnswer } from '../../http/calls.js';
 import { AppError } from '../../http/errors.js';
 import { clampToWindow } from '../device/access.js';
-import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
+import type { DeviceGate, ResolvedDevice } from '../device/gate.js';
 import type { AccelerationService } from '../sensor/acceleration.js';
 import type { ArchiveRepository, ArchiveRow } from './repository.js';
 import { now as clockNow } from '../../lib/clock.js';
@@ -30,7 +30,7 @@ const dayOf = (date: string) => Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY
 export class ArchiveService {
   constructor(
     private readonly dataDir: string,
-    private readonly devices: DeviceConsole,
+    private readonly devices: DeviceGate,
     private readonly archives: ArchiveRepository,
     private readonly acceleration: AccelerationService,
   ) {}

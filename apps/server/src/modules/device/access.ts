@@ -73,7 +73,7 @@ export interface Reader {
 
 /**
  * The read rule (§6), the one place it is written: what `reader` holds on `device` at `now`, null for nothing
- * (to a call: "no such device"). Every call resolves devices through it (DeviceConsole.resolve, the tree),
+ * (to a call: "no such device"). Every call resolves devices through it (DeviceGate.resolve, the tree),
  * live delivery asks it of every message (live/hub.ts) and event e-mail of every recipient (live/mail.ts).
  * Their organisation's device: every right; else a share open at `now` (the one that ends last): its rights
  * and its window; else a sample device while the experience switch is on: read-only.
@@ -113,7 +113,7 @@ export function mayReadRecord(device: DeviceRef, reader: Reader, now: number, ti
   return access !== null && inWindow(time, access);
 }
 
-/** The access query's columns (console-repository.ts): the device and the caller's open share to it, if any. */
+/** The access query's columns (gate-repository.ts): the device and the caller's open share to it, if any. */
 export interface AccessRow {
   id: number;
   org_id: number;

@@ -65,7 +65,7 @@ export function readMountDoc(json: string | undefined): MountDoc {
 const SPECIES_KEY = { [SpeciesType.Bird]: 'species.bird', [SpeciesType.Beast]: 'species.beast' } as const;
 
 /**
- * What the mount calls need of the device console, passed in (the console's DeviceConsole is one): a device
+ * What the mount calls need of the device console, passed in (the console's DeviceGate is one): a device
  * through the caller's access. Named here rather than imported, since the console shows the sample devices'
  * mount info (console → samples → mount) and would otherwise be imported back.
  */

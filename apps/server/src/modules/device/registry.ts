@@ -48,7 +48,7 @@ export function parseSensors(text: string): SensorFlagName[] {
 
 /**
  * Registers devices and lists them for the operator (CLI, Movebank import, the sample fleet): no caller,
- * no access rules. What a signed-in user does with devices is DeviceConsole's.
+ * no access rules. What a signed-in user does with devices is DeviceGate's.
  */
 export class DeviceRegistry {
   constructor(private readonly devices: DeviceRepository) {}

@@ -112,7 +112,7 @@ export class DeviceRepository {
   }
 }
 
-/** Marks the organisation's tree rows as changed (the tree cache of DeviceConsoleRepository). */
+/** Marks the organisation's tree rows as changed (the tree cache of DeviceGateRepository). */
 export async function bumpTree(db: Kysely<Database>, of: { orgId: number } | { deviceId: number }): Promise<{ orgId: number; version: number } | undefined> {
   const q = db.updateTable('organisations').set({ tree_version: sql<number>`tree_version + 1` });
   const r = await ('orgId' in of ? q.where('id', '=', of.orgId) : q.where('id', '=', db.selectFrom('devices').select('org_id').where('id', '=', of.deviceId)))

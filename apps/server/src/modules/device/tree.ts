@@ -16,7 +16,7 @@ import {
 import type { Caller } from '../../http/caller.js';
 import { AppError } from '../../http/errors.js';
 import { accessOfRow, type DeviceAccess, EXAMPLE_RIGHTS, OWN_RIGHTS, permissionOf } from './access.js';
-import type { DeviceConsoleRepository, TreeDeviceRow, TreeRowArray, TreeStateRow } from './console-repository.js';
+import type { DeviceGateRepository, TreeDeviceRow, TreeRowArray, TreeStateRow } from './gate-repository.js';
 import { captionFor } from './samples.js';
 import { now as clockNow } from '../../lib/clock.js';
 
@@ -56,7 +56,7 @@ export function refuseReadOnlyFolder(ref: FolderRef): void {
  * The tree, and for each device its database id and access (neither travels to the client). Built
  * from row arrays in one pass: for 10,000 devices this is the whole cost of GetTree (bench/tree).
  */
-export async function buildTree(q: DeviceConsoleRepository, caller: Caller, orgName: string): Promise<{ data: TreeData; index: Map<string, TreeEntry> }> {
+export async function buildTree(q: DeviceGateRepository, caller: Caller, orgName: string): Promise<{ data: TreeData; index: Map<string, TreeEntry> }> {
   const { session, zone, lang } = caller;
   const now = clockNow();
   const [folders, own, remarks, experience, shared] = await Promise.all([
@@ -164,7 +164,7 @@ function toArray(r: TreeDeviceRow): TreeRowArray {
 export class ReportGaps {
   private readonly kept = new Map<number, { stamp: number | null; sensors: number; gap: number }>();
 
-  async of(q: DeviceConsoleRepository, rows: readonly TreeStateRow[]): Promise<number[]> {
+  async of(q: DeviceGateRepository, rows: readonly TreeStateRow[]): Promise<number[]> {
     const stale = rows.filter(([id, , , sensors, stamp]) => {
       const k = this.kept.get(id);
       return !k || k.stamp !== stamp || k.sensors !== sensors;
@@ -183,7 +183,7 @@ export class ReportGaps {
  * shown, those shared with it now), each once, when its last fix was taken and how often its schedule has
  * it report. One set query for the organisation; the few others by id.
  */
-export async function treeState(q: DeviceConsoleRepository, gaps: ReportGaps, caller: Caller): Promise<TreeState> {
+export async function treeState(q: DeviceGateRepository, gaps: ReportGaps, caller: Caller): Promise<TreeState> {
   const { session } = caller;
   const [own, experience, shared] = await Promise.all([
     q.orgDeviceStates(session.orgId),

@@ -6,7 +6,7 @@ import { BASE, DAY, local, type Page, ZONE } from '../../test/fixed-time.js';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { DownloadTaskRepository } from './repository.js';
 import { DownloadTaskService, type ExportRequest, type ExportWriters } from './service.js';
-import type { DeviceConsole } from '../device/console.js';
+import type { DeviceGate } from '../device/gate.js';
 
 /**
  * Fair download queueing (issue 26 L7), through the calls: one user's twelve queued tasks do not hold back
@@ -61,7 +61,7 @@ describe.each(DIALECTS)('fair download queue on %s', (dialect) => {
   const runners: DownloadTaskService[] = [];
   // the runner resolves no device (that is done when a task is created)
   const runner = (writers: ExportWriters, perUser = 1) => {
-    const r = new DownloadTaskService(new DownloadTaskRepository(t.database.db), {} as DeviceConsole, writers, t.dataDir, { keepMs: DAY, perUser }, silent);
+    const r = new DownloadTaskService(new DownloadTaskRepository(t.database.db), {} as DeviceGate, writers, t.dataDir, { keepMs: DAY, perUser }, silent);
     runners.push(r);
     return r;
   };

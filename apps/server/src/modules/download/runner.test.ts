@@ -6,7 +6,7 @@ import { DeviceType, SpeciesType } from '@wildtrack/contract';
 import type { Caller } from '../../http/caller.js';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { zipEntries } from '../../test/zip-entries.js';
-import type { DeviceConsole } from '../device/console.js';
+import type { DeviceGate } from '../device/gate.js';
 import { DownloadTaskRepository } from './repository.js';
 import { DownloadTaskService, type ExportRequest, type ExportWriters, HEARTBEAT_MS, MAX_ATTEMPTS, STALE_MS } from './service.js';
 
@@ -65,7 +65,7 @@ describe.each(DIALECTS)('download task runner on %s', (dialect) => {
   let userId = 0;
   let caller: Caller;
   // the runner never resolves devices (that is done when a task is created): none is given
-  const devices = {} as DeviceConsole;
+  const devices = {} as DeviceGate;
   const repo = () => new DownloadTaskRepository(t.database.db);
   // one user's tasks here: the per-user cap (queue.test.ts) raised so that both runners claim at once
   const runner = (writers: ExportWriters) => new DownloadTaskService(repo(), devices, writers, t.dataDir, { keepMs: 7 * 24 * 3600_000, perUser: 8 }, silent);

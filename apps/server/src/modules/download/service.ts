@@ -22,7 +22,7 @@ import type { FileAnswer } from '../../http/calls.js';
 import { AppError, FieldRefusal } from '../../http/errors.js';
 import { checkedRange } from '../../http/range.js';
 import { clampToWindow } from '../device/access.js';
-import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
+import type { DeviceGate, ResolvedDevice } from '../device/gate.js';
 import type { DownloadTaskRepository, DownloadTaskRow, TaskProgress } from './repository.js';
 import { now as clockNow } from '../../lib/clock.js';
 
@@ -99,7 +99,7 @@ export class DownloadTaskService {
 
   constructor(
     private readonly repo: DownloadTaskRepository,
-    private readonly devices: DeviceConsole,
+    private readonly devices: DeviceGate,
     private readonly writers: ExportWriters,
     private readonly dataDir: string,
     /**

@@ -15,7 +15,7 @@ import type { Caller } from '../../http/caller.js';
 import { optionalRange } from '../../http/range.js';
 import { AppError } from '../../http/errors.js';
 import { ALL_TIME, clampToWindow, type WindowOfAccess } from '../device/access.js';
-import type { DeviceConsole } from '../device/console.js';
+import type { DeviceGate } from '../device/gate.js';
 import { captionFor } from '../device/samples.js';
 import type { EventQuery, EventRepository, EventRow, SubscriptionRow } from './repository.js';
 import { now as clockNow } from '../../lib/clock.js';
@@ -87,7 +87,7 @@ const ON = { fence_event: 1, instr_event: 1, fix_update_event: 1 };
  */
 export class EventService {
   constructor(
-    private readonly devices: DeviceConsole,
+    private readonly devices: DeviceGate,
     private readonly repo: EventRepository,
   ) {}
 

@@ -8,7 +8,7 @@ import type { FileAnswer } from '../../http/calls.js';
 import { AppError } from '../../http/errors.js';
 import { checkedRange } from '../../http/range.js';
 import { clampToWindow } from '../device/access.js';
-import type { DeviceConsole } from '../device/console.js';
+import type { DeviceGate } from '../device/gate.js';
 import { exportFileName, writeExport } from './export.js';
 
 type ExportBody = z.output<typeof calls.ExportData.body>;
@@ -20,7 +20,7 @@ type ExportBody = z.output<typeof calls.ExportData.body>;
  */
 export class ExportService {
   constructor(
-    private readonly devices: DeviceConsole,
+    private readonly devices: DeviceGate,
     private readonly db: Kysely<Database>,
     private readonly log: { error(obj: unknown, msg?: string): void },
   ) {}

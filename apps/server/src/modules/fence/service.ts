@@ -21,7 +21,7 @@ import type { Caller } from '../../http/caller.js';
 import { AppError, FieldRefusal } from '../../http/errors.js';
 import { Listeners } from '../../lib/listeners.js';
 import { requireRight } from '../device/access.js';
-import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
+import type { DeviceGate, ResolvedDevice } from '../device/gate.js';
 import { describeParams } from '../instruction/service.js';
 import { captionFor } from '../device/samples.js';
 import { type FenceGeometry, fenceGeometry, selfIntersects } from './geometry.js';
@@ -86,7 +86,7 @@ export class FenceService {
   private readonly changes = new Listeners<[]>('a fence change');
 
   constructor(
-    private readonly devices: DeviceConsole,
+    private readonly devices: DeviceGate,
     private readonly repo: FenceRepository,
   ) {}
 

@@ -13,7 +13,7 @@ import type { Caller } from '../../http/caller.js';
 import { checkedRange } from '../../http/range.js';
 import { AppError } from '../../http/errors.js';
 import { clampToWindow } from '../device/access.js';
-import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
+import type { DeviceGate, ResolvedDevice } from '../device/gate.js';
 import type { FieldQuery, FieldRepository, MotionRow, PoiRow } from './repository.js';
 
 type PoiListBody = z.output<typeof calls.GetPoiList.body>;
@@ -65,7 +65,7 @@ export function poiOf(row: PoiRow, imei: string, zone: string): Poi {
  */
 export class FieldService {
   constructor(
-    private readonly devices: DeviceConsole,
+    private readonly devices: DeviceGate,
     private readonly records: FieldRepository,
   ) {}
 

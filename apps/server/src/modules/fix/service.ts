@@ -24,7 +24,7 @@ import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { checkedRange, optionalRange } from '../../http/range.js';
 import { ALL_TIME, clampToWindow, requireRight, windowOf } from '../device/access.js';
-import type { DeviceConsole, BriefDevice } from '../device/console.js';
+import type { DeviceGate, BriefDevice } from '../device/gate.js';
 import { captionFor } from '../device/samples.js';
 import {
   averageRun, averageTrack, type Group, groupSet, type GroupSet, groupsFromSummaries, groupsOf, joinSets, pageOf, type SpanGroup, summarise, type TableRow,
@@ -131,7 +131,7 @@ function toColumns(imei: string, rows: readonly TrackRow[], averaged?: Uint8Arra
  */
 export class FixService {
   constructor(
-    private readonly devices: DeviceConsole,
+    private readonly devices: DeviceGate,
     private readonly fixes: FixRepository,
   ) {}
 

@@ -30,7 +30,7 @@ import type { Caller } from '../../http/caller.js';
 import { checkedRange } from '../../http/range.js';
 import { AppError } from '../../http/errors.js';
 import { ALL_TIME, clampToWindow } from '../device/access.js';
-import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
+import type { DeviceGate, ResolvedDevice } from '../device/gate.js';
 import { captionFor, type SampleInstruction } from '../device/samples.js';
 import { nextPostback } from '../device/work-status.js';
 import type { InstructionRepository, InstructionRow } from './repository.js';
@@ -124,7 +124,7 @@ function refusalOf(d: ResolvedDevice, p: InstructionParams, current: WorkSetting
  */
 export class InstructionService {
   constructor(
-    private readonly devices: DeviceConsole,
+    private readonly devices: DeviceGate,
     private readonly repo: InstructionRepository,
   ) {}
 
@@ -258,7 +258,7 @@ export class InstructionService {
   /**
    * A fence rule fired (modules/fence): its instructions go to the device as sent by the rule's owner, the
    * fence's organisation `orgId`, with the rights that organisation holds on the device at this moment
-   * (DeviceConsole.orgAccess: its own device, or a share open now with RemoteInstr; a share revoked,
+   * (DeviceGate.orgAccess: its own device, or a share open now with RemoteInstr; a share revoked,
    * expired or ended with its sharer's account since the rule was made sends nothing), then through the
    * same rules as a Send (not a VHF receiver, work status 2/3/4, the device's InstrSupport flags and
    * sensors) and the daily limit, counted in the rule's zone. Each instruction refused is skipped and its

@@ -24,7 +24,7 @@ import type { FileAnswer } from '../../http/calls.js';
 import { FieldRefusal } from '../../http/errors.js';
 import { checkedRange } from '../../http/range.js';
 import { clampToWindow, inWindow } from '../device/access.js';
-import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
+import type { DeviceGate, ResolvedDevice } from '../device/gate.js';
 import { convertPdmFile, PdmRateError, wavSizeOf } from './pdm.js';
 import { type MediaQuery, type MediaRepository, type MediaRow, type RecordingRow, ThumbStatus } from './repository.js';
 import { now as clockNow } from '../../lib/clock.js';
@@ -104,7 +104,7 @@ export class MediaService {
 
   constructor(
     private readonly dataDir: string,
-    private readonly devices: DeviceConsole,
+    private readonly devices: DeviceGate,
     private readonly records: MediaRepository,
   ) {}
 

@@ -15,7 +15,7 @@ import { DAY_MS } from '../../db/shared-writes.js';
 import type { Caller } from '../../http/caller.js';
 import type { FileAnswer } from '../../http/calls.js';
 import { FieldRefusal } from '../../http/errors.js';
-import type { DeviceConsole } from '../device/console.js';
+import type { DeviceGate } from '../device/gate.js';
 import { type BurstRepository, HOUR_MS } from './burst-repository.js';
 import { burstSamples } from './burst-samples.js';
 import type { BurstRow, SensorQuery } from './repository.js';
@@ -124,7 +124,7 @@ export function burstCsvStream(bursts: BurstRepository, q: SensorQuery, imei: st
  */
 export class AccelerationService {
   constructor(
-    private readonly devices: DeviceConsole,
+    private readonly devices: DeviceGate,
     private readonly bursts: BurstRepository,
     /** The binary's encoded hours (series-cache.ts); one per process, checked against the table on each read. */
     private readonly cache = new SeriesCache(),

@@ -21,7 +21,7 @@ import type { Caller } from '../../http/caller.js';
 import { checkedRange } from '../../http/range.js';
 import { FieldRefusal } from '../../http/errors.js';
 import { clampToWindow } from '../device/access.js';
-import type { DeviceConsole } from '../device/console.js';
+import type { DeviceGate } from '../device/gate.js';
 import { burstSamples } from './burst-samples.js';
 import type { BurstColumn, BurstRow, SensorColumn, SensorQuery, SensorRepository, SensorRow } from './repository.js';
 
@@ -120,7 +120,7 @@ export interface VisibleRange extends SensorQuery {
  * clamped to a share's window. Undefined when nothing of the range is visible. Shared by the sensor
  * calls and the acceleration downloads (sensor/acceleration.ts).
  */
-export async function visibleRange(devices: DeviceConsole, caller: Caller, body: RangeBody, flags: readonly SensorFlagName[]): Promise<VisibleRange | undefined> {
+export async function visibleRange(devices: DeviceGate, caller: Caller, body: RangeBody, flags: readonly SensorFlagName[]): Promise<VisibleRange | undefined> {
   const device = await devices.resolve(caller, body.imei);
   const { from, to } = checkedRange(caller, body);
   if (!flags.some((f) => (Number(device.sensors) & SensorFlag[f]) !== 0)) {
@@ -137,7 +137,7 @@ export async function visibleRange(devices: DeviceConsole, caller: Caller, body:
  */
 export class SensorService {
   constructor(
-    private readonly devices: DeviceConsole,
+    private readonly devices: DeviceGate,
     private readonly records: SensorRepository,
   ) {}
 

@@ -4,7 +4,7 @@ import type { Caller } from '../../http/caller.js';
 import { AppError, FieldRefusal } from '../../http/errors.js';
 import { Listeners } from '../../lib/listeners.js';
 import type { RateCounters } from '../../shared-state/index.js';
-import type { DeviceConsole, ResolvedDevice } from '../device/console.js';
+import type { DeviceGate, ResolvedDevice } from '../device/gate.js';
 import type { GivenScope, ShareRepository, ShareRow, ShareTerms } from './repository.js';
 import { now as clockNow } from '../../lib/clock.js';
 
@@ -41,7 +41,7 @@ export class ShareService {
   private readonly changed = new Listeners<Parameters<SharesChanged>>('shares changed');
 
   constructor(
-    private readonly devices: DeviceConsole,
+    private readonly devices: DeviceGate,
     private readonly repo: ShareRepository,
     private readonly counters: RateCounters,
   ) {}

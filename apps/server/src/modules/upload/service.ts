@@ -31,7 +31,7 @@ export class UploadService {
 
   constructor(
     dataDir: string,
-    /** Whether the caller may see a device whose animal info shows the picture (DeviceConsole). */
+    /** Whether the caller may see a device whose animal info shows the picture (DeviceGate). */
     private readonly canSeeImage: (caller: Caller, url: string) => Promise<boolean>,
   ) {
     this.root = path.join(dataDir, 'uploads');

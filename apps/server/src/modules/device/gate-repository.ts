@@ -82,7 +82,7 @@ function imeisIn(sqlite: boolean, imeis: string | string[]) {
   return sqlite ? sql<boolean>`d.imei in (select value from json_each(${imeis}))` : sql<boolean>`d.imei = any(${imeis}::text[])`;
 }
 
-/** What decides the caller's access besides the device's organisation (d.org_id): see DeviceConsole.resolve. */
+/** What decides the caller's access besides the device's organisation (d.org_id): see DeviceGate.resolve. */
 const ACCESS_COLUMNS = [
   'o.is_samples', 'r.remark_name',
   's.id as share_id', 's.edit_device', 's.remote_instr', 's.download_data', 's.effective_time as share_effective', 's.failure_time as share_failure',
@@ -114,7 +114,7 @@ function accessSelect(db: Kysely<Database>, userId: number, now: number) {
 }
 
 /** Reads and edits behind the console's device calls: the tree, folders, access checks and details. */
-/** DeviceConsoleRepository.detailOne's statement, built once. */
+/** DeviceGateRepository.detailOne's statement, built once. */
 function withDetailOneQuery(db: Kysely<Database>) {
   return preparedQuery(db, 1, (id: number) =>
     db
@@ -135,7 +135,7 @@ function withDetailOneQuery(db: Kysely<Database>) {
   );
 }
 
-export class DeviceConsoleRepository {
+export class DeviceGateRepository {
   private treeStmt: SQLite.Statement | undefined;
   private treeStateStmt: SQLite.Statement | undefined;
   private readonly treeCache = new Map<number, { version: number; rows: TreeRowArray[] }>();
@@ -312,7 +312,7 @@ export class DeviceConsoleRepository {
 
   /**
    * What an organisation holds on these devices now: each device's own organisation, and the shares open now
-   * to an enabled user of `orgId` from an enabled user of the device's organisation (DeviceConsole.orgAccess).
+   * to an enabled user of `orgId` from an enabled user of the device's organisation (DeviceGate.orgAccess).
    */
   async orgGrants(orgId: number, deviceIds: readonly number[], now: number) {
     if (deviceIds.length === 0) return { devices: [], shares: [] };

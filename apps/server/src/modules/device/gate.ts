@@ -29,7 +29,7 @@ import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { AppError } from '../../http/errors.js';
 import { accessOfRow, type DeviceAccess, deviceNotFound, OWN_RIGHTS, permissionOf, requireRight } from './access.js';
-import type { DeviceConsoleRepository } from './console-repository.js';
+import type { DeviceGateRepository } from './gate-repository.js';
 import { captionFor } from './samples.js';
 import { buildTree, folderNotFound, parseFolderRef, refuseReadOnlyFolder, ReportGaps, treeState } from './tree.js';
 import { describeWorkStatus, type WorkStatusDoc, workStatusOf } from './work-status.js';
@@ -38,8 +38,8 @@ import { now as clockNow } from '../../lib/clock.js';
 /** Fixes closer than this are one second-level fix (SECOND_LEVEL_FIX_COUNT fixes 1 s apart, §5). */
 const SECOND_LEVEL_GAP_MS = 10_000;
 
-export type ResolvedDevice = NonNullable<Awaited<ReturnType<DeviceConsoleRepository['withAccess']>>> & { access: DeviceAccess };
-type BriefRow = Awaited<ReturnType<DeviceConsoleRepository['withBriefAccessMany']>> extends Map<string, infer R> ? R : never;
+export type ResolvedDevice = NonNullable<Awaited<ReturnType<DeviceGateRepository['withAccess']>>> & { access: DeviceAccess };
+type BriefRow = Awaited<ReturnType<DeviceGateRepository['withBriefAccessMany']>> extends Map<string, infer R> ? R : never;
 /** A device as resolveManyBrief answers it: the access and what names the device. */
 export type BriefDevice = BriefRow & { access: DeviceAccess };
 
@@ -48,12 +48,12 @@ export type BriefDevice = BriefRow & { access: DeviceAccess };
  * folder edits with their rules, device edits with their rights, and details. Registering devices (the
  * operator's CLI, imports, the sample fleet) is DeviceRegistry's.
  */
-export class DeviceConsole {
+export class DeviceGate {
   private readonly reportGaps = new ReportGaps();
 
-  constructor(private readonly q: DeviceConsoleRepository) {}
+  constructor(private readonly q: DeviceGateRepository) {}
 
-  async resolve(caller: Caller, imei: string, known?: Awaited<ReturnType<DeviceConsoleRepository['withAccess']>>): Promise<ResolvedDevice> {
+  async resolve(caller: Caller, imei: string, known?: Awaited<ReturnType<DeviceGateRepository['withAccess']>>): Promise<ResolvedDevice> {
     const now = clockNow();
     const row = known ?? (await this.q.withAccess(imei.trim(), caller.session.userId, now));
     if (!row) throw deviceNotFound();
@@ -264,7 +264,7 @@ export class DeviceConsole {
   async updateProperty(caller: Caller, imei: string, p: z.output<typeof calls.UpdateProperty.body>): Promise<void> {
     const d = await this.resolve(caller, imei);
     requireRight(d.access, 'EditDevice');
-    const values: Parameters<DeviceConsoleRepository['updateDevice']>[1] = {};
+    const values: Parameters<DeviceGateRepository['updateDevice']>[1] = {};
     if (p.caption !== undefined) values.caption = p.caption;
     if (p.description !== undefined) values.description = p.description;
     if (p.speciesType !== undefined) values.species_type = p.speciesType;
