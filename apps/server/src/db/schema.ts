@@ -424,7 +424,7 @@ export interface DeviceShareTable {
   created_at: number;
 }
 
-/** A Movebank import started from the console (modules/movebank/jobs.ts): its files, progress and report. */
+/** A Movebank import started from the console (modules/movebank/import-service.ts): its files, progress and report. */
 export interface MovebankImportTable {
   id: Generated<number>;
   org_id: number;

@@ -3,7 +3,7 @@ import type { AuthService } from '../modules/auth/service.js';
 import type { FixService } from '../modules/fix/service.js';
 import type { IngestService } from '../ingest/service.js';
 import type { InstructionService } from '../modules/instruction/service.js';
-import type { MovebankImportService } from '../modules/movebank/jobs.js';
+import type { MovebankImportService } from '../modules/movebank/import-service.js';
 import type { DownloadTaskService } from '../modules/download/service.js';
 import type { FenceService } from '../modules/fence/service.js';
 import type { Job } from './runner.js';

@@ -19,7 +19,7 @@ import {
   signedHeaders,
 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type Envelope, SHARED_DATA, type TestApp } from '../../test/helper.js';
-import { ORPHAN_AGE_MS, STALE_MS } from './jobs.js';
+import { ORPHAN_AGE_MS, STALE_MS } from './import-service.js';
 
 const GULLS = path.join(SHARED_DATA, 'movebank_gulls_gps_acc.csv');
 const GULLS_REFERENCE = path.join(SHARED_DATA, 'movebank_gulls_trackdata.csv');

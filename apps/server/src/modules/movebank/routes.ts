@@ -7,7 +7,7 @@ import type { Caller } from '../../http/caller.js';
 import { type CallHooks, registerCall } from '../../http/calls.js';
 import { AppError, ValidationFailure } from '../../http/errors.js';
 import { requireBoundary, watchCut } from '../../http/multipart-body.js';
-import type { MovebankImportService, UploadedFiles } from './jobs.js';
+import type { MovebankImportService, UploadedFiles } from './import-service.js';
 
 const tooLarge = () => new AppError(Code.Invalid, 'movebank.tooLarge', { limit: `${MOVEBANK_IMPORT_MAX_BYTES / 1024 / 1024 / 1024} GB` });
 

@@ -16,7 +16,7 @@ import { SerialQueue } from '../../lib/serial-queue.js';
 import { AppError } from '../../http/errors.js';
 import { MovebankFormatError } from './errors.js';
 import { type ImportProgress, importMovebank, type MovebankImportReport, type MovebankServices, type ReportLine } from './import.js';
-import type { ImportJobRepository, ImportJobRow, JobProgress } from './jobs-repository.js';
+import type { ImportJobRepository, ImportJobRow, JobProgress } from './import-repository.js';
 import { checkMovebankFile } from './reader.js';
 import { readReference } from './reference.js';
 import { formatErrorMessage, reasonText, type StoredMessage } from './texts.js';
