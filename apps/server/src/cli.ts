@@ -5,7 +5,7 @@ import { type Config, loadConfig } from './config.js';
 import { backupSqlite, BackupError, restoreSqlite } from './db/backup.js';
 import { connect, migrateToLatest } from './db/connect.js';
 import { UserRepository } from './modules/user/repository.js';
-import { OutboxRepository } from './delivery/outbox-repository.js';
+import { OutboxRepository } from './outgoing/outbox-repository.js';
 import { AdviceRepository } from './modules/advice/repository.js';
 import { AuthRepository } from './modules/auth/repository.js';
 import { usePasswordHashing, UserInputError, UserService } from './modules/user/service.js';

@@ -5,7 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { calls, Code, CODE_RESEND_MS, generateSealKeyPair, newRequestCode, openSecret, sealSecret, sessionCredential, toBase64 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
-import { OutboxRepository } from '../../delivery/outbox-repository.js';
+import { OutboxRepository } from '../../outgoing/outbox-repository.js';
 
 /** vi.waitFor's own 1 s is too short when both cores are busy (a mail through SMTP took longer in a loaded run). */
 const WAIT = { timeout: 30_000 };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { calls, Code, generateSealKeyPair, type Notice, newRequestCode, sealSecret, toBase64 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
-import { OutboxRepository } from '../../delivery/outbox-repository.js';
+import { OutboxRepository } from '../../outgoing/outbox-repository.js';
 import { CODE_TRIES_PER_ACCOUNT_DAY } from './service.js';
 
 /** vi.waitFor's own 1 s is too short when both cores are busy (a mail through SMTP took longer in a loaded run). */

@@ -21,7 +21,7 @@ import {
 } from '@wildtrack/contract';
 import argon2 from 'argon2';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Delivery } from '../../delivery/index.js';
+import type { Delivery } from '../../outgoing/delivery.js';
 import type { Caller } from '../../http/caller.js';
 import { AppError, FieldRefusal } from '../../http/errors.js';
 import type { ReadableCounters } from '../../shared-state/index.js';

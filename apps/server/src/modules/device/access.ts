@@ -74,7 +74,7 @@ export interface Reader {
 /**
  * The read rule (§6), the one place it is written: what `reader` holds on `device` at `now`, null for nothing
  * (to a call: "no such device"). Every call resolves devices through it (DeviceGate.resolve, the tree),
- * live delivery asks it of every message (live/hub.ts) and event e-mail of every recipient (live/mail.ts).
+ * live delivery asks it of every message (live/hub.ts) and event e-mail of every recipient (outgoing/event-mail.ts).
  * Their organisation's device: every right; else a share open at `now` (the one that ends last): its rights
  * and its window; else a sample device while the experience switch is on: read-only.
  */

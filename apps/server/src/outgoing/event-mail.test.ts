@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceType, EventType, LanguageId } from '@wildtrack/contract';
 import { recordInstructionEvent } from '../db/shared-writes.js';
 import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
-import { EventMailer } from './mail.js';
-import { MailRepository } from './mail-repository.js';
-import { createMailer } from '../mail/transport.js';
+import { EventMailer } from './event-mail.js';
+import { MailRepository } from './event-mail-repository.js';
+import { createMailer } from './mail-transport.js';
 
 interface Received {
   to: string[];

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Mailer } from '../mail/transport.js';
+import type { Mailer } from './mail-transport.js';
 import type { OutboxRepository } from './outbox-repository.js';
 import type { SmsProvider } from './sms.js';
 import { now as clockNow } from '../lib/clock.js';

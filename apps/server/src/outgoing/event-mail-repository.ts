@@ -25,7 +25,7 @@ export interface MailRecipient {
   shares: ShareGrant[];
 }
 
-/** The reads and the claim behind event e-mail (live/mail.ts). */
+/** The reads and the claim behind event e-mail (outgoing/event-mail.ts). */
 export class MailRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -81,7 +81,7 @@ export class MailRepository {
 
   /**
    * Users with e-mail on and an address who may read one of these devices now, for the read rule to decide
-   * each event (live/mail.ts): the users of the devices' organisations, and those with a share open now on one
+   * each event (outgoing/event-mail.ts): the users of the devices' organisations, and those with a share open now on one
    * of them. Only enabled accounts: a disabled one can't sign in to read anything (its sessions ended with it).
    */
   async recipients(orgIds: readonly number[], deviceIds: readonly number[], now: number): Promise<MailRecipient[]> {

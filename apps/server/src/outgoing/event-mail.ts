@@ -1,10 +1,10 @@
 import { formatTime, langFromId, message } from '@wildtrack/contract';
 import type { Config } from '../config.js';
-import { createMailer, type Mailer } from '../mail/transport.js';
+import { createMailer, type Mailer } from './mail-transport.js';
 import { mayReadRecord } from '../modules/device/access.js';
 import { describeEvent } from '../modules/event/service.js';
-import type { EventFilter } from './hub.js';
-import type { MailRepository, MailEventRow } from './mail-repository.js';
+import type { EventFilter } from '../live/hub.js';
+import type { MailRepository, MailEventRow } from './event-mail-repository.js';
 import { now as clockNow } from '../lib/clock.js';
 
 /** Most events listed in one mail; the rest are counted. */
