@@ -66,7 +66,7 @@ const layerZones = [
   // app shell: otherwise one screen's change reaches every other through the floor. (Its tests may
   // render through the app's providers.)
   {
-    target: at('apps/web/src/{components,lib,map,slots,i18n}/**/!(*.test).{ts,tsx}'),
+    target: at('apps/web/src/{components,lib,map,widgets,i18n}/**/!(*.test).{ts,tsx}'),
     from: [at('apps/web/src/features'), at('apps/web/src/app')],
     message: 'Shared web code imports no feature and not the app shell (shared/CONVENTIONS.md 14).',
   },
@@ -87,7 +87,7 @@ const layerZones = [
   // of rooms (a piece the floor needs from a slot moves down, or the slot's user passes it in as a prop).
   {
     target: at('apps/web/src/{components,lib,map,i18n}/**/!(*.test).{ts,tsx}'),
-    from: at('apps/web/src/slots'),
+    from: at('apps/web/src/widgets'),
     message: 'The web floor (components, lib, map, i18n) imports no slot: move the piece down, or let the screen pass it in (docs/architecture.md).',
   },
   // (e) The contract is the ground floor: both apps import it, it imports neither.

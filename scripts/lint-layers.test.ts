@@ -200,9 +200,9 @@ describe('web: browser/ imports nothing of the app, i18n/ nothing of lib/, the f
   });
 
   it.each(['components/Planted.tsx', 'lib/planted.ts', 'map/Planted.tsx', 'i18n/planted.ts'])('fails on a planted %s that imports a slot', async (file) => {
-    const slot = folders('apps/web/src/slots')[0];
+    const slot = folders('apps/web/src/widgets')[0];
     const planted = `apps/web/src/${file}`;
-    expect(await complaints(planted, `import '${spec(planted, `apps/web/src/slots/${slot}/index.ts`)}';\n`)).toEqual([
+    expect(await complaints(planted, `import '${spec(planted, `apps/web/src/widgets/${slot}/index.ts`)}';\n`)).toEqual([
       expect.stringMatching(/^import-x\/no-restricted-paths: .*floor .* imports no slot/),
     ]);
   });

@@ -1,7 +1,7 @@
 import { Layout } from 'antd';
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
-import { resetTreeSelection } from '../../slots/device-tree';
+import { resetTreeSelection } from '../../widgets/device-tree';
 import { AccountSecurityDialog, SafetyPrompt } from '../../features/account-security';
 import { TemporaryPasswordGate } from '../../features/members';
 import { FeedbackDialog, UserInfoDialog } from '../../features/profile';

@@ -4,7 +4,7 @@ import { useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { oneOf, readStored, writeStored } from '../../browser/storage';
-import { DeviceTree, treePageOf } from '../../slots/device-tree';
+import { DeviceTree, treePageOf } from '../../widgets/device-tree';
 
 const PACKED_KEY = 'wildtrack_tree_packed';
 

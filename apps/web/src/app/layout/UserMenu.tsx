@@ -21,7 +21,7 @@ import { useUnreadNoticeCount } from '../../features/notice';
 import { MembersDialog } from '../../features/members';
 import { useIsPrimary, UserLogDialog } from '../../features/userlog';
 import { VersionDialog } from '../../features/version';
-import { useExperienceSwitch } from '../../slots/device-tree';
+import { useExperienceSwitch } from '../../widgets/device-tree';
 import { logout } from '../../lib/auth';
 import { useSession } from '../../lib/session';
 

@@ -3,7 +3,7 @@ import { BREADCRUMB_LEVELS } from '@wildtrack/contract';
 import { Breadcrumb, Card, Empty, Space, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { folderLabel, folderPath, setTreeSelection, TreeLoadState, useDeviceTree, useTreeSelection } from '../../slots/device-tree';
+import { folderLabel, folderPath, setTreeSelection, TreeLoadState, useDeviceTree, useTreeSelection } from '../../widgets/device-tree';
 import { UnknownDeviceNotice } from '../../components/UnknownDeviceNotice';
 import { ContextInUrl, useChosenDeviceInTree, useLocate } from '../../lib/contextUrl';
 import { DeviceDetails } from './components/DeviceDetails';

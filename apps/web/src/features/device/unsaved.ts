@@ -1,7 +1,7 @@
 import { App } from 'antd';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { setTreeSelection } from '../../slots/device-tree';
+import { setTreeSelection } from '../../widgets/device-tree';
 
 /**
  * Unsaved animal-info edits (§4 Animal info): the form says when it holds edits; what would drop them

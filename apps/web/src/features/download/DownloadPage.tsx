@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { checkedImeis, type DeviceEntry, useDeviceTree, useTreeSelection } from '../../slots/device-tree';
+import { checkedImeis, type DeviceEntry, useDeviceTree, useTreeSelection } from '../../widgets/device-tree';
 import { ArchiveCard } from './components/ArchiveCard';
 import { TaskForm } from './components/TaskForm';
 import { TaskList } from './components/TaskList';

@@ -3,8 +3,8 @@ import { INSTRUCTIONS_PER_DEVICE_PER_DAY, InstructionRefusalSchema, type DeviceD
 import { Alert, App, Button, Card, Empty, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { checkedImeis, getTreeSelection, setTreeSelection, TreeLoadState, useDeviceTree, useTreeSelection, type DeviceEntry } from '../../slots/device-tree';
-import { InstructionHistory, InstructionStatusTag } from '../../slots/instructions';
+import { checkedImeis, getTreeSelection, setTreeSelection, TreeLoadState, useDeviceTree, useTreeSelection, type DeviceEntry } from '../../widgets/device-tree';
+import { InstructionHistory, InstructionStatusTag } from '../../widgets/instructions';
 import { useChosenDetails, useExceed, useSend, type SendOutcome } from './api';
 import { describeParams } from './describe';
 import { InstrFormPanel } from './components/InstrFormPanel';

@@ -3,8 +3,8 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppProviders } from '../../app/providers';
 import { clearSession } from '../../lib/session';
-import { getTreeSelection, resetTreeSelection, setTreeSelection } from '../../slots/device-tree';
-import { InstructionHistory } from '../../slots/instructions';
+import { getTreeSelection, resetTreeSelection, setTreeSelection } from '../../widgets/device-tree';
+import { InstructionHistory } from '../../widgets/instructions';
 import { deviceDetail, folder, tree, treeDevice } from '../../test/devices';
 import { callsTo, envelope, fakeServer } from '../../test/server';
 import { signInForTest } from '../../test/session';

@@ -11,7 +11,7 @@ import { positionsAt } from '../../map/lastFix';
 import { UnknownDeviceNotice } from '../../components/UnknownDeviceNotice';
 import { useLocate, useUnknownMapDevices } from '../../lib/contextUrl';
 import { MapPageFrame, useMapPage } from '../../map/MapPageFrame';
-import { DevicePicker, useDeviceTree } from '../../slots/device-tree';
+import { DevicePicker, useDeviceTree } from '../../widgets/device-tree';
 import { MapView } from '../../map/MapView';
 import { TracksOverlay } from '../../map/TracksOverlay';
 import { PoiLayer, poiDevices, useMapPois } from './poiLayer';

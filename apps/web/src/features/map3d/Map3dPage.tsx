@@ -6,7 +6,7 @@ import { fixAt, trackLine } from '../../map/globe/trackLine';
 import { UnknownDeviceNotice } from '../../components/UnknownDeviceNotice';
 import { useLocate, useUnknownMapDevices } from '../../lib/contextUrl';
 import { MapPageFrame, useMapPage } from '../../map/MapPageFrame';
-import { DevicePicker, useDeviceTree } from '../../slots/device-tree';
+import { DevicePicker, useDeviceTree } from '../../widgets/device-tree';
 import './map3d.css';
 
 /** CesiumJS (a few MB) loads only here, while the rest of the screen already works. */

@@ -3,7 +3,7 @@ import { Card, Empty, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { UnknownDeviceNotice } from '../../components/UnknownDeviceNotice';
 import { ContextInUrl, useChosenDeviceInTree, useLocate } from '../../lib/contextUrl';
-import { setTreeSelection, TreeLoadState, useDeviceTree, useTreeSelection } from '../../slots/device-tree';
+import { setTreeSelection, TreeLoadState, useDeviceTree, useTreeSelection } from '../../widgets/device-tree';
 import { TrackView } from './components/TrackView';
 import { DataKinds } from './sensors/DataKinds';
 import './track.css';

@@ -5,7 +5,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../app/providers';
 import { setLang } from '../../i18n';
-import { resetTreeSelection, setTreeSelection } from '../../slots/device-tree';
+import { resetTreeSelection, setTreeSelection } from '../../widgets/device-tree';
 import { rangeFromText, resetPositionSelection, setPositionRange } from '../../lib/positionSelection';
 import { clearSession } from '../../lib/session';
 import { folder, tree, treeDevice } from '../../test/devices';

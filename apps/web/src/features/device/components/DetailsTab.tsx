@@ -13,7 +13,7 @@ import { Alert, App, Button, Descriptions, Form, Input, Modal, Select, Space, Sw
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { NameDialog, useUpdateRemarkName } from '../../../slots/device-tree';
+import { NameDialog, useUpdateRemarkName } from '../../../widgets/device-tree';
 import { SensorIcons } from '../../../components/SensorIcons';
 import { useFocusOnOpen } from '../../../components/useFocusOnOpen';
 import { isApiError, isIgnorable } from '../../../lib/api';

@@ -2,7 +2,7 @@ import { DeviceType } from '@wildtrack/contract';
 import { Alert, Skeleton, Tabs, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
-import { InstructionHistory } from '../../../slots/instructions';
+import { InstructionHistory } from '../../../widgets/instructions';
 import { useDeviceTab } from '../../../lib/positionSelection';
 import { useDeviceDetail } from '../api';
 import { useConfirmDiscard } from '../unsaved';

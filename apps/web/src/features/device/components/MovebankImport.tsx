@@ -4,7 +4,7 @@ import { Alert, Button, Descriptions, Form, Modal, Progress, Space, Spin, Table,
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError, isIgnorable } from '../../../lib/api';
-import { folderLabel, useDeviceTree, type FolderEntry } from '../../../slots/device-tree';
+import { folderLabel, useDeviceTree, type FolderEntry } from '../../../widgets/device-tree';
 import {
   isActive,
   useCancelMovebankImport,

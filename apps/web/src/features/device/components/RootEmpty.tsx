@@ -2,7 +2,7 @@ import { ExperimentOutlined } from '@ant-design/icons';
 import { App, Button, Empty, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../lib/session';
-import { useExperienceSwitch } from '../../../slots/device-tree';
+import { useExperienceSwitch } from '../../../widgets/device-tree';
 import { MovebankImport } from './MovebankImport';
 
 /**

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
 import { tablePager } from '../../../components/serverTable';
-import type { DeviceEntry } from '../../../slots/device-tree';
+import type { DeviceEntry } from '../../../widgets/device-tree';
 import { useArchives, useSaveArchive } from '../api';
 
 const ACC = SensorFlag.Acceleration | SensorFlag.OldAcceleration;

@@ -8,7 +8,7 @@ import { TimeRangePicker } from '../../../components/TimeRangePicker';
 import { isApiError } from '../../../lib/api';
 import { resolveRange, type PositionRange } from '../../../lib/positionSelection';
 import { useZone } from '../../../lib/session';
-import type { DeviceEntry } from '../../../slots/device-tree';
+import type { DeviceEntry } from '../../../widgets/device-tree';
 import { useCreateTask } from '../api';
 import { FORM_KINDS, kindsFor } from '../model';
 

@@ -3,7 +3,7 @@ import { Alert, Checkbox, Form, Input, InputNumber, Radio, Select, Switch, Table
 import type { ReactNode } from 'react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDeviceTree } from '../../../slots/device-tree';
+import { useDeviceTree } from '../../../widgets/device-tree';
 import type { DraftField, FenceDraft } from '../model';
 
 interface Props {

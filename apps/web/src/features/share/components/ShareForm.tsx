@@ -2,7 +2,7 @@ import { windowOrdered } from '@wildtrack/contract';
 import { Alert, App, Button, Card, Empty, Input, Space, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { checkedImeis, isSelectable, TreeLoadState, useDeviceTree, useTreeSelection, type DeviceEntry } from '../../../slots/device-tree';
+import { checkedImeis, isSelectable, TreeLoadState, useDeviceTree, useTreeSelection, type DeviceEntry } from '../../../widgets/device-tree';
 import { readStoredUser, useZone } from '../../../lib/session';
 import { useCreateShare, useRecipient } from '../api';
 import { ShareTermsFields, termsBody, type Terms } from './ShareTerms';

@@ -8,7 +8,7 @@ import { ExportButton } from '../../../components/ExportButton';
 import { useServerTable } from '../../../components/serverTable';
 import { useBoxHeight } from '../../../components/useBoxHeight';
 import { TimeRangePicker } from '../../../components/TimeRangePicker';
-import type { DeviceEntry } from '../../../slots/device-tree';
+import type { DeviceEntry } from '../../../widgets/device-tree';
 import { resolveRange, usePositionSelection } from '../../../lib/positionSelection';
 import { useZone } from '../../../lib/session';
 import { useTracks } from '../../../lib/tracks';
