@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { type Kysely, type OnConflictBuilder, sql } from 'kysely';
 import { batteryLevelOf, DeviceType, type EventContent, type EventContentKind, EventType, expectedReportGapMinutes, LINK_RULE, UNKNOWN_SCHEDULE_REPORT_GAP_MINUTES, WorkSettingsSchema } from '@wildtrack/contract';
-import { announceCreated } from './created.js';
+import { announceCreated } from '../domain/event-bus.js';
 import type { Database } from './schema.js';
 
 /**
@@ -13,7 +13,7 @@ import type { Database } from './schema.js';
  * `content` holds the parameters of the message that puts the event into words, as JSON, so that each
  * reader gets it in their language (like the instruction events of shared-writes.ts): its `kind` and
  * parameters are the contract's EventContent (calls/event.ts), which the event list puts into words.
- * Each stored event is announced (db/created.ts) once its transaction has committed, for live delivery.
+ * Each stored event is announced (domain/event-bus.ts) once its transaction has committed, for live delivery.
  */
 export const DetectedKind = {
   resumed: 'resumed',

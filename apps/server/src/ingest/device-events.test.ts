@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { calls, Code, DeviceStatus, DeviceType, EventType, INGEST_BASE, ingestHeaders, type IngestBatch } from '@wildtrack/contract';
-import { type Created, onCreated } from '../db/created.js';
+import { type Created, onCreated } from '../domain/event-bus.js';
 import { DetectedKind, recordSilences } from '../db/event-writes.js';
 import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
 import { workSettings } from '../test/work-settings.js';
@@ -74,7 +74,7 @@ describe.each(DIALECTS)('device events at ingest and by the silence job on %s', 
     await batch(dev, fixes(back, 4.1));
     const after = await events(dev.id);
     expect(after).toHaveLength(1);
-    // announced to live delivery once committed (db/created.ts), with the stored row's id
+    // announced to live delivery once committed (domain/event-bus.ts), with the stored row's id
     await vi.waitFor(() => expect(announced.filter((c) => c.kind === 'event' && c.deviceId === dev.id && c.type === EventType.FixUpdate)).toHaveLength(1), WAIT);
     expect(after[0]).toMatchObject({ type: EventType.FixUpdate, content: { kind: DetectedKind.resumed, since: T0 + 50 * MIN, first: back[0] } });
     // the same batch uploaded again (a new request: all duplicates) and an older batch arriving late make none

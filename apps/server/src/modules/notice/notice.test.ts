@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallDef, calls, Code, isWebLink, type Notice } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
-import { type Created, onCreated } from '../../db/created.js';
+import { type Created, onCreated } from '../../domain/event-bus.js';
 import { NoticeInputError } from './service.js';
 
 describe.each(DIALECTS)('notices on %s', (dialect) => {

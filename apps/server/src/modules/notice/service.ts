@@ -1,7 +1,7 @@
 import { Code, formatTime, isPlainText, type Lang, message, type MessageKey, type Notice, NOTICE_BODY_MAX, NOTICE_TITLE_MAX, NOTICE_WEBSITE_MAX } from '@wildtrack/contract';
 import type { Caller } from '../../http/caller.js';
 import { AppError } from '../../http/errors.js';
-import { announceCreated } from '../../db/created.js';
+import { announceCreated } from '../../domain/event-bus.js';
 import type { NoticeRepository, NoticeRow } from './repository.js';
 import { now as clockNow } from '../../lib/clock.js';
 
