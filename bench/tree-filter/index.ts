@@ -4,7 +4,7 @@
 // the same run, is a bare scan of the same devices by the same test (IMEI or caption contains the search,
 // sensor flag set): the ratio says what the tree's own work (folders kept, counts, nodes built) costs on top.
 import { SensorFlag, type TreeDevice } from '@wildtrack/contract';
-import { buildIndex, filterTree, NO_FILTERS } from '../../apps/web/src/slots/device-tree/model/index';
+import { buildIndex, filterTree, NO_FILTERS } from '../../apps/web/src/widgets/device-tree/model/index';
 import { folder, tree, treeDevice } from '../../apps/web/src/test/devices';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
