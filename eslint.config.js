@@ -49,6 +49,14 @@ const layerZones = [
     except: [at('apps/server/src/lib')],
     message: 'lib/ is the server\'s lowest room and imports nothing of the app (docs/architecture.md).',
   },
+  // The rules more than one owner keeps (device events, track days) and the in-process event bus: above
+  // lib/, under db/, ingest and every module; no query, no transport, so any of them may use them.
+  {
+    target: at('apps/server/src/domain'),
+    from: at('apps/server/src'),
+    except: [at('apps/server/src/domain'), at('apps/server/src/lib')],
+    message: 'domain/ holds rules and the event bus: it imports only lib/ and the contract (docs/architecture.md).',
+  },
   // (c) The production server ships without the developer tools.
   {
     target: at('apps/server'),

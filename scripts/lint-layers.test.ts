@@ -109,6 +109,25 @@ describe('server: lib/ imports nothing of the app', () => {
   });
 });
 
+describe('server: domain/ imports only lib/ and the contract', () => {
+  const planted = 'apps/server/src/domain/planted.ts';
+
+  it('fails on a planted domain file that imports the database layer, a module or the transport', async () => {
+    const found = await complaints(planted, `import '../db/connect.js';\nimport '../modules/fence/service.js';\nimport '../http/errors.js';\n`);
+    expect(found).toEqual([
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*domain\/ holds rules/),
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*domain\/ holds rules/),
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*domain\/ holds rules/),
+    ]);
+  });
+
+  it('passes domain importing its own files, lib and the contract, and ingest and a module importing domain', async () => {
+    expect(await complaints(planted, `import './event-bus.js';\nimport '../lib/listeners.js';\nimport '@wildtrack/contract';\n`)).toEqual([]);
+    expect(await complaints('apps/server/src/ingest/planted.ts', `import '../domain/device-events.js';\n`)).toEqual([]);
+    expect(await complaints('apps/server/src/modules/fence/planted.ts', `import '../../domain/track-days.js';\n`)).toEqual([]);
+  });
+});
+
 describe('server: ingest/ imports no module', () => {
   const planted = 'apps/server/src/ingest/planted.ts';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
-import { claimNonce, DAY_MS, fixDays, markTrackDaysStale, SqliteSharedWrites, touchLastWork } from './shared-writes.js';
+import { claimNonce, markTrackDaysStale, SqliteSharedWrites, touchLastWork } from './shared-writes.js';
+import { DAY_MS, fixDays } from '../domain/track-days.js';
 
 const T0 = Date.UTC(2025, 5, 1);
 const DAY0 = T0 / DAY_MS;

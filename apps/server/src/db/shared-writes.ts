@@ -12,16 +12,6 @@ import type { Database } from './schema.js';
  * ingest fast path, which cannot await). shared-writes.test.ts holds the two forms to the same result.
  */
 
-/** Track segments are built per UTC day. */
-export const DAY_MS = 86_400_000;
-
-/** The distinct UTC days these fix times fall on, in ascending order. */
-export function fixDays(times: Iterable<number>): number[] {
-  const days = new Set<number>();
-  for (const t of times) days.add(Math.floor(t / DAY_MS));
-  return [...days].sort((a, b) => a - b);
-}
-
 const DAYS_PER_STATEMENT = 500;
 
 /**

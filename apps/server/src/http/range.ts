@@ -1,5 +1,5 @@
 import { MAX_QUERY_SPAN_DAYS, parseTime } from '@wildtrack/contract';
-import { DAY_MS } from '../db/shared-writes.js';
+import { DAY_MS } from '../domain/track-days.js';
 import type { Caller } from './caller.js';
 import { FieldRefusal } from './errors.js';
 

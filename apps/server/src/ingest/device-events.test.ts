@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { calls, Code, DeviceStatus, DeviceType, EventType, INGEST_BASE, ingestHeaders, type IngestBatch } from '@wildtrack/contract';
 import { type Created, onCreated } from '../domain/event-bus.js';
-import { DetectedKind, recordSilences } from '../db/event-writes.js';
+import { recordSilences } from '../db/event-writes.js';
+import { DetectedKind } from '../domain/device-events.js';
 import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
 import { workSettings } from '../test/work-settings.js';
 

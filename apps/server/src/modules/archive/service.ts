@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { ACCELERATION_ARCHIVE_DAYS, ACCELERATION_FLAGS, type ArchiveRecord, Code, formatTime, SensorFlag } from '@wildtrack/contract';
-import { DAY_MS } from '../../db/shared-writes.js';
+import { DAY_MS } from '../../domain/track-days.js';
 import type { Caller } from '../../http/caller.js';
 import type { FileAnswer } from '../../http/calls.js';
 import { AppError } from '../../http/errors.js';

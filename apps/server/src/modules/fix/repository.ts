@@ -3,7 +3,8 @@ import { NO_SPEED, TrackFlag, type TrackColumns } from '@wildtrack/contract';
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import type { Database, FixTable } from '../../db/schema.js';
 import { preparedQuery } from '../../db/prepared.js';
-import { DAY_MS, fixDays, markTrackDaysStale } from '../../db/shared-writes.js';
+import { markTrackDaysStale } from '../../db/shared-writes.js';
+import { DAY_MS, fixDays } from '../../domain/track-days.js';
 import { SUMMARY_COLUMNS, SUMMARY_RECORD, type SummaryKey } from './averaging.js';
 import { FIX_COLUMNS, type FixKey, type FixRow, type SortColumn, type TrackRow } from './rows.js';
 

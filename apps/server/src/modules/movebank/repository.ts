@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { fixDays, markTrackDaysStale } from '../../db/shared-writes.js';
+import { markTrackDaysStale } from '../../db/shared-writes.js';
+import { fixDays } from '../../domain/track-days.js';
 import { type Database, INVALID_BY_SOURCE } from '../../db/schema.js';
 
 /** One fix of the file as the source marks it: `reason` null when the source does not mark it. */

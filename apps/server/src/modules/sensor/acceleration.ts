@@ -11,7 +11,7 @@ import {
 } from '@wildtrack/contract';
 import { neutralise } from '../export/cells.js';
 import type { z } from 'zod';
-import { DAY_MS } from '../../db/shared-writes.js';
+import { DAY_MS } from '../../domain/track-days.js';
 import type { Caller } from '../../http/caller.js';
 import type { FileAnswer } from '../../http/calls.js';
 import { FieldRefusal } from '../../http/errors.js';
