@@ -533,6 +533,7 @@ export interface Database {
   fence_rules: FenceRuleTable;
   fence_removals: FenceRemovalTable;
   fence_states: FenceStateTable;
+  fence_staging: FenceStagingTable;
   events: EventTable;
   event_views: EventViewTable;
   job_leases: JobLeaseTable;
@@ -606,6 +607,12 @@ export interface FenceRemovalTable {
   version: number;
   shape: string;
   created_at: number;
+}
+
+/** A shapefile import's fence written but not yet switched on: every read of fences leaves it out (migration …_fence_staging). */
+export interface FenceStagingTable {
+  fence_id: number;
+  staged_at: number;
 }
 
 /** A device's last known side of a fence, and the time of the fix that decided it. */

@@ -29,6 +29,7 @@ import * as shareManagement from './2026-11-25T06-20-00_share_management.js';
 import * as userNotices from './2026-11-25T07-00-00_user_notices.js';
 import * as fenceCrossingWrites from './2026-11-26T01-00-00_fence_crossing_writes.js';
 import * as instructionErrorReason from './2026-11-27T01-00-00_instruction_error_reason.js';
+import * as fenceStaging from './2026-12-03T07-30-00_fence_staging.js';
 
 /**
  * Every migration, by its frozen name. Listed here rather than read from disk so that the bundled
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T07-00-00_user_notices': userNotices,
   '2026-11-26T01-00-00_fence_crossing_writes': fenceCrossingWrites,
   '2026-11-27T01-00-00_instruction_error_reason': instructionErrorReason,
+  '2026-12-03T07-30-00_fence_staging': fenceStaging,
 };

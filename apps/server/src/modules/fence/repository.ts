@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import type { Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
@@ -74,6 +74,20 @@ export interface LiveFence {
 
 const num = (v: unknown) => Number(v);
 
+/** Shape text an import writes per transaction before the event loop gets a turn (~3 rings of 5,000 vertices). */
+const STAGE_CHUNK_CHARS = 256 * 1024;
+/** Rules inserted per statement when an import is switched on (4 values each). */
+const RULE_ROWS_PER_INSERT = 500;
+/** Staged fences older than this were left by a server stopped mid-import: the next import deletes them. */
+const STALE_STAGED_MS = 3_600_000;
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** An import's fence as it is written: its values asked for one at a time (a shape is decoded as it is written). */
+export interface StagedImport {
+  count: number;
+  values(i: number): FenceValues;
+}
+
 function fenceRow(r: Record<string, unknown>): FenceRow {
   return {
     id: num(r.id), org_id: num(r.org_id), is_samples: num(r.is_samples), label: String(r.label), type: num(r.type), shape: String(r.shape), area: num(r.area),
@@ -82,6 +96,18 @@ function fenceRow(r: Record<string, unknown>): FenceRow {
     org_name: String(r.org_name ?? ''), creator_name: String(r.creator_name ?? ''),
   };
 }
+
+/** A fence's columns from its values. */
+function fenceCols(v: FenceValues, now: number) {
+  return {
+    label: v.label, type: v.type, shape: v.shape, min_lng: v.bbox[0], min_lat: v.bbox[1], max_lng: v.bbox[2], max_lat: v.bbox[3], area: v.area,
+    enabled: v.enabled, in_or_out: v.in_or_out, rule_type: v.rule_type, allow_send_instr: v.allow_send_instr, instrs: v.instrs, time_zone: v.time_zone, updated_at: now,
+  };
+}
+
+/** Leaves out a shapefile import's fences not yet switched on (FenceRepository.importFences); `f` the fences' alias. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const notStaged = (eb: ExpressionBuilder<any, any>) => eb.not(eb.exists(eb.selectFrom('fence_staging as st').select('st.fence_id').whereRef('st.fence_id', '=', 'f.id')));
 
 /** A state's move at ingest (FenceRepository.advanceSqlite / advanceIn). */
 export interface StateMove {
@@ -167,7 +193,8 @@ export class FenceRepository {
       .select([
         'f.id', 'f.org_id', 'o.is_samples', 'f.label', 'f.type', 'f.shape', 'f.area', 'f.enabled', 'f.in_or_out', 'f.rule_type', 'f.allow_send_instr', 'f.instrs',
         'f.time_zone', 'f.version', 'f.created_at', 'f.updated_at', 'o.name as org_name', 'cu.nick_name as creator_name',
-      ]);
+      ])
+      .where(notStaged);
   }
 
   async experienceFlag(userId: number): Promise<boolean> {
@@ -186,7 +213,7 @@ export class FenceRepository {
    */
   async list(orgIds: number[], keyword: string, offset: number, limit: number, ruleOrg?: number): Promise<{ rows: FenceRow[]; total: number }> {
     if (orgIds.length === 0) return { rows: [], total: 0 };
-    let q = this.db.selectFrom('fences as f').where((eb) => {
+    let q = this.db.selectFrom('fences as f').where(notStaged).where((eb) => {
       const mine = eb('f.org_id', 'in', orgIds);
       if (ruleOrg === undefined) return mine;
       return eb.or([
@@ -246,10 +273,7 @@ export class FenceRepository {
       const ids: number[] = [];
       for (const it of items) {
         const v = it.values;
-        const cols = {
-          label: v.label, type: v.type, shape: v.shape, min_lng: v.bbox[0], min_lat: v.bbox[1], max_lng: v.bbox[2], max_lat: v.bbox[3], area: v.area,
-          enabled: v.enabled, in_or_out: v.in_or_out, rule_type: v.rule_type, allow_send_instr: v.allow_send_instr, instrs: v.instrs, time_zone: v.time_zone, updated_at: now,
-        };
+        const cols = fenceCols(v, now);
         let id: number;
         let version = 1;
         if (it.fenceId === undefined) {
@@ -282,6 +306,69 @@ export class FenceRepository {
       }
       return ids;
     });
+  }
+
+  /**
+   * Stores an import's fences, all or none, each with a rule per device (`sync` their synchronized flag),
+   * without holding the database for the whole file (issue 26 H4: 120 rings of 5,000 vertices are ~9 MB,
+   * and one transaction writing them held every other call on SQLite's one connection for 150–270 ms).
+   * The fences are written a chunk of about STAGE_CHUNK_CHARS of shapes per transaction, each listed in
+   * fence_staging (which every read of fences leaves out), with a turn of the event loop between chunks; then
+   * one short transaction switches them all on (their staging rows deleted, their rules inserted: no
+   * ring is rewritten). A failure on the way deletes what was written (and nothing was seen); what a server
+   * stopped mid-import left is deleted by the next import. Returns the fences' ids in order.
+   */
+  async importFences(orgId: number, userId: number | null, items: StagedImport, deviceIds: readonly number[], sync: number, now: number): Promise<number[]> {
+    await this.dropStaged(await this.staleStaged(now - STALE_STAGED_MS));
+    const ids: number[] = [];
+    try {
+      for (let i = 0; i < items.count; ) {
+        const chunk: FenceValues[] = [];
+        for (let chars = 0; i < items.count && (chunk.length === 0 || chars < STAGE_CHUNK_CHARS); i++) {
+          const v = items.values(i);
+          chunk.push(v);
+          chars += v.shape.length;
+        }
+        await this.db.transaction().execute(async (tx) => {
+          for (const v of chunk) {
+            const r = await tx.insertInto('fences').values({ ...fenceCols(v, now), org_id: orgId, created_by: userId, created_at: now }).returning('id').executeTakeFirstOrThrow();
+            await tx.insertInto('fence_staging').values({ fence_id: num(r.id), staged_at: now }).execute();
+            ids.push(num(r.id));
+          }
+        });
+        await turn();
+      }
+      await this.db.transaction().execute(async (tx) => {
+        const gone = await tx.deleteFrom('fence_staging').where('fence_id', 'in', ids).executeTakeFirst();
+        if (Number(gone.numDeletedRows) !== ids.length) throw new Error('staged fences removed before their import was switched on');
+        const rules = ids.flatMap((fenceId) => deviceIds.map((deviceId) => ({ fence_id: fenceId, device_id: deviceId, synchronized: sync, created_at: now })));
+        for (let k = 0; k < rules.length; k += RULE_ROWS_PER_INSERT) await tx.insertInto('fence_rules').values(rules.slice(k, k + RULE_ROWS_PER_INSERT)).execute();
+      });
+    } catch (err) {
+      await this.dropStaged(ids).catch(() => {});
+      throw err;
+    }
+    return ids;
+  }
+
+  /** Staged fences written before `before` (left by a server stopped mid-import). */
+  private async staleStaged(before: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('fence_staging').select('fence_id').where('staged_at', '<', before).execute();
+    return rows.map((r) => num(r.fence_id));
+  }
+
+  /** Deletes staged fences (a failed import's), a few at a time; switched-on fences among them are left alone. */
+  private async dropStaged(ids: readonly number[]): Promise<void> {
+    for (let k = 0; k < ids.length; k += 20) {
+      const part = ids.slice(k, k + 20);
+      await this.db.transaction().execute(async (tx) => {
+        const staged = (await tx.selectFrom('fence_staging').select('fence_id').where('fence_id', 'in', part).execute()).map((r) => num(r.fence_id));
+        if (staged.length === 0) return;
+        await tx.deleteFrom('fence_staging').where('fence_id', 'in', staged).execute();
+        await tx.deleteFrom('fences').where('id', 'in', staged).execute();
+      });
+      await turn();
+    }
   }
 
   /** Removes rules (device rules leave a removal for the device to acknowledge). */
@@ -386,7 +473,11 @@ export class FenceRepository {
 
   /** A cheap mark of every change to fences and rules: ingest's index reloads when it moves. */
   async generation(): Promise<string> {
-    const f = await this.db.selectFrom('fences').select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('updated_at').as('t'), eb.fn.max('version').as('v')]).executeTakeFirstOrThrow();
+    const f = await this.db
+      .selectFrom('fences as f')
+      .where(notStaged)
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('f.updated_at').as('t'), eb.fn.max('f.version').as('v')])
+      .executeTakeFirstOrThrow();
     const r = await this.db.selectFrom('fence_rules').select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('id').as('m')]).executeTakeFirstOrThrow();
     return `${f.n}:${f.t}:${f.v}:${r.n}:${r.m}`;
   }
@@ -394,10 +485,11 @@ export class FenceRepository {
   /** Every enabled fence with remote rules, and the devices of those rules. */
   async liveFences(): Promise<{ fences: LiveFence[]; rules: { fence_id: number; device_id: number }[] }> {
     const fences = await this.db
-      .selectFrom('fences')
-      .select(['id', 'org_id', 'label', 'shape', 'in_or_out', 'allow_send_instr', 'instrs', 'time_zone', 'min_lng', 'min_lat', 'max_lng', 'max_lat'])
-      .where('enabled', '=', 1)
-      .where('rule_type', '=', 1)
+      .selectFrom('fences as f')
+      .select(['f.id', 'f.org_id', 'f.label', 'f.shape', 'f.in_or_out', 'f.allow_send_instr', 'f.instrs', 'f.time_zone', 'f.min_lng', 'f.min_lat', 'f.max_lng', 'f.max_lat'])
+      .where('f.enabled', '=', 1)
+      .where('f.rule_type', '=', 1)
+      .where(notStaged)
       .execute();
     const rules = await this.db
       .selectFrom('fence_rules as r')

@@ -5,7 +5,7 @@ import type { Caller } from '../../http/caller.js';
 import { type CallHooks, registerCall } from '../../http/calls.js';
 import { AppError, ValidationFailure } from '../../http/errors.js';
 import { requireBoundary, watchCut } from '../../http/multipart-body.js';
-import type { FenceGeometry } from './geometry.js';
+import type { ImportedShapes } from './packed-shapes.js';
 import type { FenceService } from './service.js';
 import { importFailed } from './shp.js';
 import { readShpInWorker } from './shp-import.js';
@@ -21,7 +21,7 @@ function baseName(name: string): string {
  * under FENCE_SHP_MAX_BYTES (one byte more and the read stops: nothing is kept), its geometry read in a
  * worker thread (shp-import.ts).
  */
-async function receive(request: FastifyRequest, caller: Caller, fences: FenceService): Promise<{ settings: FenceSettings; prefix: string; shapes: FenceGeometry[] }> {
+async function receive(request: FastifyRequest, caller: Caller, fences: FenceService): Promise<{ settings: FenceSettings; prefix: string; shapes: ImportedShapes }> {
   if (!request.isMultipart()) throw new AppError(Code.Invalid, 'upload.notMultipart');
   requireBoundary(request);
   const fields: Record<string, string> = {};

@@ -25,6 +25,7 @@ import type { DeviceGate, ResolvedDevice } from '../device/gate.js';
 import { describeParams } from '../instruction/service.js';
 import { captionFor } from '../device/samples.js';
 import { type FenceGeometry, fenceGeometry, selfIntersects } from './geometry.js';
+import type { ImportedShapes } from './packed-shapes.js';
 import type { FenceRepository, FenceRow, FenceValues, RuleRow } from './repository.js';
 import { now as clockNow } from '../../lib/clock.js';
 
@@ -351,22 +352,31 @@ export class FenceService {
   }
 
   /**
-   * Stores the import's fences (one per polygon, named `<prefix> n`) with the settings, all or none; the
-   * shapes were read and checked, and their stored geometry made, by the caller (shp.ts, in a worker).
+   * Stores the fences of an import (one per polygon, named `<prefix> n`, with the settings), all or none, and
+   * answers what it made without each shape back (ImportedFence: re-reading and serialising 200 rings of 5,000
+   * vertices held the other calls up for seconds, issue 26 H4). The shapes were read and checked, and their
+   * stored geometry made, in a worker (shp-import.ts); they are written a few at a time and switched on at
+   * once (FenceRepository.importFences), so no transaction holds the database for the whole file.
    */
-  /**
-   * Stores the fences of an import, all or none, and answers what it made without each shape back (ImportedFence:
-   * re-reading and serialising 200 rings of 5,000 vertices held the other calls up for seconds, issue 26 H4).
-   */
-  async importShapes(caller: Caller, prefix: string, shapes: FenceGeometry[], settings: FenceSettings, now = clockNow()): Promise<{ List: ImportedFence[] }> {
+  async importShapes(caller: Caller, prefix: string, shapes: ImportedShapes, settings: FenceSettings, now = clockNow()): Promise<{ List: ImportedFence[] }> {
     const devices = await this.formDevices(caller, settings.imeis);
-    const deviceIds = devices.map((d) => Number(d.id));
-    const items = shapes.map((shape, i) => ({ values: fenceValues(`${prefix} ${i + 1}`.slice(0, 50), shape, settings, caller.zone), deviceIds }));
-    const ids = await this.repo.save(caller.session.orgId, caller.session.userId, items, now);
+    const label = (i: number) => `${prefix} ${i + 1}`.slice(0, 50);
+    // device rules start unsynchronized (the device acknowledges them), remote ones synchronized, as in save
+    const sync = settings.ruleType === FENCE_RULE_TYPE.Device && settings.enabled === 1 ? 0 : 1;
+    const ids = await this.repo.importFences(
+      caller.session.orgId,
+      caller.session.userId,
+      { count: shapes.length, values: (i) => fenceValues(label(i), shapes.at(i), settings, caller.zone) },
+      devices.map((d) => Number(d.id)),
+      sync,
+      now,
+    );
     this.changed();
     return {
-      List: ids.map((id, i) => ({ Id: id, IdStr: String(id), Label: items[i]!.values.label, Area: Math.round(shapes[i]!.area * 100) / 100, Vertices: shapes[i]!.vertices })),
+      List: ids.map((id, i) => {
+        const m = shapes.meta(i);
+        return { Id: id, IdStr: String(id), Label: label(i), Area: Math.round(m.area * 100) / 100, Vertices: m.vertices };
+      }),
     };
   }
-
 }

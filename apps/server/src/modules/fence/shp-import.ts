@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { FENCE_SHP_MAX_SECONDS, type Lang, message, type MessageKey } from '@wildtrack/contract';
 import { AppError } from '../../http/errors.js';
-import type { FenceGeometry } from './geometry.js';
+import { ImportedShapes } from './packed-shapes.js';
 import { checkShpStructure, importFailed } from './shp.js';
 import type { ShpWorkerAnswer } from './shp-worker.js';
 
@@ -83,9 +83,10 @@ function giveBack(worker: Worker, clean: boolean): void {
  * Reads the polygons of a .shp (shp.ts `readShpPolygons`) in a worker thread, so that the server's other
  * calls are answered while it runs: the headers are checked here first (a file declaring too many or too
  * large rings is refused without a worker), then the worker has `timeoutMs` (FENCE_SHP_MAX_SECONDS) and
- * WORKER_HEAP_MB; past either it is stopped and the import refused naming the limit.
+ * WORKER_HEAP_MB; past either it is stopped and the import refused naming the limit. The shapes come back
+ * packed in a transferred buffer (packed-shapes.ts), decoded one by one as they are written.
  */
-export async function readShpInWorker(bytes: Uint8Array, lang: Lang, opts: { timeoutMs?: number } = {}): Promise<FenceGeometry[]> {
+export async function readShpInWorker(bytes: Uint8Array, lang: Lang, opts: { timeoutMs?: number } = {}): Promise<ImportedShapes> {
   checkShpStructure(bytes, lang);
   const timeoutMs = opts.timeoutMs ?? FENCE_SHP_MAX_SECONDS * 1000;
   const worker = await takeWorker();
@@ -93,7 +94,7 @@ export async function readShpInWorker(bytes: Uint8Array, lang: Lang, opts: { tim
   shpReads.running += 1;
   let clean = false;
   try {
-    return await new Promise<FenceGeometry[]>((resolve, reject) => {
+    return await new Promise<ImportedShapes>((resolve, reject) => {
       const done = () => {
         clearTimeout(timer);
         worker.off('message', onMessage).off('error', onError).off('exit', onExit);
@@ -105,7 +106,7 @@ export async function readShpInWorker(bytes: Uint8Array, lang: Lang, opts: { tim
       const onMessage = (a: ShpWorkerAnswer) => {
         done();
         clean = true;
-        if ('shapes' in a) resolve(a.shapes);
+        if ('packed' in a) resolve(new ImportedShapes(a.packed));
         else if ('refusal' in a) reject(new AppError(a.refusal.code, a.refusal.key as MessageKey, a.refusal.params));
         else reject(new Error(`shapefile worker: ${a.failure}`));
       };

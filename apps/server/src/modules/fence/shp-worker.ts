@@ -1,12 +1,12 @@
 import { parentPort } from 'node:worker_threads';
 import type { Lang } from '@wildtrack/contract';
-import type { FenceGeometry } from './geometry.js';
 import { AppError } from '../../http/errors.js';
+import { packShapes, type PackedShapes } from './packed-shapes.js';
 import { readShpPolygons } from './shp.js';
 
-/** What the worker answers: the shapes, the refusal to pass on, or an unexpected failure's text. */
+/** What the worker answers: the shapes (packed, their buffers transferred), the refusal to pass on, or an unexpected failure's text. */
 export type ShpWorkerAnswer =
-  | { shapes: FenceGeometry[] }
+  | { packed: PackedShapes }
   | { refusal: { code: number; key: string; params: Record<string, string | number> } }
   | { failure: string };
 
@@ -16,7 +16,10 @@ export type ShpWorkerAnswer =
  */
 parentPort?.on('message', (m: { bytes: Uint8Array; lang: Lang }) => {
   void readShpPolygons(m.bytes, m.lang).then(
-    (shapes) => parentPort!.postMessage({ shapes } satisfies ShpWorkerAnswer),
+    (shapes) => {
+      const packed = packShapes(shapes);
+      parentPort!.postMessage({ packed } satisfies ShpWorkerAnswer, [packed.text.buffer, packed.ends.buffer]);
+    },
     (err: unknown) =>
       parentPort!.postMessage(
         (err instanceof AppError
