@@ -133,6 +133,9 @@ describe.each([
     // issue 26 H1: a device shared with an account of another organisation
     await users.createUser({ orgName: 'Tidal Lab', userName: 'godwit01', password, email: 'godwit@example.org' });
     sharedSecret = (await new DeviceRegistry(new DeviceRepository(database.db)).register({ orgId, imei: '865000000000902', type: DeviceType.Tracker, status: DeviceStatus.Working })).secret;
+    // issue 26 H2: a member (not the primary user dunlin01) who shares organisation devices with that account
+    await users.createUser({ orgName: 'Estuary Lab', userName: 'stint01', password, email: 'stint@example.org' });
+    for (const imei of ['865000000000903', '865000000000904']) await new DeviceRegistry(new DeviceRepository(database.db)).register({ orgId, imei, type: DeviceType.Tracker, status: DeviceStatus.Working });
     await database.close();
 
     const env = (dir: string) => ({
@@ -307,6 +310,47 @@ describe.each([
     expect(await sent()).toBe(2);
     expect(((await ok(call(b, calls.GetFenceList.path, { timeZone: '+08:00' }, owner))) as { List: Fence[] }).List.filter((f) => f.Owner?.OrgName === 'Tidal Lab')).toEqual([]);
   });
+
+  it("ends a member's shares on the other process when the member is disabled through one, and the primary user sees and revokes the organisation's shares (issue 26 H2)", async () => {
+    const primary = { credential: (await signIn(a, 'dunlin01', password, '198.51.100.8')).credential, from: '198.51.100.8' };
+    const member = { credential: (await signIn(a, 'stint01', password, '198.51.100.9')).credential, from: '198.51.100.9' };
+    const outside = { credential: (await signIn(b, 'godwit01', password, '198.51.100.10')).credential, from: '198.51.100.10' };
+    const text = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+    const now = serverNow();
+    const ok = async (r: Promise<Envelope>) => {
+      const e = await r;
+      expect(e.Code, e.Msg).toBe(Code.Success);
+      return e.Data;
+    };
+    type List = { List: ShareRecord[]; Organisation: boolean };
+    const [kept, revoked] = ['865000000000903', '865000000000904'];
+    // the member shares two of the organisation's devices with the outside account for ten years, every right
+    await ok(call(a, calls.CreateShare.path, {
+      imeis: [kept, revoked], account: 'godwit01', effectiveTime: text(now - 3_600_000), failureTime: text(now + 10 * 365 * 86_400_000),
+      canEditDevice: true, canRemoteInstr: true, canDownloadData: true, timeZone: '+08:00',
+    }, member));
+    const reads = async (server: ServerProcess, imei: string) => (await call(server, calls.GetFixCount.path, { imei, startTime: text(now - 3_600_000), endTime: text(now + 3_600_000), timeZone: '+08:00' }, outside)).Code;
+    const instructs = async (server: ServerProcess, imei: string) =>
+      (await call(server, calls.SendInstruction.path, { imeis: [imei], params: { Type: 'POSTBACK_FREQUENCY', Postback: { Mode: 'DATA_CNT', PacketCount: 5, PacketSize: 512 } }, timeZone: '+08:00' }, outside)).Code;
+    expect([await reads(b, kept), await reads(b, revoked), await instructs(b, kept)]).toEqual([Code.Success, Code.Success, Code.Success]);
+    // the primary user sees the member's shares through the other process, with who gave them, and revokes one by id
+    const given = (await ok(call(b, calls.GetSharedListByPage.path, { timeZone: '+08:00' }, primary))) as List;
+    const mine = given.List.filter((x) => x.IMEI === kept || x.IMEI === revoked);
+    expect([given.Organisation, mine.map((x) => [x.IMEI, x.SharerName, x.State]).sort()]).toEqual([true, [[kept, 'stint01', 'ACTIVE'], [revoked, 'stint01', 'ACTIVE']]]);
+    expect(await ok(call(b, calls.RevokeShare.path, { shareIds: [mine.find((x) => x.IMEI === revoked)!.IdStr] }, primary))).toEqual({ Count: 1 });
+    expect(await reads(a, revoked)).toBe(Code.NotFound);
+    // the member disabled through A: through B at once, the outside account reads nothing and instructs nothing
+    const members = ((await ok(call(a, calls.GetMemberList.path, { timeZone: '+08:00' }, primary))) as { List: { UserIdStr: string; UserName: string }[] }).List;
+    await ok(call(a, calls.SetMemberEnabled.path, { memberId: members.find((m) => m.UserName === 'stint01')!.UserIdStr, enabled: 0, timeZone: '+08:00' }, primary));
+    // The share ends at A's instant of the disabling. These servers' clocks start at CLOCK_START when each is
+    // built, so B's may be behind A's by their start-up (seconds under load): B refuses once its clock is past
+    // that instant (real servers share the wall clock). Without the fix it never does.
+    await expect.poll(() => reads(b, kept), { timeout: 15_000 }).toBe(Code.NotFound);
+    expect(await instructs(b, kept)).toBe(Code.NotFound);
+    // the primary user, through B, sees the share ended with its sharer
+    const after = ((await ok(call(b, calls.GetSharedListByPage.path, { timeZone: '+08:00' }, primary))) as List).List.find((x) => x.IMEI === kept)!;
+    expect([after.State, after.SharerName]).toEqual(['EXPIRED', 'stint01']);
+  }, 60_000);
 
   it('shows a tree change made through one process through the other at once', async () => {
     const { credential } = await signIn(b, 'dunlin01', password, '198.51.100.2');
