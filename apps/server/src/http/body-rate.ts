@@ -36,10 +36,14 @@ export function cutSlowBodies(app: FastifyInstance, rate: MinBodyRate, answer: S
     if (!hasBody(request) || typeof socket?.bytesRead !== 'number') return;
     let seen = socket.bytesRead;
     // Watched until the body is in or the connection goes, not until the answer: a handler may answer
-    // before reading the whole body (a refused field), and Node then reads the rest to discard it.
+    // before reading the whole body (a refused field), and Node then reads the rest to discard it. Its end
+    // stops the watch at once: a keep-alive connection's every request would otherwise leave a 'close'
+    // listener and a timer on the socket until the next window (11 quick calls in 30 s warned
+    // MaxListenersExceeded).
     const stop = () => {
       clearInterval(timer);
       socket.off('close', stop);
+      request.raw.off('end', stop);
     };
     const timer = setInterval(() => {
       if (request.raw.complete || socket.destroyed) return stop();
@@ -58,6 +62,7 @@ export function cutSlowBodies(app: FastifyInstance, rate: MinBodyRate, answer: S
     }, rate.windowMs);
     timer.unref();
     socket.once('close', stop);
+    request.raw.once('end', stop);
   });
 }
 
