@@ -53,6 +53,8 @@ interface Index {
   byDevice: Map<number, number[]>;
 }
 
+/** Shape text the index parses before the event loop gets a turn while it is built. */
+const PARSE_CHUNK_CHARS = 256 * 1024;
 /** How often the index asks whether fences changed in another process (one cheap query). */
 const REFRESH_MS = 5_000;
 /** Above this many fences on one device, a batch's candidates come from the index; below, each fence's box is tested. */
@@ -165,7 +167,15 @@ export class FenceEvaluator {
     const live: LiveFence[] = [];
     const at = new Map<number, number>();
     const boxes: [number, number, number, number][] = [];
+    let parsed = 0;
     for (const f of fences) {
+      // A shapefile import brings up to 200 rings of 5,000 vertices (~20 MB of JSON): parsed and compiled
+      // a few at a time with a turn of the event loop between, not in one block at the next batch (issue 26 H4).
+      if (parsed >= PARSE_CHUNK_CHARS) {
+        parsed = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      parsed += f.shape.length;
       // Stored by FenceService from checked shapes: read as they are (a schema check of 5,000 rings of 200
       // vertices took seconds); the instructions, read only when a rule sends them, are checked.
       const shape = JSON.parse(f.shape) as FenceShape;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceStatus, DeviceType, SpeciesType } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { useFixedClock } from '../../test/clock.js';
+import { FenceEvaluator } from './evaluator.js';
 import { fenceGeometry } from './geometry.js';
 import { ImportedShapes } from './packed-shapes.js';
 import { FenceRepository, type FenceValues, type StagedImport } from './repository.js';
@@ -136,6 +137,16 @@ describe.each(DIALECTS)("a shapefile import's writes on %s", (dialect) => {
     expect((await t.database.db.selectFrom('fence_staging').select('fence_id').execute()).map((r) => Number(r.fence_id))).toEqual([running]);
     expect(await listed()).toBe(2);
     await t.database.db.deleteFrom('fences').where('id', 'in', [running, ...ids]).execute();
+  });
+
+  it("builds ingest's fence index after an import a few shapes at a time, with turns of the event loop between", async () => {
+    const ids = await repo.importFences(orgId, userId, items(), [deviceId], 1, T0);
+    const evaluator = new FenceEvaluator(new FenceRepository(t.database.db, t.database.sqlite));
+    // the next batch of the device builds the index (12 remote fences of ~150 kB, parsed and compiled)
+    const { turns } = await withTicker(async () => evaluator.plan(deviceId, [{ pick_time: T0, lon: 0, lat: 0, valid: 1 }], T0));
+    // before: no turn on SQLite (its queries and the whole parse ran in one go at the batch)
+    expect(turns).toBeGreaterThanOrEqual(4);
+    await t.database.db.deleteFrom('fences').where('id', 'in', ids).execute();
   });
 
   it('on SQLite, where every query runs on the event loop: one transaction writing the same fences (the save of a form) gives the loop no turn', async () => {
