@@ -209,6 +209,10 @@ export async function startServer(env: Record<string, string> = {}, options: { f
     WILDTRACK_SAMPLES_AS_OF: process.env.E2E_SAMPLES_AS_OF ?? SAMPLES_AS_OF,
     // The sample devices stay as made (specs count their records); a spec that wants them live sets it.
     WILDTRACK_SAMPLES_LIVE: 'false',
+    // Passwords hashed with argon2id at 1 MiB, not the product's 64 MiB: each sign-in verified the first
+    // account's 64 MiB hash in ~0.2 s of CPU, and the browser specs sign in and make accounts ~100 times.
+    // The hashing and checking are the same code either way (argon2.verify reads the cost from the hash).
+    PASSWORD_HASH_MEMORY_KIB: '1024',
     ...env,
   };
   delete childEnv.DATABASE_URL;
@@ -245,18 +249,28 @@ export async function startServer(env: Record<string, string> = {}, options: { f
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** How the browser puts its frames together (launchBrowser). */
+export type Compositing = 'software' | 'gpu';
+
 /**
- * Headless Chromium with a GPU process whose GL is SwiftShader (no GPU on CI machines), as a user's
- * browser has one. With --disable-gpu the compositor rasterises in software and the page's main thread
- * waits on every frame's commit: a map frame then showed as a 100-380 ms main-thread task holding
- * 1-9 ms of script (map2d-performance spec, PERF_TRACE_DIR traces).
+ * Headless Chromium whose GL is SwiftShader (no GPU on CI machines): WebGL (the maps, the globe) runs in
+ * its GPU process either way. `compositing` says who puts the page's frames together:
+ * - 'software' (the specs' default): the renderer rasterises with Skia on the CPU and the frames are put
+ *   together without GL. SwiftShader compositing every frame of a page was the largest CPU cost of the
+ *   browser specs: sign-in-out.spec took 41 s of CPU with it (14 s of them the GPU process), 28.5 s
+ *   without (1.2 s); map2d-performance.spec 56 s against 45 s.
+ * - 'gpu': the compositor on SwiftShader too, as a user's browser with a GPU has it; the specs that
+ *   measure main-thread tasks ask for it. With --disable-gpu (no GPU process at all) the page's main
+ *   thread waited on every frame's commit: a map frame then showed as a 100-380 ms main-thread task
+ *   holding 1-9 ms of script (map2d-performance spec, PERF_TRACE_DIR traces).
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(compositing: Compositing = 'software'): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
       '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+      ...(compositing === 'software' ? ['--disable-gpu-compositing'] : []),
     ],
   });
 }
@@ -271,15 +285,16 @@ export interface SpecSetup {
  * Every spec's preamble: registers the hooks that start a server (fresh data directory, free port) and a
  * browser before the spec's tests and stop both after them. `serverPerTest` gives each test a server of
  * its own (a test that changes much of the data must not meet another's); `freshData`, a data folder made by
- * the server's own first start rather than copied from a prepared one (startServer). A spec's own beforeAll or
+ * the server's own first start rather than copied from a prepared one (startServer); `compositing`, the
+ * browser's (launchBrowser). A spec's own beforeAll or
  * beforeEach, registered after this call, runs after these and may seed `setup.server`.
  */
-export function serverAndBrowser(options: { serverPerTest?: boolean; env?: Record<string, string>; freshData?: boolean } = {}): SpecSetup {
+export function serverAndBrowser(options: { serverPerTest?: boolean; env?: Record<string, string>; freshData?: boolean; compositing?: Compositing } = {}): SpecSetup {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   if (options.serverPerTest) {
     beforeAll(async () => {
-      browser = await launchBrowser();
+      browser = await launchBrowser(options.compositing);
     });
     beforeEach(async () => {
       server = await startServer(options.env, { freshData: options.freshData });
@@ -290,7 +305,7 @@ export function serverAndBrowser(options: { serverPerTest?: boolean; env?: Recor
     });
   } else {
     beforeAll(async () => {
-      [server, browser] = await Promise.all([startServer(options.env, { freshData: options.freshData }), launchBrowser()]);
+      [server, browser] = await Promise.all([startServer(options.env, { freshData: options.freshData }), launchBrowser(options.compositing)]);
     });
     afterAll(async () => {
       await server?.stop();

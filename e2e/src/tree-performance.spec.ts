@@ -62,7 +62,8 @@ function seed(file: string): void {
   }
 }
 
-const setup = serverAndBrowser();
+// The main-thread tasks measured are a user's browser's: compositing on the GPU process (harness launchBrowser).
+const setup = serverAndBrowser({ compositing: 'gpu' });
 
 beforeAll(async () => {
   await setup.server.createUser({ org: 'Perf Reserve', name: account.account, password: account.password, email: 'perf@example.org' });
