@@ -8,10 +8,20 @@ const phasesFile = 'test-results/phases.jsonl';
 let phaseFailed = false;
 if (fs.existsSync(phasesFile)) {
   const phases = fs.readFileSync(phasesFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
-  const total = phases.reduce((s, p) => s + p.seconds, 0);
+  // A part ran side by side with others inside the phase recorded after it: shown under it, counted once.
+  const total = phases.filter((p) => !p.part).reduce((s, p) => s + p.seconds, 0);
   console.log('\nWhere the time went (wall clock):');
-  for (const p of phases) console.log(`  ${p.name.padEnd(10)} ${minutes(p.seconds).padStart(8)}${p.code === 0 ? '' : '  failed'}`);
-  console.log(`  ${'total'.padEnd(10)} ${minutes(total).padStart(8)}`);
+  let parts = [];
+  for (const p of phases) {
+    if (p.part) {
+      parts.push(p);
+      continue;
+    }
+    console.log(`  ${p.name.padEnd(16)} ${minutes(p.seconds).padStart(8)}${p.code === 0 ? '' : '  failed'}`);
+    for (const q of parts) console.log(`    ${q.name.padEnd(14)} ${minutes(q.seconds).padStart(8)}${q.code === 0 ? '' : '  failed'}  (side by side)`);
+    parts = [];
+  }
+  console.log(`  ${'total'.padEnd(16)} ${minutes(total).padStart(8)}`);
   phaseFailed = phases.some((p) => p.code !== 0);
 }
 
