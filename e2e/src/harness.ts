@@ -286,9 +286,18 @@ export interface SpecSetup {
  * browser before the spec's tests and stop both after them. `serverPerTest` gives each test a server of
  * its own (a test that changes much of the data must not meet another's); `freshData`, a data folder made by
  * the server's own first start rather than copied from a prepared one (startServer); `compositing`, the
- * browser's (launchBrowser). A spec's own beforeAll or
- * beforeEach, registered after this call, runs after these and may seed `setup.server`.
+ * browser's (launchBrowser). A spec's own beforeAll or beforeEach, registered after this call, runs after
+ * these and may seed `setup.server`.
  */
+/**
+ * The hook that starts a server waits as long as startServer may take: building a prepared folder (a
+ * first start, up to 90 s, after waiting up to 110 s for another worker's) and then its own start (90 s),
+ * so that startServer's own deadlines, which say what went wrong, fire before Vitest's 120 s hookTimeout
+ * (at load 25 on the 2 cores a serverPerTest spec's second test timed out in the hook, its server
+ * started later and outlived the run).
+ */
+const SERVER_START_MS = 300_000;
+
 export function serverAndBrowser(options: { serverPerTest?: boolean; env?: Record<string, string>; freshData?: boolean; compositing?: Compositing } = {}): SpecSetup {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
@@ -298,7 +307,7 @@ export function serverAndBrowser(options: { serverPerTest?: boolean; env?: Recor
     });
     beforeEach(async () => {
       server = await startServer(options.env, { freshData: options.freshData });
-    });
+    }, SERVER_START_MS);
     afterEach(async () => {
       await server?.stop();
       server = undefined;
@@ -306,7 +315,7 @@ export function serverAndBrowser(options: { serverPerTest?: boolean; env?: Recor
   } else {
     beforeAll(async () => {
       [server, browser] = await Promise.all([startServer(options.env, { freshData: options.freshData }), launchBrowser(options.compositing)]);
-    });
+    }, SERVER_START_MS);
     afterAll(async () => {
       await server?.stop();
     });
