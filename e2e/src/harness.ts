@@ -249,28 +249,18 @@ export async function startServer(env: Record<string, string> = {}, options: { f
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** How the browser puts its frames together (launchBrowser). */
-export type Compositing = 'software' | 'gpu';
-
 /**
- * Headless Chromium whose GL is SwiftShader (no GPU on CI machines): WebGL (the maps, the globe) runs in
- * its GPU process either way. `compositing` says who puts the page's frames together:
- * - 'software' (the specs' default): the renderer rasterises with Skia on the CPU and the frames are put
- *   together without GL. SwiftShader compositing every frame of a page was the largest CPU cost of the
- *   browser specs: sign-in-out.spec took 41 s of CPU with it (14 s of them the GPU process), 28.5 s
- *   without (1.2 s); map2d-performance.spec 56 s against 45 s.
- * - 'gpu': the compositor on SwiftShader too, as a user's browser with a GPU has it; the specs that
- *   measure main-thread tasks ask for it. With --disable-gpu (no GPU process at all) the page's main
- *   thread waited on every frame's commit: a map frame then showed as a 100-380 ms main-thread task
- *   holding 1-9 ms of script (map2d-performance spec, PERF_TRACE_DIR traces).
+ * Headless Chromium with a GPU process whose GL is SwiftShader (no GPU on CI machines), as a user's
+ * browser has one. With --disable-gpu the compositor rasterises in software and the page's main thread
+ * waits on every frame's commit: a map frame then showed as a 100-380 ms main-thread task holding
+ * 1-9 ms of script (map2d-performance spec, PERF_TRACE_DIR traces).
  */
-export async function launchBrowser(compositing: Compositing = 'software'): Promise<Browser> {
+export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
       '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
-      ...(compositing === 'software' ? ['--disable-gpu-compositing'] : []),
     ],
   });
 }
@@ -282,14 +272,6 @@ export interface SpecSetup {
 }
 
 /**
- * Every spec's preamble: registers the hooks that start a server (fresh data directory, free port) and a
- * browser before the spec's tests and stop both after them. `serverPerTest` gives each test a server of
- * its own (a test that changes much of the data must not meet another's); `freshData`, a data folder made by
- * the server's own first start rather than copied from a prepared one (startServer); `compositing`, the
- * browser's (launchBrowser). A spec's own beforeAll or beforeEach, registered after this call, runs after
- * these and may seed `setup.server`.
- */
-/**
  * The hook that starts a server waits as long as startServer may take: building a prepared folder (a
  * first start, up to 90 s, after waiting up to 110 s for another worker's) and then its own start (90 s),
  * so that startServer's own deadlines, which say what went wrong, fire before Vitest's 120 s hookTimeout
@@ -298,12 +280,19 @@ export interface SpecSetup {
  */
 const SERVER_START_MS = 300_000;
 
-export function serverAndBrowser(options: { serverPerTest?: boolean; env?: Record<string, string>; freshData?: boolean; compositing?: Compositing } = {}): SpecSetup {
+/**
+ * Every spec's preamble: registers the hooks that start a server (fresh data directory, free port) and a
+ * browser before the spec's tests and stop both after them. `serverPerTest` gives each test a server of
+ * its own (a test that changes much of the data must not meet another's); `freshData`, a data folder made by
+ * the server's own first start rather than copied from a prepared one (startServer). A spec's own beforeAll or
+ * beforeEach, registered after this call, runs after these and may seed `setup.server`.
+ */
+export function serverAndBrowser(options: { serverPerTest?: boolean; env?: Record<string, string>; freshData?: boolean } = {}): SpecSetup {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   if (options.serverPerTest) {
     beforeAll(async () => {
-      browser = await launchBrowser(options.compositing);
+      browser = await launchBrowser();
     });
     beforeEach(async () => {
       server = await startServer(options.env, { freshData: options.freshData });
@@ -314,7 +303,7 @@ export function serverAndBrowser(options: { serverPerTest?: boolean; env?: Recor
     });
   } else {
     beforeAll(async () => {
-      [server, browser] = await Promise.all([startServer(options.env, { freshData: options.freshData }), launchBrowser(options.compositing)]);
+      [server, browser] = await Promise.all([startServer(options.env, { freshData: options.freshData }), launchBrowser()]);
     }, SERVER_START_MS);
     afterAll(async () => {
       await server?.stop();

@@ -59,8 +59,7 @@ function seed(file: string): void {
   }
 }
 
-// The main-thread tasks measured are a user's browser's: compositing on the GPU process (harness launchBrowser).
-const setup = serverAndBrowser({ compositing: 'gpu' });
+const setup = serverAndBrowser();
 
 beforeAll(async () => {
   await setup.server.createUser({ org: 'Flyway Study', name: account.account, password: account.password, email: 'flyway@example.org' });

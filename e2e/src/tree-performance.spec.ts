@@ -62,8 +62,7 @@ function seed(file: string): void {
   }
 }
 
-// The main-thread tasks measured are a user's browser's: compositing on the GPU process (harness launchBrowser).
-const setup = serverAndBrowser({ compositing: 'gpu' });
+const setup = serverAndBrowser();
 
 beforeAll(async () => {
   await setup.server.createUser({ org: 'Perf Reserve', name: account.account, password: account.password, email: 'perf@example.org' });
