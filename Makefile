@@ -57,11 +57,12 @@ test: install browser
 	-@node scripts/phase.mjs e2e -- $(MAKE) --no-print-directory e2e
 	@node scripts/test-summary.mjs test-results/unit.json test-results/e2e.json
 
-# lint and typecheck inside `make test`'s lint+typecheck phase, each timed as a part of it
+# lint and typecheck inside `make test`'s lint+typecheck phase, each timed as a part of it (MAKEFLAGS cleared:
+# each is one command, and a make started by node has no jobserver to share, which make warned about)
 timed-lint:
-	@node scripts/phase.mjs --part lint -- $(MAKE) --no-print-directory lint
+	@node scripts/phase.mjs --part lint -- env MAKEFLAGS= $(MAKE) --no-print-directory lint
 timed-typecheck:
-	@node scripts/phase.mjs --part typecheck -- $(MAKE) --no-print-directory typecheck
+	@node scripts/phase.mjs --part typecheck -- env MAKEFLAGS= $(MAKE) --no-print-directory typecheck
 
 clean:
 	rm -rf apps/web/dist apps/server/dist test-results
