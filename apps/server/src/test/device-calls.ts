@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { INGEST_BASE, ingestHeaders, type IngestAnswer } from '@wildtrack/contract';
 import type { TestApp } from './helper.js';
+import { now } from '../lib/clock.js';
 
 /** A fix as a test sends it: [pick time, lon, lat] (null lon/lat: a fix without a position). */
 export type TestFix = [number, number | null, number | null];
@@ -15,7 +16,7 @@ export function deviceCalls(app: () => TestApp, secrets: ReadonlyMap<string, str
     if (!secret) throw new Error(`no secret for device ${imei}`);
     const body = JSON.stringify(payload);
     const path = `${INGEST_BASE}${route}`;
-    const res = await app().app.inject({ method: 'POST', url: path, headers: { ...ingestHeaders({ imei, secret, path, body }), 'content-type': 'application/json' }, payload: body });
+    const res = await app().app.inject({ method: 'POST', url: path, headers: { ...ingestHeaders({ imei, secret, path, body, now: now() }), 'content-type': 'application/json' }, payload: body });
     return { status: res.statusCode, body: res.json() as IngestAnswer };
   };
   /** A batch of fixes the server stores (200), with the answer. */

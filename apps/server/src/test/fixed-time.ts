@@ -10,6 +10,8 @@ export const HOUR = 60 * MIN;
 export const DAY = 24 * HOUR;
 /** 2026-11-01 08:00 in +08:00. */
 export const BASE = Date.UTC(2026, 10, 1, 0, 0, 0);
+/** The instant a test that needs "now" runs at (test/clock.ts useFixedClock): a month after BASE. */
+export const NOW = BASE + 30 * DAY;
 /** A time as the API's text in the zone (ZONE unless given). */
 export const local = (ms: number, zone = ZONE): string => formatTime(ms, zone);
 

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { DeviceRepository } from './repository.js';
 import { ensureSampleDevices } from './samples.js';
+import { DAY, NOW } from '../../test/fixed-time.js';
+import { now as clockNow, useFixedClock } from '../../test/clock.js';
 
 /** Issue 12 item 2: the sample devices are named in the caller's language wherever the console shows a name. */
 describe.each(DIALECTS)('sample device names by language on %s', (dialect) => {
@@ -13,6 +15,8 @@ describe.each(DIALECTS)('sample device names by language on %s', (dialect) => {
   const fleet = sampleFleet();
   const zhName = new Map(fleet.map((d) => [d.imei, d.captionZh]));
   const enName = new Map(fleet.map((d) => [d.imei, d.caption]));
+  // The sample history is made up to the server's clock: fixed at NOW.
+  useFixedClock(NOW);
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -38,7 +42,7 @@ describe.each(DIALECTS)('sample device names by language on %s', (dialect) => {
     for (const lang of ['zh', 'en'] as const) {
       // a GET: the fields in the query string, signed over the path
       const url = `${calls.GetDetailByIMEI.path}?imei=${imei}&timeZone=%2B08:00`;
-      const res = await t.app.inject({ method: 'GET', url: API_BASE + url, headers: signedHeaders({ token, method: 'GET', path: url, body: undefined, lcid: LanguageId[lang] }) });
+      const res = await t.app.inject({ method: 'GET', url: API_BASE + url, headers: signedHeaders({ token, method: 'GET', path: url, body: undefined, lcid: LanguageId[lang], now: clockNow() }) });
       const detail = DeviceDetailSchema.parse((res.json() as { Data: unknown }).Data);
       expect(detail.Caption).toBe((lang === 'zh' ? zhName : enName).get(imei));
       const list = await t.call(calls.GetDetailByFolder.path, { folderId: EXPERIENCE_FOLDER_ID, currentPage: 1, pageSize: 20, recursive: true, timeZone: '+08:00' }, { token, lang });
@@ -50,8 +54,8 @@ describe.each(DIALECTS)('sample device names by language on %s', (dialect) => {
 
   it("names them so in /track's fix table too (each fix's Caption)", async () => {
     const imei = fleet[0]!.imei;
-    // The sample history was made up to now: the range is the days around it.
-    const range = { startTime: formatTime(Date.now() - 3 * 24 * 3600_000, '+08:00'), endTime: formatTime(Date.now() + 24 * 3600_000, '+08:00'), timeZone: '+08:00' };
+    // The sample history was made up to NOW: the range is the days around it.
+    const range = { startTime: formatTime(NOW - 3 * DAY, '+08:00'), endTime: formatTime(NOW + DAY, '+08:00'), timeZone: '+08:00' };
     for (const lang of ['zh', 'en'] as const) {
       const page = await t.call(calls.GetFixListByPage.path, { imei, ...range, currentPage: 1, pageSize: 20 }, { token, lang });
       expect(page.body.Code, page.body.Msg).toBe(Code.Success);

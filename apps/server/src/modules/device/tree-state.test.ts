@@ -4,6 +4,8 @@ import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { DeviceRepository } from './repository.js';
 import { ensureSampleDevices } from './samples.js';
 import { workSettings } from '../../test/work-settings.js';
+import { NOW } from '../../test/fixed-time.js';
+import { useFixedClock } from '../../test/clock.js';
 
 /**
  * GetTreeState (issue 12 item 1, the tree's marks): for every device of the caller's tree, each once, when
@@ -18,6 +20,8 @@ describe.each(DIALECTS)('tree state on %s', (dialect) => {
   // fixed instants, never "now": the last fix is data, the marks are judged by the client's clock
   const T0 = Date.UTC(2026, 9, 1, 0, 0, 0);
   const ids: Record<string, number> = {};
+  // The share's window and the sample fleet's last day are the server's clock's: fixed at NOW.
+  useFixedClock(NOW);
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -38,7 +42,7 @@ describe.each(DIALECTS)('tree state on %s', (dialect) => {
     await repo.setWorkStatus(ids['H-REALTIME-1']!, JSON.stringify(workSettings({ IntervalMinutes: 30, Realtime: true })), T0);
     const aliceId = Number((await t.database.db.selectFrom('users').select('id').where('org_id', '=', heron).executeTakeFirstOrThrow()).id);
     const bobId = Number((await t.database.db.selectFrom('users').select('id').where('org_id', '=', lynx).executeTakeFirstOrThrow()).id);
-    const now = Date.now();
+    const now = NOW;
     await t.database.db
       .insertInto('device_shares')
       .values({ device_id: ids['L-SHARED-1']!, owner_user_id: bobId, recipient_user_id: aliceId, edit_device: 0, remote_instr: 0, download_data: 1, effective_time: now - 60 * MIN, failure_time: now + 60 * MIN, created_at: now })

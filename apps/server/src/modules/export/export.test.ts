@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, type CallDef, calls, Code, DeviceType, LanguageId, message, packSamples, signedHeaders, SpeciesType } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
-import { BASE, DAY, HOUR, local, MIN, ZONE } from '../../test/fixed-time.js';
+import { BASE, DAY, HOUR, local, MIN, NOW, ZONE } from '../../test/fixed-time.js';
+import { now as clockNow, useFixedClock } from '../../test/clock.js';
 import { zipEntries } from '../../test/zip-entries.js';
 
 /** The rows of an XLSX's first sheet as text (inline strings and numbers, as the writer makes them). */
@@ -30,7 +31,9 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
   let t: TestApp;
   let alice: string;
   let bob: string;
-  const now = Date.now();
+  // The shares' windows are read against the server's clock: fixed at NOW, the records made around it.
+  const now = NOW;
+  useFixedClock(NOW);
   const range = { startTime: local(BASE), endTime: local(BASE + DAY), timeZone: ZONE };
 
   const post = (def: CallDef, body: unknown, token = alice, lang: 'en' | 'zh' = 'en') => {
@@ -38,7 +41,7 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
     return t.app.inject({
       method: 'POST',
       url: API_BASE + def.path,
-      headers: { ...signedHeaders({ token, path: def.path, body: payload, lcid: LanguageId[lang] }), 'content-type': 'application/json' },
+      headers: { ...signedHeaders({ token, path: def.path, body: payload, lcid: LanguageId[lang], now: clockNow() }), 'content-type': 'application/json' },
       payload,
     });
   };

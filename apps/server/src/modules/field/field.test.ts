@@ -16,7 +16,8 @@ import {
 import { fieldPhoto, Rng } from '@wildtrack/sample-fleet';
 import { createTestApp, DIALECTS, imageCookie, type TestApp } from '../../test/helper.js';
 import { contractCalls } from '../../test/contract-calls.js';
-import { ZONE, MIN, HOUR, DAY, BASE, local, type Page } from '../../test/fixed-time.js';
+import { ZONE, MIN, HOUR, DAY, BASE, NOW, local, type Page } from '../../test/fixed-time.js';
+import { useFixedClock } from '../../test/clock.js';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
@@ -25,7 +26,9 @@ describe.each(DIALECTS)('field records on %s', (dialect) => {
   let alice: string;
   let bob: string;
   let phone: { imei: string; secret: string };
-  const now = Date.now();
+  // The shares' windows are read against the server's clock: fixed at NOW, the records made around it.
+  const now = NOW;
+  useFixedClock(NOW);
   const range = { startTime: local(BASE), endTime: local(BASE + DAY), timeZone: ZONE };
   const photo = fieldPhoto(new Rng(7, 5), 30, 'stork');
 
@@ -33,7 +36,7 @@ describe.each(DIALECTS)('field records on %s', (dialect) => {
   /** A batch as a phone sends it: signed with the device secret, through the ingest route. */
   const send = async (batch: IngestBatch) => {
     const body = JSON.stringify(batch);
-    const headers = ingestHeaders({ imei: phone.imei, secret: phone.secret, path: `${INGEST_BASE}/batch`, body });
+    const headers = ingestHeaders({ imei: phone.imei, secret: phone.secret, path: `${INGEST_BASE}/batch`, body, now: NOW });
     const res = await t.app.inject({ method: 'POST', url: `${INGEST_BASE}/batch`, headers: { ...headers, 'content-type': 'application/json' }, payload: body });
     return { status: res.statusCode, body: res.json() as Record<string, unknown> };
   };

@@ -13,7 +13,8 @@ import {
   SpeciesType,
 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
-import { ZONE, MIN, HOUR, DAY, BASE, local, type Page } from '../../test/fixed-time.js';
+import { ZONE, MIN, HOUR, DAY, BASE, NOW, local, type Page } from '../../test/fixed-time.js';
+import { useFixedClock } from '../../test/clock.js';
 
 /** The ingest's clock for the fixed records (it refuses records more than a day ahead of it). */
 const INGEST_NOW = BASE + 10 * DAY;
@@ -41,7 +42,9 @@ describe.each(DIALECTS)('sensor calls on %s', (dialect) => {
   let t: TestApp;
   let alice: string;
   let bob: string;
-  const now = Date.now();
+  // The shares' windows are read against the server's clock: fixed at NOW, the records made around it.
+  const now = NOW;
+  useFixedClock(NOW);
   const range = { startTime: local(BASE), endTime: local(BASE + DAY), timeZone: ZONE };
   const scale = [0.002, 0.003, 0.004];
   const offset = [2048, 2048, 2048];

@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, calls, Code, DeviceType, Header, IMAGE_UPLOAD_PATH, LanguageId, SpeciesType, signedHeaders, TOKEN_COOKIE } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, imageCookie, type TestApp } from '../../test/helper.js';
+import { NOW } from '../../test/fixed-time.js';
+import { now as clockNow, useFixedClock } from '../../test/clock.js';
 
 describe.each(DIALECTS)('image upload on %s', (dialect) => {
   let t: TestApp;
   let alice: string;
   let bob: string;
   let aliceOrg: number;
+  // The share's window is read against the server's clock: fixed at NOW.
+  useFixedClock(NOW);
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -16,7 +20,7 @@ describe.each(DIALECTS)('image upload on %s', (dialect) => {
     const bobOrg = await t.services.devices.orgIdByName('Otter Lab');
     const userOf = async (orgId: number) => Number((await t.database.db.selectFrom('users').select('id').where('org_id', '=', orgId).executeTakeFirstOrThrow()).id);
     const shared = await t.services.devices.register({ orgId: bobOrg, imei: 'B-SHARED-1', type: DeviceType.Tracker, speciesType: SpeciesType.Beast });
-    const now = Date.now();
+    const now = NOW;
     await t.database.db
       .insertInto('device_shares')
       .values({
@@ -39,7 +43,7 @@ describe.each(DIALECTS)('image upload on %s', (dialect) => {
       const res = await t.app.inject({
         method: 'POST',
         url: API_BASE + IMAGE_UPLOAD_PATH,
-        headers: { ...signedHeaders({ token, path: IMAGE_UPLOAD_PATH, body: undefined, lcid: LanguageId.en }), 'content-type': `multipart/form-data; boundary=${boundary}` },
+        headers: { ...signedHeaders({ token, path: IMAGE_UPLOAD_PATH, body: undefined, lcid: LanguageId.en, now: clockNow() }), 'content-type': `multipart/form-data; boundary=${boundary}` },
         payload,
       });
       return res.json() as { Code: number; Msg: string; Data: { Url: string } | null };

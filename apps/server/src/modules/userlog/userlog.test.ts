@@ -3,11 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GetUserLogList } from '@wildtrack/contract';
 import { calls, Code, formatTime } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { NOW } from '../../test/fixed-time.js';
+import { useFixedClock } from '../../test/clock.js';
 
 type ListData = ReturnType<typeof GetUserLogList.data.parse>;
 
 describe.each(DIALECTS)('user log on %s', (dialect) => {
   let t: TestApp;
+  // Entries' times are checked against the server's clock (a week back at most): fixed at NOW.
+  useFixedClock(NOW);
   beforeAll(async () => {
     t = await createTestApp(dialect);
   });
@@ -31,7 +35,7 @@ describe.each(DIALECTS)('user log on %s', (dialect) => {
 
   it('records visits and actions; the primary user reads them by member and range, newest first', async () => {
     const o = await org();
-    const now = Date.now();
+    const now = NOW;
     const rec = (token: string, entries: unknown[]) => t.call(calls.RecordUserLog.path, { entries }, { token });
     expect((await rec(o.ranger, [{ entryType: 'visit', target: '/device', time: now - 60_000 }, { entryType: 'visit', target: '/track', time: now - 30_000 }])).body)
       .toMatchObject({ Code: Code.Success, Data: null });
@@ -58,7 +62,7 @@ describe.each(DIALECTS)('user log on %s', (dialect) => {
   it('refuses the log to a member who is not primary, to no token, and another organisation\'s member (storing nothing)', async () => {
     const o = await org();
     const other = await org();
-    const now = Date.now();
+    const now = NOW;
     const body = range(now - 3600_000, now);
     const notPrimary = await t.call(calls.GetUserLogList.path, body, { token: o.ranger, lang: 'zh' });
     expect(notPrimary.body).toMatchObject({ Code: Code.Forbidden, Msg: '没有权限执行此操作' });
@@ -74,7 +78,7 @@ describe.each(DIALECTS)('user log on %s', (dialect) => {
 
   it('answers bad input with 601 naming the field in the caller language, storing nothing', async () => {
     const o = await org();
-    const now = Date.now();
+    const now = NOW;
     const before = await count();
     const cases: { body: unknown; lang: 'en' | 'zh'; field: string; msg?: string }[] = [
       { body: { entries: [] }, lang: 'en', field: 'entries' },
