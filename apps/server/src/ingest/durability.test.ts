@@ -10,6 +10,7 @@ import { connect, migrateToLatest } from '../db/connect.js';
 import { DeviceRepository } from '../modules/device/repository.js';
 import { DeviceRegistry } from '../modules/device/registry.js';
 import { DIALECTS } from '../test/helper.js';
+import { BASE, NOW } from '../test/fixed-time.js';
 
 const serverDir = path.resolve(import.meta.dirname, '../..');
 
@@ -63,7 +64,7 @@ describe.each(DIALECTS)('kill -9 in the middle of a stream of batches on %s', (d
     const setup = connect({ databaseUrl, pgSchema: schema, sqliteFile });
     await migrateToLatest(setup);
     const repo = new DeviceRepository(setup.db);
-    const orgId = await repo.createOrg('Kill Lab', false, Date.now());
+    const orgId = await repo.createOrg('Kill Lab', false, NOW);
     const dev = await new DeviceRegistry(repo).register({ orgId, imei: '865000000000777', type: DeviceType.Tracker });
     await setup.close();
 
@@ -72,7 +73,10 @@ describe.each(DIALECTS)('kill -9 in the middle of a stream of batches on %s', (d
     children.push(first.child);
 
     const perBatch = 200;
-    const t0 = Date.now() - 30 * 24 * 3600_000;
+    // The fixes are made at a fixed instant; the requests are signed on the wall clock (ingestHeaders'
+    // default), as the two server processes here run on the real clock (a restart on the same CLOCK_START
+    // would go back in time).
+    const t0 = BASE;
     const acknowledged: number[] = [];
     let killed = false;
     let batchNo = 0;

@@ -16,6 +16,8 @@ import {
 import { sql } from 'kysely';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { workSettings } from '../../test/work-settings.js';
+import { NOW } from '../../test/fixed-time.js';
+import { now as clockNow, useFixedClock } from '../../test/clock.js';
 import { DeviceRepository } from './repository.js';
 import { ensureSampleDevices } from './samples.js';
 
@@ -27,6 +29,8 @@ describe.each(DIALECTS)('device management on %s', (dialect) => {
   let bobOrg: number;
   let bobId: number;
   const hour = 3600_000;
+  // The shares' windows and the sample fleet's last day are the server's clock's: fixed at NOW.
+  useFixedClock(NOW);
 
   const tree = async (token: string) => TreeDataSchema.parse((await t.call(calls.GetTree.path, { timeZone: '+08:00' }, { token })).body.Data);
   const find = (folders: TreeFolder[], id: string): TreeFolder | undefined => {
@@ -50,16 +54,16 @@ describe.each(DIALECTS)('device management on %s', (dialect) => {
     bobOrg = await t.services.devices.orgIdByName('Otter Lab');
     bobId = Number((await t.database.db.selectFrom('users').select('id').where('org_id', '=', bobOrg).executeTakeFirstOrThrow()).id);
     const aliceId = Number((await t.database.db.selectFrom('users').select('id').where('org_id', '=', aliceOrg).executeTakeFirstOrThrow()).id);
-    const cranes = await repo.findOrCreateFolder(aliceOrg, 'Cranes', Date.now());
+    const cranes = await repo.findOrCreateFolder(aliceOrg, 'Cranes', NOW);
     await register(aliceOrg, 'A-TRACKER-1', DeviceType.Tracker, SpeciesType.Bird, cranes);
     await register(aliceOrg, 'A-PHONE-1', DeviceType.Phone, SpeciesType.Unknown);
     await register(aliceOrg, 'A-VHF-1', DeviceType.VHFReceiver, SpeciesType.Unknown);
     await register(aliceOrg, 'A-DEER-1', DeviceType.Tracker, SpeciesType.Beast);
-    const otters = await repo.findOrCreateFolder(bobOrg, 'Otters', Date.now());
+    const otters = await repo.findOrCreateFolder(bobOrg, 'Otters', NOW);
     const shared = await register(bobOrg, 'B-SHARED-1', DeviceType.Tracker, SpeciesType.Beast, otters);
     const expired = await register(bobOrg, 'B-EXPIRED-1');
     await register(bobOrg, 'B-PRIVATE-1');
-    const now = Date.now();
+    const now = NOW;
     await t.database.db
       .insertInto('device_shares')
       .values([
@@ -166,7 +170,7 @@ describe.each(DIALECTS)('device management on %s', (dialect) => {
     }
     const getDetail = async (imei: string, token?: string) => {
       const url = `${calls.GetDetailByIMEI.path}?imei=${imei}&timeZone=%2B08:00`;
-      const res = await t.app.inject({ method: 'GET', url: API_BASE + url, headers: signedHeaders({ token, method: 'GET', path: url, body: undefined, lcid: LanguageId.en }) });
+      const res = await t.app.inject({ method: 'GET', url: API_BASE + url, headers: signedHeaders({ token, method: 'GET', path: url, body: undefined, lcid: LanguageId.en, now: clockNow() }) });
       return res.json() as { Code: number; Msg: string; Data: unknown };
     };
     expect(await getDetail('B-PRIVATE-1', alice)).toEqual({ Code: Code.NotFound, Msg: 'No such device', Data: null });
@@ -287,7 +291,7 @@ describe.each(DIALECTS)('device management on %s', (dialect) => {
 
   it('reads work status of visible devices', async () => {
     const tracker = Number((await t.database.db.selectFrom('devices').select('id').where('imei', '=', 'A-TRACKER-1').executeTakeFirstOrThrow()).id);
-    await t.services.ingest.writeBatch(tracker, { workStatus: { at: Date.now() - 60_000, settings: workSettings({ GNSSCollectionMode: 128 }) } }, null);
+    await t.services.ingest.writeBatch(tracker, { workStatus: { at: NOW - 60_000, settings: workSettings({ GNSSCollectionMode: 128 }) } }, null);
     const r = await t.call(calls.GetWorkStatusList.path, { imeis: ['A-TRACKER-1', 'A-PHONE-1'] }, { token: alice });
     expect((r.body.Data as { IMEI: string; Known: boolean; GNSSCollectionMode?: number }[]).map((w) => [w.IMEI, w.Known, w.GNSSCollectionMode])).toEqual([
       ['A-TRACKER-1', true, 128],

@@ -10,6 +10,8 @@ import { importMovebank } from '../movebank/index.js';
 import { burstSamples } from '../sensor/burst-samples.js';
 import { addSampleDevices } from '../../test/samples.js';
 import { writeExport } from './index.js';
+import { NOW } from '../../test/fixed-time.js';
+import { useFixedClock } from '../../test/clock.js';
 
 const FILES = ['movebank_oystercatchers_o_assen_2018.csv', 'movebank_gulls_gps_acc.csv', 'movebank_albatrosses_gps_acc.csv'];
 const ALL = { startTime: 0, endTime: Date.UTC(2100, 0, 1) };
@@ -18,6 +20,8 @@ describe.each(DIALECTS)('Movebank export → import round trip on %s', (dialect)
   let t: TestApp;
   let services: ReturnType<typeof movebankServices>;
   const db = () => t.database.db;
+  // The sample devices' history is made up to the server's clock: fixed at NOW.
+  useFixedClock(NOW);
   /** The devices of a folder by their tag and individual. */
   const devicesOf = async (folderId: number) => {
     const rows = await db().selectFrom('devices').select(['id', 'imei', 'attributes']).where('folder_id', '=', folderId).execute();
@@ -83,7 +87,7 @@ describe.each(DIALECTS)('Movebank export → import round trip on %s', (dialect)
   afterAll(async () => t.close());
 
   it.each(FILES)('%s: every fix and burst comes back the same', async (file) => {
-    const now = Date.now();
+    const now = NOW;
     const orgA = await services.folders.createOrg(`A ${file}`, false, now);
     const folderA = await services.folders.findOrCreateFolder(orgA, 'Movebank', now);
     await importMovebank(services, { file: path.join(SHARED_DATA, file), orgId: orgA, folderId: folderA });
@@ -98,7 +102,7 @@ describe.each(DIALECTS)('Movebank export → import round trip on %s', (dialect)
   }, 300_000);
 
   it('the sample devices: every fix (the fields Movebank carries) and burst comes back the same', async () => {
-    const now = Date.now();
+    const now = NOW;
     await addSampleDevices(t, { days: 2 });
     const samples = await db().selectFrom('devices').innerJoin('organisations', 'organisations.id', 'devices.org_id').select(['devices.id', 'devices.imei', 'devices.caption']).where('organisations.is_samples', '=', 1).execute();
     expect(samples.length).toBeGreaterThan(0);

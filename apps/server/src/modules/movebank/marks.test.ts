@@ -9,6 +9,7 @@ import { INVALID_BY_SOURCE } from '../../db/schema.js';
 import { movebankServices } from '../../import-services.js';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { importMovebank, importOutcome, type MovebankImportReport, movebankImei } from './index.js';
+import { NOW } from '../../test/fixed-time.js';
 
 const HEADER = 'event-id,visible,timestamp,location-long,location-lat,manually-marked-outlier,tag-local-identifier,individual-local-identifier';
 const T0 = Date.UTC(2024, 5, 1, 12);
@@ -54,7 +55,7 @@ describe.each(DIALECTS)('Movebank marks on %s', (dialect) => {
     userId = Number((await t.database.db.selectFrom('users').select('id').where('user_name', '=', userName).executeTakeFirstOrThrow()).id);
     services = movebankServices(t.database, t.dataDir);
     orgId = await services.devices.orgIdByName('Mark Lab');
-    folderId = await services.folders.findOrCreateFolder(orgId, 'Movebank', Date.now());
+    folderId = await services.folders.findOrCreateFolder(orgId, 'Movebank', NOW);
   });
   afterAll(async () => t.close());
 
@@ -103,8 +104,8 @@ describe.each(DIALECTS)('Movebank marks on %s', (dialect) => {
   });
 
   it('lets a second organisation import the same study into devices of its own', async () => {
-    const other = await services.folders.createOrg('Second Lab', false, Date.now());
-    const otherFolder = await services.folders.findOrCreateFolder(other, 'Movebank', Date.now());
+    const other = await services.folders.createOrg('Second Lab', false, NOW);
+    const otherFolder = await services.folders.findOrCreateFolder(other, 'Movebank', NOW);
     const r = await importMovebank(services, { file: path.join(t.dataDir, 'v1.csv'), orgId: other, folderId: otherFolder, now: T0 });
     expect(r.devices).toEqual({ created: 1, reused: 0 });
     expect(r.fixes).toMatchObject({ stored: 5, duplicates: 0, marks: { marked: 2, unmarked: 0 } });

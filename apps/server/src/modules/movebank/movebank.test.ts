@@ -13,6 +13,7 @@ import { speciesTypeOf } from './taxon.js';
 import { INVALID_BY_SOURCE } from '../../db/schema.js';
 import { burstSamples } from '../sensor/burst-samples.js';
 import { parseTimestamp, TIMESTAMP_FORMAT } from './values.js';
+import { NOW } from '../../test/fixed-time.js';
 
 const data = (f: string) => path.join(SHARED_DATA, f);
 
@@ -74,8 +75,8 @@ describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp(dialect);
     services = movebankServices(t.database, t.dataDir);
-    orgId = await services.folders.createOrg('Movebank Lab', false, Date.now());
-    folderId = await services.folders.findOrCreateFolder(orgId, 'Movebank', Date.now());
+    orgId = await services.folders.createOrg('Movebank Lab', false, NOW);
+    folderId = await services.folders.findOrCreateFolder(orgId, 'Movebank', NOW);
   });
   afterAll(async () => t.close());
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, calls, Code, DeviceType, IMAGE_UPLOAD_PATH, LanguageId, signedHeaders, SpeciesType, TOKEN_COOKIE } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, imageCookie, type TestApp } from '../../test/helper.js';
+import { NOW } from '../../test/fixed-time.js';
+import { now as clockNow, useFixedClock } from '../../test/clock.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea73581e40000000049454e44ae426082', 'hex');
 
@@ -16,6 +18,8 @@ describe.each(DIALECTS)('photo access on %s', (dialect) => {
   let ownerOrg: number;
   let otherOrg: number;
   let shareId: number;
+  // The share's window is read against the server's clock: fixed at NOW.
+  useFixedClock(NOW);
 
   const upload = async (token: string): Promise<string> => {
     const boundary = '----wildtrack';
@@ -27,7 +31,7 @@ describe.each(DIALECTS)('photo access on %s', (dialect) => {
     const res = await t.app.inject({
       method: 'POST',
       url: API_BASE + IMAGE_UPLOAD_PATH,
-      headers: { ...signedHeaders({ token, path: IMAGE_UPLOAD_PATH, body: undefined, lcid: LanguageId.en }), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      headers: { ...signedHeaders({ token, path: IMAGE_UPLOAD_PATH, body: undefined, lcid: LanguageId.en, now: clockNow() }), 'content-type': `multipart/form-data; boundary=${boundary}` },
       payload,
     });
     return (res.json() as { Data: { Url: string } }).Data.Url;
@@ -46,7 +50,7 @@ describe.each(DIALECTS)('photo access on %s', (dialect) => {
     const userOf = async (orgId: number) => Number((await t.database.db.selectFrom('users').select('id').where('org_id', '=', orgId).executeTakeFirstOrThrow()).id);
     const shared = await t.services.devices.register({ orgId: ownerOrg, imei: 'OTTER-SHARED-1', type: DeviceType.Tracker, speciesType: SpeciesType.Beast });
     await t.services.devices.register({ orgId: otherOrg, imei: 'CRANE-OWN-1', type: DeviceType.Tracker, speciesType: SpeciesType.Beast });
-    const now = Date.now();
+    const now = NOW;
     const row = await t.database.db
       .insertInto('device_shares')
       .values({
@@ -86,8 +90,8 @@ describe.each(DIALECTS)('photo access on %s', (dialect) => {
     const own = await t.database.db.selectFrom('devices').select('id').where('imei', '=', 'CRANE-OWN-1').executeTakeFirstOrThrow();
     const doc = JSON.stringify({ AnimalInfo: {}, WorkInfo: { Images: [photo] }, AdditionalInfo: [], Measurements: {} });
     await t.database.db.deleteFrom('mount_info').where('device_id', '=', own.id).execute();
-    await t.database.db.insertInto('mount_info').values({ device_id: own.id, info: doc, updated_at: Date.now() }).execute();
-    await t.database.db.updateTable('device_shares').set({ failure_time: Date.now() - 1000 }).where('id', '=', shareId).execute();
+    await t.database.db.insertInto('mount_info').values({ device_id: own.id, info: doc, updated_at: NOW }).execute();
+    await t.database.db.updateTable('device_shares').set({ failure_time: NOW - 1000 }).where('id', '=', shareId).execute();
     expect((await get(photo, other)).statusCode).toBe(404);
     expect((await get(photo, owner)).statusCode).toBe(200);
   });
