@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { calls, Code, CODE_RESEND_MS, generateSealKeyPair, newRequestCode, openSecret, sealSecret, sessionCredential, toBase64 } from '@wildtrack/contract';
+import { calls, Code, CODE_RESEND_MS, CODE_VALID_MS, generateSealKeyPair, newRequestCode, openSecret, sealSecret, sessionCredential, toBase64 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
+import { NOW } from '../../test/fixed-time.js';
+import { advanceClock, useFixedClock } from '../../test/clock.js';
 import { OutboxRepository } from '../../outgoing/outbox-repository.js';
 
 /** vi.waitFor's own 1 s is too short when both cores are busy (a mail through SMTP took longer in a loaded run). */
@@ -37,6 +39,8 @@ async function sealedCall(t: TestApp, path: string, body: Record<string, unknown
 
 describe.each(DIALECTS)('account security on %s', (dialect) => {
   let t: TestApp;
+  // Codes' lives and resend and rate windows are read on the server's clock: fixed at NOW, moved on by the tests.
+  useFixedClock(NOW);
   beforeAll(async () => {
     t = await createTestApp(dialect);
   });
@@ -90,7 +94,7 @@ describe.each(DIALECTS)('account security on %s', (dialect) => {
   });
 
   it('auth by a code to the bound e-mail; at most 5 tries; a code expires after 5 minutes', async () => {
-    const email = `owl${Date.now()}@example.org`;
+    const email = 'owl@example.org';
     const { token } = await t.userWithToken({ email });
     const call = (path: string, body?: unknown) => t.call(path, body, { token });
     expect((await call(calls.GetSecurityAuthCode.path, { type: 1 })).body.Data).toEqual({ Target: `owl***@example.org`, ResendSeconds: 60 });
@@ -105,7 +109,8 @@ describe.each(DIALECTS)('account security on %s', (dialect) => {
     await clearOutbox(t);
     await call(calls.GetSecurityAuthCode.path, { type: 1 });
     const fresh = await outboxCode(t, email);
-    await t.database.db.updateTable('verification_codes').set({ expires_at: Date.now() - 1 }).execute();
+    // a code lives CODE_VALID_MS: the clock moved on past it
+    advanceClock(CODE_VALID_MS);
     expect((await sealedCall(t, calls.Authenticate.path, { type: 1, code: fresh }, ['code'], token)).body.Code).toBe(Code.Failed);
     // codes are stored hashed
     const rows = await t.database.db.selectFrom('verification_codes').select('code_hash').execute();
@@ -128,6 +133,8 @@ describe.each(DIALECTS)('account security on %s', (dialect) => {
 
 describe.each(DIALECTS)('signed out: register, reset, phone codes on %s', (dialect) => {
   let t: TestApp;
+  // Codes' lives and resend and rate windows are read on the server's clock: fixed at NOW, moved on by the tests.
+  useFixedClock(NOW);
   beforeAll(async () => {
     t = await createTestApp(dialect);
   });
@@ -207,7 +214,7 @@ describe.each(DIALECTS)('signed out: register, reset, phone codes on %s', (diale
 
   it('phone-code sign-in: the right code signs in once; 5 wrong codes kill it and lock; an unknown phone answers alike; bad input names the field', async () => {
     const phone = '13600004444';
-    const userName = `heron${Date.now()}`;
+    const userName = 'heronCodes1';
     await t.services.users.createUser({ orgName: `Org ${userName}`, userName, password: 'Heron-Lab-2026', phone });
     const codeLogin = async (p: string, code: string) => {
       const clientKey = generateSealKeyPair();
@@ -276,11 +283,12 @@ describe.each(DIALECTS)('signed out: register, reset, phone codes on %s', (diale
 
   it('limits codes per address per hour', async () => {
     const phone = '13700002222';
+    // each code asked for once the last one may be sent again (CODE_RESEND_MS on), all within the hour
     for (let i = 0; i < 5; i += 1) {
-      await t.database.db.updateTable('verification_codes').set({ sent_at: Date.now() - CODE_RESEND_MS - 1 }).execute();
+      advanceClock(CODE_RESEND_MS);
       expect((await t.call(calls.GetLoginPhoneCode.path, { phone })).body.Code).toBe(Code.Success);
     }
-    await t.database.db.updateTable('verification_codes').set({ sent_at: Date.now() - CODE_RESEND_MS - 1 }).execute();
+    advanceClock(CODE_RESEND_MS);
     expect((await t.call(calls.GetLoginPhoneCode.path, { phone })).body.Msg).toBe('Too many codes were asked for; try again in an hour');
   });
 });

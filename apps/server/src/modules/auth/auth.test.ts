@@ -12,8 +12,9 @@ import {
   signingKey,
 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
-import { setClock } from '../../test/clock.js';
-import { BASE } from '../../test/fixed-time.js';
+import { advanceClock, setClock } from '../../test/clock.js';
+import { BASE, NOW } from '../../test/fixed-time.js';
+import { SIGN_IN_LOCK_MS } from './service.js';
 
 describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
   let t: TestApp;
@@ -56,6 +57,7 @@ describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
   });
 
   it('locks an account for 15 minutes after 5 failures in 15 minutes, even for the right password', async () => {
+    setClock(NOW);
     await t.services.users.createUser({ orgName: 'Plover Lab', userName: 'locked01', password });
     const codes: number[] = [];
     for (let i = 0; i < 5; i++) codes.push((await t.login('locked01', 'Not-The-One-9')).body.Code);
@@ -64,7 +66,7 @@ describe.each(DIALECTS)('sign-in and sessions on %s', (dialect) => {
     expect(right.body.Code).toBe(Code.AccountLocked);
     expect(right.body.Msg).toBe('Too many failed sign-ins; the account is locked, try again in 15 minutes');
     // Once the lock has passed, the right password works again.
-    await t.database.db.updateTable('sign_in_failures').set({ locked_until: Date.now() - 1 }).where('account_key', 'like', 'user:%').execute();
+    advanceClock(SIGN_IN_LOCK_MS);
     expect((await t.login('locked01', password)).body.Code).toBe(Code.Success);
   });
 
