@@ -43,9 +43,10 @@ function relay(target: URL) {
 
 describe('openSharedState with an unreachable REDIS_URL', () => {
   it('fails at once, naming the host, instead of waiting for ever', async () => {
-    const started = Date.now();
+    // a hang guard on a real socket (not a budget: those are in bench/), timed on the monotonic clock
+    const started = performance.now();
     await expect(openSharedState({} as never, { redisUrl: 'redis://127.0.0.1:1' })).rejects.toThrow(/^Redis at 127\.0\.0\.1:1 did not answer/);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });
 
@@ -95,11 +96,12 @@ describe.skipIf(!REDIS)('a server on Redis when Redis goes away', () => {
   it('answers 503 "unavailable" within seconds when Redis stops answering (connection open, no reply), then works again', async () => {
     await expect.poll(async () => (await t.call(calls.GetPublicKey.path, {})).body.Code, { timeout: 15_000, interval: 200 }).toBe(Code.Success);
     link.hold(true);
-    const started = Date.now();
+    // Redis's real command timeout, guarded on the monotonic clock (not a budget: those are in bench/)
+    const started = performance.now();
     const silent = await t.call(calls.GetPublicKey.path, {}, { lang: 'en' });
     expect(silent.res.statusCode).toBe(503);
     expect(silent.body).toEqual({ Code: Code.Unavailable, Msg: unavailable.en, Data: null });
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(performance.now() - started).toBeLessThan(10_000);
     link.hold(false);
     await expect.poll(async () => (await t.call(calls.GetPublicKey.path, {})).body.Code, { timeout: 15_000, interval: 200 }).toBe(Code.Success);
   });

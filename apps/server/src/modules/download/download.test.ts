@@ -3,12 +3,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, calls, Code, DeviceType, type DownloadTask, INGEST_BASE, ingestHeaders, LanguageId, type Notice, signedHeaders, SpeciesType } from '@wildtrack/contract';
 import { contractCalls } from '../../test/contract-calls.js';
-import { BASE, DAY, HOUR, local, MIN, type Page, ZONE } from '../../test/fixed-time.js';
+import { BASE, DAY, HOUR, local, MIN, NOW, type Page, ZONE } from '../../test/fixed-time.js';
+import { now as clockNow, useFixedClock } from '../../test/clock.js';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { zipEntries } from '../../test/zip-entries.js';
 
 /** Route tests of download tasks (§2.1 /download, §4 Download task): the calls, their refusals, the file. */
 describe.each(DIALECTS)('download tasks on %s', (dialect) => {
+  // The shares' windows and the tasks' expiry are read on the server's clock: fixed at NOW.
+  useFixedClock(NOW);
   let t: TestApp;
   let alice: string;
   let bob: string;
@@ -25,7 +28,7 @@ describe.each(DIALECTS)('download tasks on %s', (dialect) => {
     const res = await t.app.inject({
       method: 'POST',
       url: API_BASE + p,
-      headers: { ...signedHeaders({ token, path: p, body: payload, lcid: LanguageId[lang] }), 'content-type': 'application/json' },
+      headers: { ...signedHeaders({ token, path: p, body: payload, lcid: LanguageId[lang], now: clockNow() }), 'content-type': 'application/json' },
       payload,
     });
     return res.headers['content-type']?.toString().startsWith('application/zip') ? { zip: res.rawPayload, disposition: String(res.headers['content-disposition']) } : { envelope: res.json() as { Code: number; Msg: string } };
@@ -50,7 +53,7 @@ describe.each(DIALECTS)('download tasks on %s', (dialect) => {
         fixes: { t: [BASE, BASE + HOUR, BASE + 2 * HOUR], lon: [121, 121.1, 121.2], lat: [31, 31.1, 31.2] },
         sensors: [{ kind: 'temperature', t: [BASE, BASE + 30 * MIN], v: [[21.5], [22]] }],
       });
-      const headers = ingestHeaders({ imei, secret: r.secret, path: `${INGEST_BASE}/batch`, body: batch });
+      const headers = ingestHeaders({ imei, secret: r.secret, path: `${INGEST_BASE}/batch`, body: batch, now: clockNow() });
       const res = await t.app.inject({ method: 'POST', url: `${INGEST_BASE}/batch`, headers: { ...headers, 'content-type': 'application/json' }, payload: batch });
       expect(res.statusCode, res.body).toBe(200);
       return Number(r.id);
@@ -59,7 +62,7 @@ describe.each(DIALECTS)('download tasks on %s', (dialect) => {
     await reg(aliceOrg, 'H-TWO');
     await reg(aliceOrg, 'H-VHF', DeviceType.VHFReceiver);
     const [aliceId, bobId] = [await userOf(aliceOrg), await userOf(bobOrg)];
-    const now = Date.now();
+    const now = NOW;
     const share = (device: number, download: number, from: number, to: number) => ({
       device_id: device, owner_user_id: bobId, recipient_user_id: aliceId, edit_device: 0, remote_instr: 0, download_data: download, effective_time: from, failure_time: to, created_at: now,
     });
@@ -85,9 +88,8 @@ describe.each(DIALECTS)('download tasks on %s', (dialect) => {
     expect(done.Rows).toBe(2 * (3 + 2));
     // counted before writing: the rows the files hold
     expect(done.RowsTotal).toBe(done.Rows);
-    // kept 7 days by default: shown as days and hours from RemainingMs
-    expect(done.RemainingMs).toBeGreaterThan(7 * DAY - HOUR);
-    expect(done.RemainingMs).toBeLessThanOrEqual(7 * DAY);
+    // kept 7 days by default (from its end, on the fixed clock): shown as days and hours from RemainingMs
+    expect(done.RemainingMs).toBe(7 * DAY);
     const got = await fetchFile(created.IdStr);
     expect(got.zip, JSON.stringify(got.envelope)).toBeDefined();
     expect(got.disposition).toMatch(/^attachment; filename="download-\d+-\d{4}-\d\d-\d\d\.zip"/);
@@ -187,7 +189,7 @@ describe.each(DIALECTS)('download tasks on %s', (dialect) => {
     const created = await data<DownloadTask>(calls.CreateDownloadTask, { imeis: ['H-ONE'], kinds: ['fix'], fileType: 'csv', ...range });
     expect((await finished(created.IdStr)).Status).toBe('SUCCESSFUL');
     expect((await fetchFile(created.IdStr)).zip).toBeDefined();
-    expect(await t.services.downloads.expire(Date.now() + 8 * DAY)).toBeGreaterThanOrEqual(1);
+    expect(await t.services.downloads.expire(NOW + 8 * DAY)).toBeGreaterThanOrEqual(1);
     expect((await tasks()).find((x) => x.IdStr === created.IdStr)).toMatchObject({ Status: 'EXPIRED', RemainingMs: 0, FileUrl: '' });
     expect((await fetchFile(created.IdStr)).envelope).toMatchObject({ Code: Code.NotFound, Msg: "The download task's file has expired." });
     const user = String((await tasks())[0]!.UserId);

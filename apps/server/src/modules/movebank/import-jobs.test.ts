@@ -19,6 +19,8 @@ import {
   signedHeaders,
 } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type Envelope, SHARED_DATA, type TestApp } from '../../test/helper.js';
+import { NOW } from '../../test/fixed-time.js';
+import { now as clockNow, useFixedClock } from '../../test/clock.js';
 import { ORPHAN_AGE_MS, STALE_MS } from './import-service.js';
 
 const GULLS = path.join(SHARED_DATA, 'movebank_gulls_gps_acc.csv');
@@ -45,6 +47,8 @@ function bigExport(file: string, rows: number): void {
 }
 
 describe.each(DIALECTS)('Movebank import from the console on %s', (dialect) => {
+  // The share's window, the orphan sweep's age and the jobs' heartbeats are read on the server's clock: fixed at NOW.
+  useFixedClock(NOW);
   let t: TestApp;
   let alice: string;
   let bob: string;
@@ -73,7 +77,7 @@ describe.each(DIALECTS)('Movebank import from the console on %s', (dialect) => {
       method: 'POST',
       url: API_BASE + MOVEBANK_IMPORT_PATH,
       headers: {
-        ...signedHeaders({ token: opts.token, path: MOVEBANK_IMPORT_PATH, body: undefined, lcid: LanguageId[opts.lang ?? 'en'] }),
+        ...signedHeaders({ token: opts.token, path: MOVEBANK_IMPORT_PATH, body: undefined, lcid: LanguageId[opts.lang ?? 'en'], now: clockNow() }),
         'content-type': `multipart/form-data; boundary=${boundary}`,
       },
       payload: Buffer.concat(chunks),
@@ -122,7 +126,7 @@ describe.each(DIALECTS)('Movebank import from the console on %s', (dialect) => {
     const aliceId = Number((await t.database.db.selectFrom('users').select('id').where('org_id', '=', aliceOrg).executeTakeFirstOrThrow()).id);
     const carolId = await userId(carolName);
     const shared = await t.services.devices.register({ orgId: await t.services.devices.orgIdByName('Crane Lab'), imei: 'C-SHARED-1', type: 1, speciesType: 2 });
-    const now = Date.now();
+    const now = NOW;
     await t.database.db
       .insertInto('device_shares')
       .values({ device_id: shared.id, owner_user_id: carolId, recipient_user_id: aliceId, edit_device: 0, remote_instr: 0, download_data: 1, effective_time: now - 3600_000, failure_time: now + 3600_000, created_at: now })
@@ -255,14 +259,14 @@ describe.each(DIALECTS)('Movebank import from the console on %s', (dialect) => {
     const fresh = path.join(dir, 'being-written.csv');
     const queued = path.join(dir, 'queued.csv');
     for (const f of [orphan, fresh, queued]) fs.writeFileSync(f, 'event-id,timestamp\n');
-    const old = new Date(Date.now() - ORPHAN_AGE_MS - 60_000);
+    const old = new Date(NOW - ORPHAN_AGE_MS - 60_000);
     fs.utimesSync(orphan, old, old);
     fs.utimesSync(queued, old, old);
     const id = Number(
       (
         await t.database.db
           .insertInto('movebank_imports')
-          .values({ org_id: aliceOrg, user_id: null, folder_id: null, file_name: 'queued.csv', reference_name: null, data_path: queued, reference_path: null, size: 20, status: 'running', created_at: Date.now(), started_at: Date.now(), updated_at: Date.now() + STALE_MS })
+          .values({ org_id: aliceOrg, user_id: null, folder_id: null, file_name: 'queued.csv', reference_name: null, data_path: queued, reference_path: null, size: 20, status: 'running', created_at: NOW, started_at: NOW, updated_at: NOW + STALE_MS })
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id,
@@ -280,7 +284,7 @@ describe.each(DIALECTS)('Movebank import from the console on %s', (dialect) => {
       const res = await t.app.inject({
         method: 'POST',
         url: API_BASE + MOVEBANK_IMPORT_PATH,
-        headers: { ...signedHeaders({ token: alice, path: MOVEBANK_IMPORT_PATH, body: undefined, lcid: LanguageId[lang] }), 'content-type': 'multipart/form-data' },
+        headers: { ...signedHeaders({ token: alice, path: MOVEBANK_IMPORT_PATH, body: undefined, lcid: LanguageId[lang], now: clockNow() }), 'content-type': 'multipart/form-data' },
         payload: 'folderId=1',
       });
       expect([res.statusCode, (res.json() as Envelope).Code, (res.json() as Envelope).Msg]).toEqual([200, Code.Invalid, text]);
@@ -300,7 +304,7 @@ describe.each(DIALECTS)('Movebank import from the console on %s', (dialect) => {
     for (let i = 0; i < 6; i++) {
       const socket = net.connect(Number(address.port), address.hostname);
       await new Promise<void>((resolve) => socket.once('connect', resolve));
-      const headers = { ...signedHeaders({ token: alice, path: MOVEBANK_IMPORT_PATH, body: undefined, lcid: LanguageId.en }), 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + 50_000_000) };
+      const headers = { ...signedHeaders({ token: alice, path: MOVEBANK_IMPORT_PATH, body: undefined, lcid: LanguageId.en, now: clockNow() }), 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + 50_000_000) };
       socket.write(`POST ${API_BASE}${MOVEBANK_IMPORT_PATH} HTTP/1.1\r\nHost: ${address.host}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`);
       socket.write(Buffer.concat([head, rows]));
       // the file is being written: then the client goes away
@@ -332,7 +336,7 @@ describe.each(DIALECTS)('Movebank import from the console on %s', (dialect) => {
       (
         await t.database.db
           .insertInto('movebank_imports')
-          .values({ org_id: aliceOrg, user_id: null, folder_id: null, file_name: 'lost.csv', reference_name: null, data_path: path.join(t.dataDir, 'lost.csv'), reference_path: null, size: 100, status: 'running', created_at: Date.now() - STALE_MS * 3, started_at: Date.now() - STALE_MS * 3, updated_at: Date.now() - STALE_MS * 2 })
+          .values({ org_id: aliceOrg, user_id: null, folder_id: null, file_name: 'lost.csv', reference_name: null, data_path: path.join(t.dataDir, 'lost.csv'), reference_path: null, size: 100, status: 'running', created_at: NOW - STALE_MS * 3, started_at: NOW - STALE_MS * 3, updated_at: NOW - STALE_MS * 2 })
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id,
