@@ -8,6 +8,8 @@ import { loadConfig } from '../config.js';
 import { openSharedState } from '../shared-state/index.js';
 import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
 import { redisAnswers, TEST_REDIS_URL } from '../test/redis.js';
+import { NOW } from '../test/fixed-time.js';
+import { now as clockNow, useFixedClock } from '../test/clock.js';
 
 const REDIS_URL = TEST_REDIS_URL;
 const REDIS = await redisAnswers();
@@ -19,7 +21,7 @@ const STORES = [
 ];
 
 /** One signed public call, kept so that exactly the same bytes can be sent again (a captured request). */
-function captured(now = Date.now()) {
+function captured(now = clockNow()) {
   const payload = '{}';
   const headers = { ...signedHeaders({ path: calls.GetPublicKey.path, body: payload, now, requestCode: newRequestCode() }), 'content-type': 'application/json' };
   return (app: FastifyInstance) => app.inject({ method: 'POST', url: API_BASE + calls.GetPublicKey.path, headers, payload }).then((r) => r.json() as { Code: number });
@@ -27,6 +29,8 @@ function captured(now = Date.now()) {
 
 describe.each(STORES)('request codes on $name', ({ dialect, env }) => {
   let t: TestApp;
+  // Signatures' and codes' windows are read on the server's clock: fixed at NOW.
+  useFixedClock(NOW);
   const prefix = `wildtrack-test-${randomBytes(4).toString('hex')}:`;
   const appEnv = { ...env, REDIS_KEY_PREFIX: prefix };
   const config = () => loadConfig({ LOG_LEVEL: 'silent', WILDTRACK_DATA: t.dataDir, WEB_DIST: path.join(t.dataDir, 'no-web'), ...appEnv });
@@ -61,7 +65,7 @@ describe.each(STORES)('request codes on $name', ({ dialect, env }) => {
       timeZone: '+08:00',
       clientKey: toBase64(generateSealKeyPair().publicKey),
     });
-    const headers = { ...signedHeaders({ path: calls.PasswordLogin.path, body: payload, requestCode }), 'content-type': 'application/json' };
+    const headers = { ...signedHeaders({ path: calls.PasswordLogin.path, body: payload, requestCode, now: clockNow() }), 'content-type': 'application/json' };
     const signIn = (app: FastifyInstance) => app.inject({ method: 'POST', url: API_BASE + calls.PasswordLogin.path, headers, payload }).then((r) => r.json() as { Code: number });
     expect((await signIn(t.app)).Code).toBe(Code.Success);
     const sessions = async () => Number((await t.database.db.selectFrom('sessions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
@@ -89,6 +93,8 @@ describe.each(STORES)('request codes on $name', ({ dialect, env }) => {
 
 describe.each(DIALECTS)('the request-code table on %s', (dialect) => {
   let t: TestApp;
+  // Signatures' and codes' windows are read on the server's clock: fixed at NOW.
+  useFixedClock(NOW);
   beforeAll(async () => {
     t = await createTestApp(dialect);
   });
@@ -98,7 +104,7 @@ describe.each(DIALECTS)('the request-code table on %s', (dialect) => {
   it('remembers nothing of a request refused before or by its signature check', async () => {
     const before = await count();
     const p = calls.GetPublicKey.path;
-    const stale = await t.call(p, {}, { now: Date.now() - SIGNATURE_WINDOW_MS - 60_000 });
+    const stale = await t.call(p, {}, { now: NOW - SIGNATURE_WINDOW_MS - 60_000 });
     expect(stale.body.Code).toBe(Code.StaleTimestamp);
     const forged = await t.call(p, {}, { headers: { [Header.signature]: '00'.repeat(32) } });
     expect(forged.body.Code).toBe(Code.BadSignature);
@@ -115,7 +121,7 @@ describe.each(DIALECTS)('the request-code table on %s', (dialect) => {
       const anonymous = await t.call(def.path, {});
       expect(anonymous.body.Code, def.path).toBe(Code.SessionExpired);
     }
-    const stream = await t.app.inject({ method: 'GET', url: API_BASE + LIVE_STREAM_PATH, headers: signedHeaders({ method: 'GET', path: LIVE_STREAM_PATH, body: undefined }) });
+    const stream = await t.app.inject({ method: 'GET', url: API_BASE + LIVE_STREAM_PATH, headers: signedHeaders({ method: 'GET', path: LIVE_STREAM_PATH, body: undefined, now: clockNow() }) });
     expect(stream.json().Code).toBe(Code.SessionExpired);
     expect(await count()).toBe(before);
     expect((await t.call(p, {})).body.Code).toBe(Code.Success);
@@ -124,7 +130,7 @@ describe.each(DIALECTS)('the request-code table on %s', (dialect) => {
 
   it('forgets a code after twice the signature window (the sweep job), and an expired row never blocks its code', async () => {
     const shared = await openSharedState(t.database);
-    const now = Date.now();
+    const now = NOW;
     expect(await shared.claimCode('old-code-1', now - 3 * SIGNATURE_WINDOW_MS, now - SIGNATURE_WINDOW_MS)).toBe(true);
     expect(await shared.claimCode('live-code-1', now, now + 2 * SIGNATURE_WINDOW_MS)).toBe(true);
     expect(await shared.claimCode('live-code-1', now + 1, now + 1 + 2 * SIGNATURE_WINDOW_MS)).toBe(false);

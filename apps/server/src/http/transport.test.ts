@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, calls, Code, Header, newRequestCode, sealSecret, signedHeaders } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
+import { NOW } from '../test/fixed-time.js';
+import { now as clockNow, useFixedClock } from '../test/clock.js';
 
 describe.each(DIALECTS)('transport on %s', (dialect) => {
+  // The signature window is read on the server's clock: fixed at NOW.
+  useFixedClock(NOW);
   let t: TestApp;
   let token: string;
 
@@ -20,7 +24,7 @@ describe.each(DIALECTS)('transport on %s', (dialect) => {
 
   it('refuses a tampered body: the signature covers the body hash', async () => {
     const body = JSON.stringify({ lcid: 1033 });
-    const headers = signedHeaders({ token, path: calls.ModifyLcid.path, body });
+    const headers = signedHeaders({ token, path: calls.ModifyLcid.path, body, now: clockNow() });
     const res = await t.app.inject({
       method: 'POST',
       url: API_BASE + calls.ModifyLcid.path,
@@ -35,7 +39,7 @@ describe.each(DIALECTS)('transport on %s', (dialect) => {
 
   it('refuses a replayed request: the same signed request twice', async () => {
     const body = JSON.stringify({ lcid: 1033 });
-    const headers = { ...signedHeaders({ token, path: calls.ModifyLcid.path, body, lcid: 2052 }), 'content-type': 'application/json' };
+    const headers = { ...signedHeaders({ token, path: calls.ModifyLcid.path, body, lcid: 2052, now: clockNow() }), 'content-type': 'application/json' };
     const send = () => t.app.inject({ method: 'POST', url: API_BASE + calls.ModifyLcid.path, headers, payload: body });
     expect((await send()).json().Code).toBe(Code.Success);
     const again = (await send()).json();
@@ -46,7 +50,7 @@ describe.each(DIALECTS)('transport on %s', (dialect) => {
     const other = await t.call(calls.Heartbeat.path, {}, { token: `${token}x` });
     expect(other.body.Code).toBe(Code.BadSignature);
     const body = JSON.stringify({});
-    const headers = { ...signedHeaders({ token, path: calls.Heartbeat.path, body }), 'content-type': 'application/json' };
+    const headers = { ...signedHeaders({ token, path: calls.Heartbeat.path, body, now: clockNow() }), 'content-type': 'application/json' };
     const moved = await t.app.inject({ method: 'POST', url: API_BASE + calls.GetAccountSetting.path, headers, payload: body });
     expect(moved.json().Code).toBe(Code.BadSignature);
     const missing = await t.call(calls.Heartbeat.path, {}, { token, headers: { [Header.signature]: undefined } });
@@ -55,10 +59,10 @@ describe.each(DIALECTS)('transport on %s', (dialect) => {
 
   it('refuses a timestamp more than 5 minutes old or ahead', async () => {
     for (const skew of [-5 * 60_000 - 5_000, 5 * 60_000 + 5_000]) {
-      const { body } = await t.call(calls.Heartbeat.path, {}, { token, now: Date.now() + skew });
+      const { body } = await t.call(calls.Heartbeat.path, {}, { token, now: NOW + skew });
       expect(body.Code).toBe(Code.StaleTimestamp);
     }
-    const { body } = await t.call(calls.Heartbeat.path, {}, { token, now: Date.now() - 4 * 60_000 });
+    const { body } = await t.call(calls.Heartbeat.path, {}, { token, now: NOW - 4 * 60_000 });
     expect(body.Code).toBe(Code.Success);
   });
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceType, INGEST_BASE, INGEST_BODY_HASH_HEADER, INGEST_MAX_BATCH_BYTES, INGEST_MAX_MEDIA_BYTES, IngestHeader, ingestHeaders } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
+import { NOW } from '../test/fixed-time.js';
+import { now as clockNow, useFixedClock } from '../test/clock.js';
 
 /**
  * Issue 26 L2: ingest told registered IMEIs from unknown ones (a media upload with a bad query or a future
@@ -38,7 +40,7 @@ const media = (e: Endpoint) => e.path.startsWith('/media');
 const WRONGS: Wrong[] = [
   { name: 'the wrong secret' },
   { name: 'no signature', headers: () => ({ [IngestHeader.signature]: undefined }) },
-  { name: 'a stale timestamp', now: Date.now() - 16 * 60_000 },
+  { name: 'a stale timestamp', now: NOW - 16 * 60_000 },
   { name: 'a short nonce', headers: (h) => ({ [IngestHeader.nonce]: 'short', [IngestHeader.signature]: h[IngestHeader.signature] }) },
   { name: 'a malformed body hash', headers: () => ({ [INGEST_BODY_HASH_HEADER]: 'not-a-hash' }) },
   { name: 'a declared length over the limit', headers: (_h, e) => ({ 'content-length': String(e.limit + 1) }) },
@@ -50,6 +52,8 @@ const WRONGS: Wrong[] = [
 describe.each(DIALECTS)('ingest answers a registered and an unknown IMEI alike on %s', (dialect) => {
   let t: TestApp;
   const registered = '860000000000301';
+  // Signatures' windows and media times are read on the server's clock: fixed at NOW.
+  useFixedClock(NOW);
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -60,7 +64,7 @@ describe.each(DIALECTS)('ingest answers a registered and an unknown IMEI alike o
 
   const send = async (imei: string, e: Endpoint, wrong: Wrong, bodyHash: boolean) => {
     const p = INGEST_BASE + (wrong.path?.(e) ?? e.path);
-    const signed = ingestHeaders({ imei, secret: 'not-the-secret', path: p, body: e.body, bodyHash, ...(wrong.now ? { now: wrong.now } : {}) });
+    const signed = ingestHeaders({ imei, secret: 'not-the-secret', path: p, body: e.body, bodyHash, now: wrong.now ?? clockNow() });
     const headers: Record<string, string> = { ...signed, 'content-type': e.type };
     for (const [k, v] of Object.entries(wrong.headers?.(signed, e) ?? {})) {
       if (v === undefined) delete headers[k];
