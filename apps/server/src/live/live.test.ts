@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calls, Code, DeviceType, EventType, INGEST_BASE, ingestHeaders, type LiveMessage } from '@wildtrack/contract';
@@ -6,6 +7,8 @@ import { loadConfig } from '../config.js';
 import { recordInstructionEvent } from '../db/shared-writes.js';
 import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
 import { redisAnswers, TEST_REDIS_URL } from '../test/redis.js';
+import { NOW } from '../test/fixed-time.js';
+import { advanceClock, now as clockNow, useFixedClock } from '../test/clock.js';
 import { openLiveReader } from './live-client.js';
 
 /**
@@ -23,7 +26,9 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
   let lately: { id: number; imei: string; secret: string };
   let ownerId = 0;
   let recipientId = 0;
-  const T0 = Date.now() - 3600_000;
+  // Shares' windows are read on the server's clock at each delivery: fixed at NOW, moved on where a share ends.
+  useFixedClock(NOW);
+  const T0 = NOW - 3600_000;
   let step = 0;
 
   const upload = async (d: { imei: string; secret: string }, lon: number, lat: number, at = T0 + ++step * 60_000) => {
@@ -31,7 +36,7 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
     const res = await t.app.inject({
       method: 'POST',
       url: `${INGEST_BASE}/batch`,
-      headers: { 'content-type': 'application/json', ...ingestHeaders({ imei: d.imei, secret: d.secret, path: `${INGEST_BASE}/batch`, body }) },
+      headers: { 'content-type': 'application/json', ...ingestHeaders({ imei: d.imei, secret: d.secret, path: `${INGEST_BASE}/batch`, body, now: clockNow() }) },
       payload: body,
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -78,7 +83,7 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
     await upload(dev, 116.5, 40.1);
     const fix = await mine.waitFor(isFix(dev.imei, 116.5));
     expect(fix).toMatchObject({ type: 'fix', imei: dev.imei, lon: 116.5, lat: 40.1 });
-    await recordInstructionEvent(t.database.db, { deviceId: dev.id, instructionId: 1, type: 'SetWork', status: 'SUCCESSFUL', at: Date.now() });
+    await recordInstructionEvent(t.database.db, { deviceId: dev.id, instructionId: 1, type: 'SetWork', status: 'SUCCESSFUL', at: clockNow() });
     const event = await mine.waitFor((m) => m.type === 'event' && m.imei === dev.imei);
     expect(event).toMatchObject({ eventType: EventType.Instr });
     // The stranger's stream was open all along, and heard only its own start.
@@ -94,7 +99,7 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
     first.close();
     await first.ended;
     await upload(dev, 117.25, 40.2);
-    await recordInstructionEvent(t.database.db, { deviceId: dev.id, instructionId: 2, type: 'SetWork', status: 'FAILED', at: Date.now() });
+    await recordInstructionEvent(t.database.db, { deviceId: dev.id, instructionId: 2, type: 'SetWork', status: 'FAILED', at: clockNow() });
     const back = await openLiveReader(base, owner.token, { event: ready.cursor.event, fix: ready.cursor.fix });
     await back.waitFor(isFix(dev.imei, 117.25));
     const missed = await back.waitFor((m) => m.type === 'event');
@@ -119,7 +124,7 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
   });
 
   it('stops the messages of a shared device once the share has ended, while the console stays connected', async () => {
-    const now = Date.now();
+    const now = NOW;
     const failure = now + 2_500;
     await t.database.db
       .insertInto('device_shares')
@@ -129,14 +134,14 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
     await live.waitFor((m) => m.type === 'ready');
     await upload(shared, 118.5, 41);
     await live.waitFor(isFix(shared.imei, 118.5));
-    await recordInstructionEvent(t.database.db, { deviceId: shared.id, instructionId: 3, type: 'SetWork', status: 'SUCCESSFUL', at: Date.now() });
+    await recordInstructionEvent(t.database.db, { deviceId: shared.id, instructionId: 3, type: 'SetWork', status: 'SUCCESSFUL', at: clockNow() });
     await live.waitFor((m) => m.type === 'event' && m.imei === shared.imei);
-    // The share ends (the recipient's console stays open).
-    await expect.poll(() => Date.now() > failure, { timeout: 10_000, interval: 100 }).toBe(true);
+    // The share ends (the recipient's console stays open): the clock moves past its end, nobody waits for it.
+    advanceClock(failure + 1 - clockNow());
     const owners = await openLiveReader(base, owner.token);
     await owners.waitFor((m) => m.type === 'ready');
     await upload(shared, 118.75, 41.5);
-    await recordInstructionEvent(t.database.db, { deviceId: shared.id, instructionId: 4, type: 'SetWork', status: 'FAILED', at: Date.now() });
+    await recordInstructionEvent(t.database.db, { deviceId: shared.id, instructionId: 4, type: 'SetWork', status: 'FAILED', at: clockNow() });
     // The owner gets both; by then the recipient's stream has had its chance, and got neither.
     await owners.waitFor(isFix(shared.imei, 118.75));
     await owners.waitFor((m) => m.type === 'event' && m.imei === shared.imei && m.eventId > 0 && owners.messages.filter((x) => x.type === 'event').length >= 1);
@@ -149,7 +154,7 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
   });
 
   it("gives a share's recipient only what its window covers, as the calls do (the one read rule): a fix or an event taken before it begins is not delivered", async () => {
-    const now = Date.now();
+    const now = NOW;
     const effective = now - 60_000;
     await t.database.db
       .insertInto('device_shares')
@@ -208,8 +213,8 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
 
     // Instruction events off for this device (EventSubscribe): none arrives; a Device event still does.
     expect((await t.call(calls.SetEventSubscribe.path, { imei: dev.imei, FenceEvent: true, InstrEvent: false, FixUpdateEvent: true }, { token: owner.token })).body.Code).toBe(Code.Success);
-    await recordInstructionEvent(t.database.db, { deviceId: dev.id, instructionId: 9, type: 'SetWork', status: 'SUCCESSFUL', at: Date.now() });
-    await t.database.db.insertInto('events').values({ device_id: dev.id, type: EventType.Device, happen_time: Date.now(), content: JSON.stringify({ key: 'batteryLow', percent: 8 }) }).execute();
+    await recordInstructionEvent(t.database.db, { deviceId: dev.id, instructionId: 9, type: 'SetWork', status: 'SUCCESSFUL', at: clockNow() });
+    await t.database.db.insertInto('events').values({ device_id: dev.id, type: EventType.Device, happen_time: clockNow(), content: JSON.stringify({ key: 'batteryLow', percent: 8 }) }).execute();
     const device = await mine.waitFor((m) => m.type === 'event' && m.eventType === EventType.Device);
     await t.services.live.pollEvents();
     const instr = mine.messages.filter((m) => m.type === 'event' && m.eventType === EventType.Instr && device.type === 'event' && m.eventId > device.eventId - 2);
@@ -261,7 +266,9 @@ if (!REDIS) console.warn(`live.test.ts: the Redis case is skipped: no Redis answ
 
 describe.skipIf(!REDIS)('the live stream with REDIS_URL', () => {
   let t: TestApp;
-  const prefix = `wildtrack-live-test-${Date.now()}:`;
+  const prefix = `wildtrack-live-test-${process.pid}-${randomBytes(4).toString('hex')}:`;
+  // The fix's time and the signatures on the server's clock: fixed at NOW.
+  useFixedClock(NOW);
   beforeAll(async () => {
     t = await createTestApp('sqlite', { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix });
   });
@@ -285,11 +292,11 @@ describe.skipIf(!REDIS)('the live stream with REDIS_URL', () => {
     const first = await openLiveReader(await listen(t.app), owner.token);
     const ready = (await first.waitFor((m) => m.type === 'ready')) as Extract<LiveMessage, { type: 'ready' }>;
     first.close();
-    const body = JSON.stringify({ fixes: { t: [Date.now() - 60_000], lon: [119.5], lat: [30.5], alt: [5] } });
+    const body = JSON.stringify({ fixes: { t: [NOW - 60_000], lon: [119.5], lat: [30.5], alt: [5] } });
     const res = await t.app.inject({
       method: 'POST',
       url: `${INGEST_BASE}/batch`,
-      headers: { 'content-type': 'application/json', ...ingestHeaders({ imei: dev.imei, secret: dev.secret, path: `${INGEST_BASE}/batch`, body }) },
+      headers: { 'content-type': 'application/json', ...ingestHeaders({ imei: dev.imei, secret: dev.secret, path: `${INGEST_BASE}/batch`, body, now: clockNow() }) },
       payload: body,
     });
     expect(res.statusCode).toBe(200);

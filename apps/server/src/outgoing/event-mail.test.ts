@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceType, EventType, LanguageId } from '@wildtrack/contract';
 import { recordInstructionEvent } from '../db/shared-writes.js';
 import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
+import { NOW } from '../test/fixed-time.js';
+import { useFixedClock } from '../test/clock.js';
 import { EventMailer } from './event-mail.js';
 import { MailRepository } from './event-mail-repository.js';
 import { createMailer } from './mail-transport.js';
@@ -43,6 +45,8 @@ async function smtpSink(): Promise<{ port: number; mails: Received[]; close(): P
  */
 describe.each(DIALECTS)('event e-mail on %s', (dialect) => {
   let t: TestApp;
+  // Who may read the device is read on the server's clock (a share open now): fixed at NOW.
+  useFixedClock(NOW);
   let sink: Awaited<ReturnType<typeof smtpSink>>;
   let dev: { id: number; imei: string };
   const userIdOf = async (name: string) => Number((await t.database.db.selectFrom('users').select('id').where('user_name', '=', name).executeTakeFirstOrThrow()).id);
@@ -73,7 +77,7 @@ describe.each(DIALECTS)('event e-mail on %s', (dialect) => {
     // A share that has ended: its recipient gets nothing.
     await t.database.db
       .insertInto('device_shares')
-      .values({ device_id: dev.id, owner_user_id: await userIdOf('egret01'), recipient_user_id: await userIdOf('crane01'), edit_device: 0, remote_instr: 0, download_data: 0, effective_time: Date.now() - 2 * 86_400_000, failure_time: Date.now() - 86_400_000, created_at: Date.now() })
+      .values({ device_id: dev.id, owner_user_id: await userIdOf('egret01'), recipient_user_id: await userIdOf('crane01'), edit_device: 0, remote_instr: 0, download_data: 0, effective_time: NOW - 2 * 86_400_000, failure_time: NOW - 86_400_000, created_at: NOW })
       .execute();
   });
   afterAll(async () => {
@@ -118,10 +122,10 @@ describe.each(DIALECTS)('event e-mail on %s', (dialect) => {
       await t.database.db.insertInto('event_subscriptions').values({ user_id: userId, device_id: dev.id, fence_event: 1, instr_event: 0, fix_update_event: 1 }).execute();
     }
     const before = sink.mails.length;
-    await recordInstructionEvent(t.database.db, { deviceId: dev.id, instructionId: 2, type: 'SetWork', status: 'SENT', at: Date.now() });
+    await recordInstructionEvent(t.database.db, { deviceId: dev.id, instructionId: 2, type: 'SetWork', status: 'SENT', at: NOW });
     await mail.tick();
     expect(await mail.tick()).toBe(0);
-    await t.database.db.insertInto('events').values({ device_id: dev.id, type: EventType.Device, happen_time: Date.now(), content: JSON.stringify({ key: 'batteryLow', percent: 8 }) }).execute();
+    await t.database.db.insertInto('events').values({ device_id: dev.id, type: EventType.Device, happen_time: NOW, content: JSON.stringify({ key: 'batteryLow', percent: 8 }) }).execute();
     await mail.tick();
     expect(await mail.tick()).toBe(2);
     await expect.poll(() => sink.mails.length, { timeout: 10_000 }).toBe(before + 2);
@@ -130,7 +134,7 @@ describe.each(DIALECTS)('event e-mail on %s', (dialect) => {
 
   it("mails a share's recipient the events its window covers, as the event list answers them (the one read rule), and no disabled account", async () => {
     const mail = t.services.eventMail;
-    const now = Date.now();
+    const now = NOW;
     const effective = now - 3600_000;
     await t.database.db
       .insertInto('device_shares')
