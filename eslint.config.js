@@ -153,6 +153,35 @@ export default tseslint.config(
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
+    // Server tests build their data at a fixed instant (shared/CONVENTIONS.md 16, 22): the server reads its time
+    // through lib/clock.ts `now()`, which a test fixes with test/clock.ts `useFixedClock` and moves with
+    // `advanceClock`. So a test reads no wall clock (`Date.now()`, `new Date()`) and fakes no `Date` through
+    // Vitest (the server does not read it when fixed). A duration is timed on `performance.now()`; a test that
+    // truly needs the wall clock (server processes of their own, the real clock's own test) says why:
+    // `// eslint-disable-next-line no-restricted-syntax -- <why>`. scripts/lint-clock.test.ts plants each.
+    files: ['apps/server/src/**/*.test.ts', 'apps/server/src/test/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          "NewExpression[callee.name='Date'][arguments.length=0]",
+        ].map((selector) => ({
+          selector,
+          message: 'A server test reads no wall clock: build the data at a fixed instant (test/clock.ts useFixedClock, test/fixed-time.ts NOW) and read the server\'s clock with now().',
+        })),
+        ...[
+          "CallExpression[callee.object.name='vi'][callee.property.name='setSystemTime']",
+          "CallExpression[callee.object.name='vi'][callee.property.name='useFakeTimers'][arguments.length=0]",
+          "CallExpression[callee.object.name='vi'][callee.property.name='useFakeTimers'] Literal[value='Date']",
+        ].map((selector) => ({
+          selector,
+          message: 'A server test does not fake Date: fix the server\'s clock (test/clock.ts useFixedClock, setClock, advanceClock); fake only the timers (toFake: [\'setTimeout\', ...]).',
+        })),
+      ],
+    },
+  },
+  {
     // (e) The contract imports only what its package.json declares (tests may use the root's dev tools),
     // and nothing of Node's: the browser loads it too.
     files: ['packages/contract/src/**/*.ts'],

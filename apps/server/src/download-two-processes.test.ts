@@ -11,6 +11,7 @@ import { DeviceRegistry } from './modules/device/registry.js';
 import { DeviceRepository } from './modules/device/repository.js';
 import { UserRepository } from './modules/user/repository.js';
 import { UserService } from './modules/user/service.js';
+import { BASE } from './test/fixed-time.js';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 if (!DATABASE_URL) console.warn('download-two-processes.test.ts is skipped: it needs PostgreSQL (DATABASE_URL)');
@@ -19,6 +20,8 @@ if (!DATABASE_URL) console.warn('download-two-processes.test.ts is skipped: it n
  * Two real server processes on one PostgreSQL, each with its own data folder, both running download tasks:
  * tasks queued through either are each run exactly once (one claim, one attempt, one zip in one of the two
  * folders), whichever process took it.
+ * The data is made at a fixed instant (BASE); the processes run on the real clock and their requests are
+ * signed on it: a process restarted on the same CLOCK_START would go back in time (its heartbeats too).
  */
 describe.skipIf(!DATABASE_URL)('download tasks with two server processes on one PostgreSQL', () => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -44,7 +47,7 @@ describe.skipIf(!DATABASE_URL)('download tasks with two server processes on one 
     await database.close();
     servers = await Promise.all(dirs.map((d) => startServerProcess(env(d))));
     // a day of fixes for each device, through the ingest route
-    const now = Date.now();
+    const now = BASE;
     for (const [i, imei] of imeis.entries()) {
       const body = JSON.stringify({ fixes: { t: [now - 3_600_000, now - 1_800_000], lon: [10, 10.1], lat: [50, 50.1] } });
       const res = await fetch(`${servers[0]!.baseUrl}${INGEST_BASE}/batch`, { method: 'POST', headers: { ...ingestHeaders({ imei, secret: secrets[i]!, path: `${INGEST_BASE}/batch`, body }), 'content-type': 'application/json' }, body });
@@ -63,7 +66,7 @@ describe.skipIf(!DATABASE_URL)('download tasks with two server processes on one 
 
   it('runs each task exactly once, whichever process queued or claimed it', { timeout: 120_000 }, async () => {
     const credentials = await Promise.all(servers.map((s) => signInProcess(s, 'godwit01', password)));
-    const day = new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
+    const day = new Date(BASE + 8 * 3_600_000).toISOString().slice(0, 10);
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) {
       const s = i % 2;
@@ -92,7 +95,7 @@ describe.skipIf(!DATABASE_URL)('download tasks with two server processes on one 
   it('a process killed mid-task leaves it DOWNLOADING only until its heartbeat ages: restarted, the process takes it up again and it ends SUCCESSFUL, no part file left', { timeout: 240_000 }, async () => {
     // one process only from here: the other must not take the task over
     await servers[1]!.stop();
-    const now = Date.now();
+    const now = BASE;
     const client = new pg.Client({ connectionString: DATABASE_URL });
     await client.connect();
     try {

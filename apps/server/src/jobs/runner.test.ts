@@ -16,7 +16,8 @@ function fakeApp() {
 }
 
 describe('background jobs', () => {
-  beforeEach(() => vi.useFakeTimers());
+  // The runner waits on timers only: they are faked, not the date (the server's time is lib/clock.ts).
+  beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] }));
   afterEach(() => vi.useRealTimers());
 
   it('runs a job with firstAfterMs once after that delay, then on its interval; the close stops both', async () => {

@@ -6,6 +6,7 @@ const T = Date.UTC(2026, 10, 1, 0, 0, 0);
 describe('the server clock', () => {
   it('reads the system clock by default, fake timers included', () => {
     expect(clockIsReal()).toBe(true);
+    // eslint-disable-next-line no-restricted-syntax -- the real clock's own test: it reads Date, faked here
     vi.useFakeTimers({ toFake: ['Date'], now: T + 123 });
     try {
       expect(now()).toBe(T + 123);
@@ -22,6 +23,7 @@ describe('the server clock', () => {
     advanceClock(-500);
     expect(now()).toBe(T + 1_000);
     useRealClock();
+    // eslint-disable-next-line no-restricted-syntax -- the real clock's own test: it is the system's again
     expect(Math.abs(now() - Date.now())).toBeLessThan(60_000);
     expect(() => setClock(T + 0.5)).toThrow(RangeError);
   });
@@ -31,6 +33,7 @@ describe('the server clock', () => {
     startClock(T);
     const a = now();
     // the system clock set back a year: the started clock does not follow it
+    // eslint-disable-next-line no-restricted-syntax -- the started clock's own test: the system's Date moved under it
     vi.useFakeTimers({ toFake: ['Date'], now: T - 365 * 86_400_000 });
     let b: number;
     try {

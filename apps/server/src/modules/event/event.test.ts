@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallDef, calls, Code, DeviceStatus, DeviceType, type Event, type EventSubscribe, EventType, SpeciesType } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { contractCalls } from '../../test/contract-calls.js';
 import { DAY, HOUR, MIN, ZONE } from '../../test/fixed-time.js';
+import { useFixedClock } from '../../test/clock.js';
 
 /** 2026-11-20 10:00 in +08:00 (02:00 UTC). */
 const T0 = Date.UTC(2026, 10, 20, 2, 0, 0);
@@ -20,8 +21,9 @@ describe.each(DIALECTS)('events on %s', (dialect) => {
   const views = async () => Number((await t.database.db.selectFrom('event_views').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const subs = async () => Number((await t.database.db.selectFrom('event_subscriptions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 
+  // The server's clock (and the signatures) fixed at T0 for each test and the data made before them.
+  useFixedClock(T0);
   beforeAll(async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: T0 });
     t = await createTestApp(dialect);
     ({ token: alice } = await t.userWithToken({ org: 'Heron Lab' }));
     ({ token: bob } = await t.userWithToken({ org: 'Crane Lab' }));
@@ -61,7 +63,6 @@ describe.each(DIALECTS)('events on %s', (dialect) => {
   }, 60_000);
   afterAll(async () => {
     await t?.close();
-    vi.useRealTimers();
   });
 
   it('lists the events of every device the caller can read, newest first, in their language and zone', async () => {

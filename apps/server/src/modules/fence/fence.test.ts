@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   API_BASE,
   type CallDef,
@@ -28,6 +28,7 @@ import { attachFenceEvaluation } from './evaluation.js';
 import { FenceRepository } from './repository.js';
 import { polygonShp } from './shp-writer.test-util.js';
 import { readShpInWorker, shpReads } from './shp-import.js';
+import { now as clockNow, setClock, useFixedClock } from '../../test/clock.js';
 
 /** A star-shaped ring of n vertices (not crossing itself) around [lng, lat], closed, clockwise as a shapefile's outer ring. */
 const star = (lng: number, lat: number, n: number): [number, number][] => {
@@ -69,13 +70,13 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
   const batch = async (imei: string, fixes: [number, number | null, number | null][]) => {
     const body = JSON.stringify({ fixes: { t: fixes.map((f) => f[0]), lon: fixes.map((f) => f[1]), lat: fixes.map((f) => f[2]) } });
     const path = `${INGEST_BASE}/batch`;
-    const res = await t.app.inject({ method: 'POST', url: path, headers: { ...ingestHeaders({ imei, secret: secrets.get(imei)!, path, body }), 'content-type': 'application/json' }, payload: body });
+    const res = await t.app.inject({ method: 'POST', url: path, headers: { ...ingestHeaders({ imei, secret: secrets.get(imei)!, path, body, now: clockNow() }), 'content-type': 'application/json' }, payload: body });
     expect(res.statusCode, res.body).toBe(200);
   };
   const deviceCall = async (imei: string, route: '/batch' | '/fence-ack', payload: unknown) => {
     const body = JSON.stringify(payload);
     const path = `${INGEST_BASE}${route}`;
-    const res = await t.app.inject({ method: 'POST', url: path, headers: { ...ingestHeaders({ imei, secret: secrets.get(imei)!, path, body }), 'content-type': 'application/json' }, payload: body });
+    const res = await t.app.inject({ method: 'POST', url: path, headers: { ...ingestHeaders({ imei, secret: secrets.get(imei)!, path, body, now: clockNow() }), 'content-type': 'application/json' }, payload: body });
     return { status: res.statusCode, body: res.json() as { fenceRules?: { fenceId: number; version: number; removed: boolean; inOrOut: string; instrs: { Type: string }[] }[] } };
   };
   const fenceEvents = async (imei: string) =>
@@ -94,14 +95,15 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
     const res = await t.app.inject({
       method: 'POST',
       url: API_BASE + FENCE_IMPORT_PATH,
-      headers: { ...signedHeaders({ token: opts.token ?? alice, path: FENCE_IMPORT_PATH, body: undefined, lcid: LanguageId[opts.lang ?? 'en'] }), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      headers: { ...signedHeaders({ token: opts.token ?? alice, path: FENCE_IMPORT_PATH, body: undefined, lcid: LanguageId[opts.lang ?? 'en'], now: clockNow() }), 'content-type': `multipart/form-data; boundary=${boundary}` },
       payload: Buffer.concat(chunks),
     });
     return res.json() as { Code: number; Msg: string; Data: { List: ImportedFence[] } | null };
   };
 
+  // The server's clock (and the signatures) fixed at T0 for each test and the data made before them.
+  useFixedClock(T0);
   beforeAll(async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: T0 });
     t = await createTestApp(dialect);
     ({ token: alice } = await t.userWithToken({ org: 'Heron Lab' }));
     ({ token: bob } = await t.userWithToken({ org: 'Crane Lab' }));
@@ -132,9 +134,7 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
   }, 60_000);
   afterAll(async () => {
     await t?.close();
-    vi.useRealTimers();
   });
-  afterEach(() => vi.setSystemTime(T0));
 
   it('creates, lists, updates, switches off and deletes a fence; the tree and the detail count it', async () => {
     const r = await create('Reserve', { Type: 'Polygon', Coordinates: SQUARE }, settings(['H-ONE', 'H-TWO']));
@@ -164,7 +164,7 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
     expect(inTree).toMatchObject({ 'H-ONE': 1, 'H-TWO': 1, 'H-MOVE': 0 });
     // the detail's FenceCount (the one GET of the API)
     const url = `${calls.GetDetailByIMEI.path}?imei=H-ONE&timeZone=%2B08:00`;
-    const res = await t.app.inject({ method: 'GET', url: API_BASE + url, headers: signedHeaders({ token: alice, method: 'GET', path: url, body: undefined, lcid: LanguageId.en }) });
+    const res = await t.app.inject({ method: 'GET', url: API_BASE + url, headers: signedHeaders({ token: alice, method: 'GET', path: url, body: undefined, lcid: LanguageId.en, now: clockNow() }) });
     expect((res.json() as { Data: { FenceCount: number } }).Data.FenceCount).toBe(1);
 
     // update: a circle, only H-TWO, device-side (synchronizing until the device acknowledges)
@@ -359,7 +359,7 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
     // the server's clock moves `step` a batch (each batch's fixes are stored with it as received_at)
     let clock = T0;
     const send = (ingest: typeof t.services.ingest, at: number, lng: number, lat: number, step = 1000) => {
-      vi.setSystemTime((clock += step));
+      setClock((clock += step));
       return ingest.writeBatch(dev, { fixes: { t: [at], lon: [lng], lat: [lat] } }, null, clock);
     };
     const stored = async () => {
@@ -451,7 +451,7 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
     const res = await t.app.inject({
       method: 'POST',
       url: API_BASE + FENCE_IMPORT_PATH,
-      headers: { ...signedHeaders({ token: alice, path: FENCE_IMPORT_PATH, body: undefined, lcid: LanguageId.zh }), 'content-type': 'multipart/form-data' },
+      headers: { ...signedHeaders({ token: alice, path: FENCE_IMPORT_PATH, body: undefined, lcid: LanguageId.zh, now: clockNow() }), 'content-type': 'multipart/form-data' },
       payload: 'settings=1',
     });
     expect([res.statusCode, res.json()]).toEqual([200, { Code: Code.Invalid, Msg: '请以 multipart/form-data 上传文件：Content-Type 缺少 boundary 参数。', Data: null }]);
@@ -499,7 +499,7 @@ describe.each(DIALECTS)('geofences on %s', (dialect) => {
     const path = calls.GetFenceList.path;
     const listOverSocket = async () => {
       const body = JSON.stringify({});
-      const res = await fetch(address + API_BASE + path, { method: 'POST', headers: { ...signedHeaders({ token: bob, path, body, lcid: LanguageId.en }), 'content-type': 'application/json' }, body });
+      const res = await fetch(address + API_BASE + path, { method: 'POST', headers: { ...signedHeaders({ token: bob, path, body, lcid: LanguageId.en, now: clockNow() }), 'content-type': 'application/json' }, body });
       const answer = (await res.json()) as { Code: number; Msg: string };
       return `${answer.Code} ${answer.Msg}`;
     };

@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calls, Code, DeviceStatus, DeviceType, type Fence, type DeviceFence, type IngestAnswer, message, type ShareRecord, SpeciesType } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { contractCalls } from '../../test/contract-calls.js';
 import { deviceCalls } from '../../test/device-calls.js';
 import { HOUR, MIN, ZONE } from '../../test/fixed-time.js';
+import { setClock, useFixedClock } from '../../test/clock.js';
 
 /**
  * Issue 26 H1: a share recipient's fences on the owner's device act only while the share grants
@@ -77,8 +78,9 @@ describe.each(DIALECTS)('fence rules made under a share, after the share ends, o
     expect(await t.database.db.selectFrom('fence_rules').select('id').where('device_id', '=', ids.get(imei)!).execute()).toEqual([]);
   };
 
+  // The server's clock (and the signatures) fixed at T0 for each test and the data made before them.
+  useFixedClock(T0);
   beforeAll(async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: T0 });
     t = await createTestApp(dialect, { DOWNLOAD_TASKS: 'off' });
     ({ token: alice } = await t.userWithToken({ org: 'Heron Lab' }));
     ({ token: bob, userName: bobName } = await t.userWithToken({ org: 'Crane Lab' }));
@@ -91,9 +93,7 @@ describe.each(DIALECTS)('fence rules made under a share, after the share ends, o
   }, 60_000);
   afterAll(async () => {
     await t?.close();
-    vi.useRealTimers();
   });
-  afterEach(() => vi.setSystemTime(T0));
 
   it('shows the owner every fence with a rule on its devices, marked as whose it is; the owner takes its devices out of it', async () => {
     const { remote, onboard } = await arrange('A-OWNER', { from: T0 - HOUR, to: T0 + 30 * 24 * HOUR });
@@ -141,7 +141,7 @@ describe.each(DIALECTS)('fence rules made under a share, after the share ends, o
   it('an expired share: the rules send nothing at once, and the minute\'s sweep withdraws them', async () => {
     const { remote, onboard } = await arrange('A-EXPIRE', { from: T0 - HOUR, to: T0 + HOUR });
     await actWhileGranted('A-EXPIRE', remote, onboard, T0 - 40 * MIN);
-    vi.setSystemTime(T0 + 2 * HOUR);
+    setClock(T0 + 2 * HOUR);
     // before the sweep: the rule is still stored, but it asks for its right as it acts
     const before = await instructionsOf('A-EXPIRE');
     const a = await device.batch('A-EXPIRE', [[T0 + 90 * MIN, ...OUTSIDE]]);

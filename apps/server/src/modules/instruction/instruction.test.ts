@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   API_BASE,
   DeviceDetailSchema,
@@ -23,6 +23,7 @@ import { contractCalls } from '../../test/contract-calls.js';
 import { ZONE, MIN, HOUR, DAY } from '../../test/fixed-time.js';
 import { workSettings } from '../../test/work-settings.js';
 import { InstructionRepository } from './repository.js';
+import { now as clockNow, setClock, useFixedClock } from '../../test/clock.js';
 
 /** 2026-11-20 10:00 in +08:00 (02:00 UTC): the clock is set here, Date only (timers stay real). */
 const T0 = Date.UTC(2026, 10, 20, 2, 0, 0);
@@ -46,14 +47,14 @@ describe.each(DIALECTS)('remote instructions on %s', (dialect) => {
   /** A device request, signed with its secret, through the ingest routes. */
   const device = async (imei: string, route: '/batch' | '/ack', payload: unknown) => {
     const body = JSON.stringify(payload);
-    const headers = ingestHeaders({ imei, secret: secrets.get(imei)!, path: `${INGEST_BASE}${route}`, body });
+    const headers = ingestHeaders({ imei, secret: secrets.get(imei)!, path: `${INGEST_BASE}${route}`, body, now: clockNow() });
     const res = await t.app.inject({ method: 'POST', url: `${INGEST_BASE}${route}`, headers: { ...headers, 'content-type': 'application/json' }, payload: body });
     return { status: res.statusCode, body: res.json() as Record<string, unknown> & { instructions: { id: number; type: string; params: unknown; timeZone: string }[] } };
   };
   /** The one GET of the API (§7.2): the details of a device. */
   const detailOf = async (imei: string, lang: 'en' | 'zh' = 'en') => {
     const url = `${calls.GetDetailByIMEI.path}?imei=${imei}&timeZone=%2B08:00`;
-    const res = await t.app.inject({ method: 'GET', url: API_BASE + url, headers: signedHeaders({ token: alice, method: 'GET', path: url, body: undefined, lcid: LanguageId[lang] }) });
+    const res = await t.app.inject({ method: 'GET', url: API_BASE + url, headers: signedHeaders({ token: alice, method: 'GET', path: url, body: undefined, lcid: LanguageId[lang], now: clockNow() }) });
     const body = res.json() as { Code: number; Msg: string; Data: unknown };
     expect(body.Code, body.Msg).toBe(Code.Success);
     return DeviceDetailSchema.parse(body.Data);
@@ -65,8 +66,9 @@ describe.each(DIALECTS)('remote instructions on %s', (dialect) => {
   const history = (imeis: string[], extra: Record<string, unknown> = {}, token = alice, lang: 'en' | 'zh' = 'en') =>
     data<{ List: Instruction[]; Total: number }>(calls.GetInstructionList, { imeis, startTime: '2026-11-01 00:00:00', endTime: '2026-12-31 00:00:00', ...extra }, { token, lang });
 
+  // The server's clock (and the signatures) fixed at T0 for each test and the data made before them.
+  useFixedClock(T0);
   beforeAll(async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: T0 });
     t = await createTestApp(dialect);
     ({ token: alice } = await t.userWithToken({ org: 'Heron Lab' }));
     ({ token: bob } = await t.userWithToken({ org: 'Crane Lab' }));
@@ -112,9 +114,7 @@ describe.each(DIALECTS)('remote instructions on %s', (dialect) => {
   }, 60_000);
   afterAll(async () => {
     await t?.close();
-    vi.useRealTimers();
   });
-  afterEach(() => vi.setSystemTime(T0));
 
   it('sends, delivers with the next batch through a relay, and a SUCCESSFUL ack becomes the work status', async () => {
     const before = await data<WorkStatus>(calls.GetWorkStatus, { imei: 'H-ONE' });
@@ -128,7 +128,7 @@ describe.each(DIALECTS)('remote instructions on %s', (dialect) => {
       Detail: 'A fix every 10 min; Acceleration at 25 Hz every 10 min',
     });
     expect(sent!.SenderName).not.toBe('');
-    vi.setSystemTime(T0 + 4 * HOUR);
+    setClock(T0 + 4 * HOUR);
     const b = await device('H-ONE', '/batch', { ...fix(T0 + 3 * HOUR), relay: 'H-PHONE' });
     expect(b.status).toBe(200);
     expect(b.body.instructions).toEqual([{ id: sent!.Id, type: 'ACQUISITION_FREQUENCY', params: { ...FIX_10_ACC_25, ACC: { ...FIX_10_ACC_25.ACC } }, timeZone: ZONE, sentAt: T0 }]);
@@ -171,7 +171,7 @@ describe.each(DIALECTS)('remote instructions on %s', (dialect) => {
     // another type still has its own two
     expect((await send(['H-ONE'], POSTBACK_COUNT)).Code).toBe(Code.Success);
     // the caller's next day: 00:00 +08:00 on the 21st
-    vi.setSystemTime(Date.UTC(2026, 10, 20, 16, 0, 0));
+    setClock(Date.UTC(2026, 10, 20, 16, 0, 0));
     expect((await data<Exceed[]>(calls.Exceedrestrict, { imeis: ['H-ONE'], type: 'ACQUISITION_FREQUENCY' }))[0]!.Count).toBe(0);
     // ...while for a caller in UTC it is still the 20th, the day of the two
     expect((await data<Exceed[]>(calls.Exceedrestrict, { imeis: ['H-ONE'], type: 'ACQUISITION_FREQUENCY', timeZone: '+00:00' }))[0]!.Count).toBe(2);
@@ -246,7 +246,7 @@ describe.each(DIALECTS)('remote instructions on %s', (dialect) => {
 
   it('withdraws a fresh instruction, which is then never delivered, and refuses an old or answered one', async () => {
     const [fresh] = (await data<{ List: Instruction[] }>(calls.SendInstruction, { imeis: ['H-FRESH'], params: POSTBACK_COUNT })).List;
-    vi.setSystemTime(T0 + 119_000);
+    setClock(T0 + 119_000);
     const w = await data<Instruction>(calls.WithdrawInstruction, { imei: 'H-FRESH', instructionId: fresh!.IdStr });
     expect(w).toMatchObject({ Status: 'WITHDRAWN', CanWithdraw: false });
     expect((await device('H-FRESH', '/batch', fix(T0))).body.instructions).toEqual([]);
@@ -254,12 +254,12 @@ describe.each(DIALECTS)('remote instructions on %s', (dialect) => {
     // withdrawn ones don't count against the day
     expect((await data<Exceed[]>(calls.Exceedrestrict, { imeis: ['H-FRESH'], type: 'POSTBACK_FREQUENCY' }))[0]!.Count).toBe(0);
 
-    vi.setSystemTime(T0);
+    setClock(T0);
     const [old] = (await data<{ List: Instruction[] }>(calls.SendInstruction, { imeis: ['H-FRESH'], params: POSTBACK_COUNT })).List;
-    vi.setSystemTime(T0 + 2 * MIN);
+    setClock(T0 + 2 * MIN);
     expect(await call(calls.WithdrawInstruction, { imei: 'H-FRESH', instructionId: old!.IdStr })).toMatchObject({ Code: Code.Failed, Msg: 'Instructions older than 2 minutes cannot be withdrawn.' });
     expect((await call(calls.WithdrawInstruction, { imei: 'H-FRESH', instructionId: old!.IdStr }, { lang: 'zh' })).Msg).toBe('超过 2 分钟的指令不能撤回。');
-    vi.setSystemTime(T0 + MIN);
+    setClock(T0 + MIN);
     await device('H-FRESH', '/batch', fix(T0));
     await device('H-FRESH', '/ack', { id: old!.Id, outcome: 'SUCCESSFUL', executedAt: T0 + MIN });
     expect(await call(calls.WithdrawInstruction, { imei: 'H-FRESH', instructionId: old!.IdStr })).toMatchObject({ Code: Code.Failed, Msg: 'This instruction is already Successful and cannot be withdrawn.' });
@@ -271,15 +271,15 @@ describe.each(DIALECTS)('remote instructions on %s', (dialect) => {
   it('marks an instruction its device did not fetch within its postback window plus the margin COMM_ERROR', async () => {
     // H-ONE now reports every 10 min, sent at 0/6/12/18 h: a window of 10 + 360 min, plus half of it
     const [sent] = (await data<{ List: Instruction[] }>(calls.SendInstruction, { imeis: ['H-ONE'], params: POSTBACK_COUNT })).List;
-    vi.setSystemTime(T0 + 370 * MIN + 185 * MIN - 1);
+    setClock(T0 + 370 * MIN + 185 * MIN - 1);
     await t.services.instructions.markCommErrors();
     expect((await history(['H-ONE'])).List.find((i) => i.Id === sent!.Id)!.Status).toBe('SENT');
-    vi.setSystemTime(T0 + 370 * MIN + 185 * MIN);
+    setClock(T0 + 370 * MIN + 185 * MIN);
     await t.services.instructions.markCommErrors();
     expect((await history(['H-ONE'], { status: 'COMM_ERROR' })).List.map((i) => i.Id)).toContain(sent!.Id);
     expect((await events(sent!.Id)).map((e) => (e as unknown as { status: string }).status)).toEqual(['SENT', 'COMM_ERROR']);
     // too late for an acknowledgement
-    expect((await device('H-ONE', '/ack', { id: sent!.Id, outcome: 'SUCCESSFUL', executedAt: Date.now() })).status).toBe(404);
+    expect((await device('H-ONE', '/ack', { id: sent!.Id, outcome: 'SUCCESSFUL', executedAt: clockNow() })).status).toBe(404);
   });
 
   it('stores one of two Sends racing for the last slot of the day', async () => {

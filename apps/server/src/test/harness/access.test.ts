@@ -3,6 +3,8 @@ import { type AccessRule, accessRules, API_BASE, type CallDef, calls, Code, isAc
 import { DIALECTS } from '../helper.js';
 import { bodyFor, ruleKinds, subjectFields } from './bodies.js';
 import { buildWorld, send, type Subject, type World } from './world.js';
+import { useFixedClock } from '../clock.js';
+import { NOW } from '../fixed-time.js';
 
 /**
  * The authorization harness (issue 11 item 1), generated from the contract: every call × every kind of
@@ -81,6 +83,8 @@ function sealFields(body: Record<string, unknown>, fields: readonly string[], pu
 
 describe.each(DIALECTS)('the access walk on %s', (dialect) => {
   let w: World;
+  // The world's shares are made around the server's clock, and read against it: fixed at NOW.
+  useFixedClock(NOW);
   /** The server key sealed fields go to. */
   let publicKey = '';
   /** Calls the owner made with success: the generated bodies reach the handlers, not just the schema. */

@@ -1,10 +1,11 @@
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { calls, Code, type ShareRecord } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../helper.js';
 import { deviceCalls } from '../device-calls.js';
 import { BACKGROUND_JOBS, caseDevice, GRANT_ENDINGS, type GrantCase, SELF_ACTING_RULES, ZONE } from './self-acting.js';
+import { useFixedClock } from '../clock.js';
 
 /** The jobs buildApp starts, by name (jobs/runner.ts startJobs, wrapped). */
 const started = vi.hoisted(() => new Set<string>());
@@ -49,8 +50,9 @@ describe.each(DIALECTS)('rules that act on their own stop when the grant ends, o
   let sink: SMTPServer;
   let n = 0;
 
+  // The server's clock (and the signatures) fixed at T0 for each test and the data made before them.
+  useFixedClock(T0);
   beforeAll(async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: T0 });
     sink = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],
@@ -75,9 +77,7 @@ describe.each(DIALECTS)('rules that act on their own stop when the grant ends, o
   afterAll(async () => {
     await t?.close();
     await new Promise<void>((resolve) => sink.close(() => resolve()));
-    vi.useRealTimers();
   });
-  afterEach(() => vi.setSystemTime(T0));
 
   it.each(CASES)('%s', async (_name, rule, ending) => {
     n += 1;

@@ -1,8 +1,9 @@
-import { expect, vi } from 'vitest';
+import { expect } from 'vitest';
 import { API_BASE, calls, Code, DeviceStatus, DeviceType, type DownloadTask, type Fence, type IngestAnswer, LanguageId, signedHeaders, SpeciesType } from '@wildtrack/contract';
 import { recordInstructionEvent } from '../../db/shared-writes.js';
 import type { TestApp } from '../helper.js';
 import type { deviceCalls } from '../device-calls.js';
+import { now as clockNow, setClock } from '../clock.js';
 
 /**
  * The rules that act on their own (issue 26 "Deliver as well" 2): what a share's recipient sets going while
@@ -83,7 +84,7 @@ export const SELF_ACTING_RULES: readonly SelfActingRule[] = [
     right: 'RemoteInstr',
     async arrange(c) {
       await asRecipient<Fence>(c, calls.CreateFence, fenceBody(`remote ${c.imei}`, c.imei, 1));
-      const next = fixClock(Date.now());
+      const next = fixClock(clockNow());
       await c.device.batch(c.imei, [[next(), ...OUTSIDE]]);
       let inside = false;
       const sent = async () => Number((await c.t.database.db.selectFrom('instructions').select((eb) => eb.fn.countAll<number>().as('n')).where('device_id', '=', c.deviceId).executeTakeFirstOrThrow()).n);
@@ -102,7 +103,7 @@ export const SELF_ACTING_RULES: readonly SelfActingRule[] = [
     right: 'RemoteInstr',
     async arrange(c) {
       const fence = await asRecipient<Fence>(c, calls.CreateFence, fenceBody(`on-board ${c.imei}`, c.imei, 2));
-      const next = fixClock(Date.now());
+      const next = fixClock(clockNow());
       const handed = (a: IngestAnswer) => (a.fenceRules ?? []).some((r) => r.fenceId === fence.Id && !r.removed);
       return { act: async () => handed(await c.device.batch(c.imei, [[next(), ...OUTSIDE]])) };
     },
@@ -121,7 +122,7 @@ export const SELF_ACTING_RULES: readonly SelfActingRule[] = [
       return {
         async act() {
           const before = c.mailsTo(c.recipientEmail);
-          await recordInstructionEvent(c.t.database.db, { deviceId: c.deviceId, instructionId: 100 + n++, type: 'SetWork', status: 'SENT', error: null, at: Date.now() });
+          await recordInstructionEvent(c.t.database.db, { deviceId: c.deviceId, instructionId: 100 + n++, type: 'SetWork', status: 'SENT', error: null, at: clockNow() });
           // seen on one pass, mailed on the next
           const sent = (await mail.tick()) + (await mail.tick());
           if (sent > 0) await expect.poll(() => c.mailsTo(c.recipientEmail), { timeout: 10_000 }).toBeGreaterThan(before);
@@ -136,7 +137,7 @@ export const SELF_ACTING_RULES: readonly SelfActingRule[] = [
     async arrange(c) {
       const text = (ms: number) => new Date(ms + 8 * HOUR).toISOString().slice(0, 19).replace('T', ' ');
       const task = await asRecipient<DownloadTask>(c, calls.CreateDownloadTask, {
-        imeis: [c.imei], kinds: ['fix'], startTime: text(c.window.from), endTime: text(Date.now()), fileType: 'csv', timeZone: ZONE,
+        imeis: [c.imei], kinds: ['fix'], startTime: text(c.window.from), endTime: text(clockNow()), fileType: 'csv', timeZone: ZONE,
       });
       await expect
         .poll(async () => (await asRecipient<{ List: DownloadTask[] }>(c, calls.GetDownloadTaskListByPage, { currentPage: 1, pageSize: 20, timeZone: ZONE })).List.find((x) => x.IdStr === task.IdStr)?.Status)
@@ -148,7 +149,7 @@ export const SELF_ACTING_RULES: readonly SelfActingRule[] = [
           const res = await c.t.app.inject({
             method: 'POST',
             url: API_BASE + def.path,
-            headers: { ...signedHeaders({ token: c.recipient, path: def.path, body, lcid: LanguageId.en }), 'content-type': 'application/json' },
+            headers: { ...signedHeaders({ token: c.recipient, path: def.path, body, lcid: LanguageId.en, now: clockNow() }), 'content-type': 'application/json' },
             payload: body,
           });
           return res.statusCode === 200 && String(res.headers['content-type']).includes('zip');
@@ -195,7 +196,7 @@ export const GRANT_ENDINGS: readonly GrantEnding[] = [
     applies: () => true,
     // the clock past the window's end; no job runs in between (every rule must ask as it acts)
     end: async (c) => {
-      vi.setSystemTime(c.window.to + 10 * MIN);
+      setClock(c.window.to + 10 * MIN);
     },
   },
   {

@@ -7,6 +7,8 @@ import { API_BASE, type CallDef, calls, LanguageId, signedHeaders } from '@wildt
 import { DIALECTS } from '../helper.js';
 import { bodyFor } from './bodies.js';
 import { buildWorld, type World } from './world.js';
+import { now as clockNow, useFixedClock } from '../clock.js';
+import { NOW } from '../fixed-time.js';
 
 /**
  * Multipart cuts and slow bodies per upload call (issue 26, "Deliver as well" 2): every call that takes an
@@ -94,7 +96,7 @@ function startUpload(port: number, def: CallDef, token: string | undefined, fiel
   socket.on('close', () => (closed = true));
   socket.on('error', () => undefined);
   const headers = {
-    ...signedHeaders({ token, path: def.path, body: undefined, lcid: LanguageId.en }),
+    ...signedHeaders({ token, path: def.path, body: undefined, lcid: LanguageId.en, now: clockNow() }),
     host: '127.0.0.1',
     'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
     'content-length': String(DECLARED),
@@ -108,6 +110,8 @@ function startUpload(port: number, def: CallDef, token: string | undefined, fiel
 
 describe.each(DIALECTS)('multipart cuts and slow bodies per upload call on %s', (dialect) => {
   let world: World;
+  // The world's shares are made around the server's clock, and read against it: fixed at NOW.
+  useFixedClock(NOW);
   let port: number;
   const uploads: [string, CallDef][] = [];
   const found: { path: string; kind: CaseKind }[] = [];
@@ -123,7 +127,7 @@ describe.each(DIALECTS)('multipart cuts and slow bodies per upload call on %s', 
       const res = await world.t.app.inject({
         method: 'POST',
         url: API_BASE + def.path,
-        headers: { ...signedHeaders({ token: world.owner.token, path: def.path, body: undefined, lcid: LanguageId.en }), 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+        headers: { ...signedHeaders({ token: world.owner.token, path: def.path, body: undefined, lcid: LanguageId.en, now: clockNow() }), 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
         payload: `--${BOUNDARY}--\r\n`,
       });
       if (res.statusCode !== 415) uploads.push([name, def]);

@@ -22,6 +22,7 @@ import type { DialectName } from '../../db/dialect.js';
 import { DeviceRepository } from '../../modules/device/repository.js';
 import { SAMPLES_ORG } from '../../modules/device/samples.js';
 import { createTestApp, type TestApp } from '../helper.js';
+import { now as clockNow } from '../clock.js';
 
 /**
  * The world the generated harnesses walk: an organisation that owns devices and folders, a user it
@@ -92,7 +93,8 @@ export async function buildWorld(dialect: DialectName, env: Record<string, strin
   const t = await createTestApp(dialect, { DOWNLOAD_TASKS: 'off', ...env });
   const db = t.database.db;
   const repo = new DeviceRepository(db);
-  const now = Date.now();
+  // The server's clock: the shares' windows are made around the instant the test fixed it at.
+  const now = clockNow();
   // The experience devices' organisation with one device of its own (the full sample fleet takes seconds to make).
   const samplesOrg = await repo.createOrg(SAMPLES_ORG, true, now);
 
@@ -435,7 +437,7 @@ export async function send(t: TestApp, def: CallDef, body: unknown, token: strin
     const file = `--${boundary}\r\nContent-Disposition: form-data; name="harness-part"; filename="harness.txt"\r\nContent-Type: text/plain\r\n\r\nx\r\n`;
     const payload = raw ?? `${fields}${file}--${boundary}--\r\n`;
     sent = payload;
-    const headers = signedHeaders({ token, path: def.path, body: undefined, lcid: LanguageId[lang] });
+    const headers = signedHeaders({ token, path: def.path, body: undefined, lcid: LanguageId[lang], now: clockNow() });
     headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
     started = performance.now();
     cpu = process.cpuUsage();
@@ -447,11 +449,11 @@ export async function send(t: TestApp, def: CallDef, body: unknown, token: strin
     sent = url;
     started = performance.now();
     cpu = process.cpuUsage();
-    res = await t.app.inject({ method: 'GET', url: API_BASE + url, headers: signedHeaders({ token, method: 'GET', path: url, body: undefined, lcid: LanguageId[lang] }), remoteAddress: nextAddress() });
+    res = await t.app.inject({ method: 'GET', url: API_BASE + url, headers: signedHeaders({ token, method: 'GET', path: url, body: undefined, lcid: LanguageId[lang], now: clockNow() }), remoteAddress: nextAddress() });
   } else {
     const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body));
     sent = payload ?? '';
-    const headers = signedHeaders({ token, path: def.path, body: payload, lcid: LanguageId[lang], requestCode });
+    const headers = signedHeaders({ token, path: def.path, body: payload, lcid: LanguageId[lang], requestCode, now: clockNow() });
     if (payload !== undefined) headers['content-type'] = 'application/json';
     started = performance.now();
     cpu = process.cpuUsage();
