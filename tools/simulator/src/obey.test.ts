@@ -20,6 +20,7 @@ describe.each(DIALECTS)('simulated devices obey instructions, as stored on %s', 
   let base: string;
   let token: string;
   let orgId: number;
+  // The wall clock, as said above: the simulator's client signs and acknowledges on it, as a live device does.
   const now = Date.now();
   const T0 = Math.floor((now - 30 * HOUR) / HOUR) * HOUR;
   let serial = 0;

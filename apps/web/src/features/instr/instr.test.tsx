@@ -1,6 +1,6 @@
 import { Code, InstrSupportFlag, SensorFlag, type Instruction } from '@wildtrack/contract';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../app/providers';
 import { clearSession } from '../../lib/session';
 import { getTreeSelection, resetTreeSelection, setTreeSelection } from '../../widgets/device-tree';
@@ -9,6 +9,9 @@ import { deviceDetail, folder, tree, treeDevice } from '../../test/devices';
 import { callsTo, envelope, fakeServer } from '../../test/server';
 import { signInForTest } from '../../test/session';
 import { InstrPage } from './InstrPage';
+
+/** The instant the tests run at (Date faked, the timers real): the sample instruction was sent then. */
+const SENT_AT = Date.UTC(2026, 10, 24, 2, 0, 0); // 2026-11-24 10:00 at +08:00
 
 const A = '860000000000011';
 const B = '860000000000012';
@@ -41,7 +44,7 @@ export function instruction(overrides: Partial<Instruction> = {}): Instruction {
     TimeZone: '+08:00',
     Status: 'SENT',
     SendTime: '2026-11-24 10:00:00',
-    SendAt: Date.now(),
+    SendAt: SENT_AT,
     EstimateExecuteTime: '2026-11-24 10:10:00',
     ExecuteTime: '',
     ErrorMessage: '',
@@ -53,10 +56,14 @@ export function instruction(overrides: Partial<Instruction> = {}): Instruction {
 const emptyHistory = () => envelope(Code.Success, '', { List: [], Total: 0 });
 
 beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'], now: SENT_AT });
   signInForTest();
   resetTreeSelection();
 });
-afterEach(() => clearSession());
+afterEach(() => {
+  clearSession();
+  vi.useRealTimers();
+});
 
 function renderPage() {
   setTreeSelection('instr', { checkedKeys: [`d:-1:${A}`, `d:-1:${B}`] });

@@ -9,7 +9,7 @@ afterEach(() => Cookies.remove('wildtrack_chosen_time_zone', { path: '/' }));
 
 describe('sign-in values', () => {
   it("sends the browser's time zone unless the user chose one", () => {
-    const now = new Date();
+    const now = new Date(Date.UTC(2026, 10, 1));
     expect(signInTimeZone(now)).toBe(offsetOfDate(now));
     rememberTimeZone('-05:00');
     expect(signInTimeZone(now)).toBe('-05:00');
