@@ -36,7 +36,7 @@ export async function runChild(format: string, dbFile: string, deviceId: number,
     const { default: ExcelJS } = await import('exceljs');
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
     const sheet = workbook.addWorksheet('positions');
-    sheet.addRow(headersOf('fix', 'en')).commit();
+    sheet.addRow(headersOf('fix', 'en', '+00:00')).commit();
     const repo = new ExportRepository(database.db);
     const device = (await repo.device(IMEI))!;
     for await (const batch of tableRows('fix', { repo, device, q: { deviceId, from: range.startTime, to: range.endTime }, lang: 'en', zone: ZONE })) {

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse';
 import { connect, migrateToLatest } from '../../apps/server/src/db/connect.js';
-import { movebankServices } from '../../apps/server/src/import-services.js';
+import { movebankServices } from '../../apps/server/src/app.js';
 import { importMovebank } from '../../apps/server/src/modules/movebank/index.js';
 
 // The project's shared data beside the repository (../shared/data), as on any fresh clone.

@@ -54,14 +54,19 @@ async function openContext(locale: 'zh-CN' | 'en-US', opts: { signedIn?: boolean
   const state = opts.signedIn ? signedInState.get(locale) : undefined;
   // Chinese with the console's animations, English with reduced motion (antd's motion off): the dialogs'
   // first fields must take the focus either way.
-  const context = await newContext(setup.browser, locale, state, locale === 'zh-CN' ? 'no-preference' : 'reduce');
+  const context = await newContext(setup.browser, locale, { storageState: state, motion: locale === 'zh-CN' ? 'no-preference' : 'reduce' });
   if (state) fromState.add(context);
   context.setDefaultTimeout(30_000);
   await offline(context, setup.server.baseUrl);
   return context;
 }
 
-/** Only the local server answers: every other host fails, as on a field laptop without a network. */
+/**
+ * Only the local server answers: every other host fails, as on a field laptop without a network. Still a
+ * route here, not newContext's `offline` (which keeps the HTTP cache on): in its one run with that (load 13),
+ * the English /device audit ran while the device table was still loading (scrollable-region-focusable on
+ * its empty body, an empty heading); whether the cache made that likelier is not known, so this stays.
+ */
 async function offline(context: BrowserContext, baseUrl: string): Promise<void> {
   await context.route(
     (url) => !url.href.startsWith(baseUrl),
@@ -78,10 +83,15 @@ type Finding = string;
  */
 async function audit(page: Page, where: string): Promise<Finding[]> {
   await animationsSettled(page);
+  // the page as it stands once its lists have loaded: a table half-way through its first load (its spinner
+  // over an empty, sideways-scrolling body) failed scrollable-region-focusable in CI of 466364f and here 2 of 4
+  // runs, a state no user audits
+  await page.locator('.ant-table-wrapper .ant-spin-spinning').first().waitFor({ state: 'detached' });
   const results = await new AxeBuilder({ page }).analyze();
   const lines = results.violations.map(
-    (v) => `${where}: ${v.id} [${v.impact}] ${v.help}\n${v.nodes.slice(0, 6).map((n) => `    ${n.target.join(' ')} :: ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300)}`).join('\n')}`,
+    (v) => `${where}: ${v.id} [${v.impact}] ${v.help}\n${v.nodes.slice(0, 6).map((n) => `    ${n.target.join(' ')} :: ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300)}\n      ${n.html.slice(0, 300)}`).join('\n')}`,
   );
+  if (results.violations.some((v) => v.impact === 'serious' || v.impact === 'critical')) await screenshot(page, `debug-a11y-${where.replace(/[^\w]+/g, '-')}`);
   appendFileSync(join(screenshotDir, 'a11y-violations.log'), lines.length ? `${lines.join('\n')}\n` : `${where}: none\n`);
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

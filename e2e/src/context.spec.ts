@@ -1,5 +1,5 @@
 import { parseTime } from '@wildtrack/contract';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { animationsSettled, chooseUserMenuItem, newContext, recordBodies, screenshot, serverAndBrowser, signIn } from './harness';
 
@@ -28,11 +28,6 @@ const cases = [
     t: { device: 'Device list', track: 'Location', map: 'Map display', map2d: '2D map', map3d: '3D earth', work: 'Work status', settings: 'Settings', unknown: 'not among your devices', signOut: 'Sign out' },
   },
 ];
-
-/** Only the local server answers: every other host is refused. */
-async function offline(context: BrowserContext, baseUrl: string): Promise<void> {
-  await context.route('**/*', (route) => (route.request().url().startsWith(baseUrl) ? route.continue() : route.abort('blockedbyclient')));
-}
 
 const search = (page: Page) => new URL(page.url()).searchParams;
 
@@ -82,19 +77,18 @@ describe.each(cases)('context kept ($locale)', ({ locale, tag, imeis, t }) => {
       await setup.server.cli('register-device', '--org', 'Wildtrack', '--imei', imei, '--caption', `Context ${tag} ${imei.slice(-3)}`, '--sensors', 'GNSS', '--species', 'bird', '--folder', `Context-${tag}`);
     }
     const base = setup.server.baseUrl;
-    const context = await newContext(setup.browser, locale);
+    // only the local server answers: every other host is refused
+    const context = await newContext(setup.browser, locale, { offline: base });
     // both cores are shared with the other specs: a screen's first load may take a while
     context.setDefaultTimeout(30_000);
-    await offline(context, base);
     const page = await context.newPage();
     // the bodies of the fix-page queries /track sends
     const fixCalls = recordBodies(page, (url) => (url.pathname.endsWith('/api/Fix/GetListByPage') ? 'fix' : null));
     const fixQueries = (): Record<string, unknown>[] => fixCalls.map((c) => c.body);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    const other = await newContext(setup.browser, locale);
+    const other = await newContext(setup.browser, locale, { offline: base });
     other.setDefaultTimeout(30_000);
-    await offline(other, base);
     // whether the /track table had its checkbox column in its first frame: a link opened before the tree
     // loaded must show the device with its rights, not with none and then its rights
     await other.addInitScript(() => {

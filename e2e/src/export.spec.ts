@@ -15,8 +15,8 @@ const setup = serverAndBrowser();
 const stork = sampleFleet().find((d) => d.profile.id === 'stork')!;
 
 const cases = [
-  { locale: 'zh-CN' as const, tag: 'zh', texts: catalogue('zh-CN.json'), headers: ['IMEI', '定位时间', '经度', '纬度'], kind: '定位' },
-  { locale: 'en-US' as const, tag: 'en', texts: catalogue('en-US.json'), headers: ['IMEI', 'PickTime', 'Longitude', 'Latitude'], kind: 'positions' },
+  { locale: 'zh-CN' as const, tag: 'zh', texts: catalogue('zh-CN.json'), headers: ['IMEI', '定位时间 (UTC+08:00)', '经度', '纬度'], kind: '定位' },
+  { locale: 'en-US' as const, tag: 'en', texts: catalogue('en-US.json'), headers: ['IMEI', 'PickTime (UTC+08:00)', 'Longitude', 'Latitude'], kind: 'positions' },
 ];
 
 /** A zip's entries (an .xlsx is one): read from its central directory, stored or deflated. */
@@ -36,10 +36,19 @@ function zipEntries(zip: Buffer): Map<string, Buffer> {
   return out;
 }
 
-/** The rows of the first sheet, each cell's text (inline strings and numbers as the server writes them). */
+/** A date cell's number (days since 1899-12-30, the file's local time) as the CSV writes that time ('.SSS' in style 2). */
+function dateText(serial: string, style: string): string {
+  const ms = Math.round((Number(serial) - 25569) * 86_400_000);
+  const text = new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+  return style === '2' ? `${text}.${String(ms % 1000).padStart(3, '0')}` : text;
+}
+
+/** The rows of the first sheet, each cell's text (inline strings, numbers, and date cells as dateText). */
 function sheetRows(xlsx: Buffer): string[][] {
   const xml = zipEntries(xlsx).get('xl/worksheets/sheet1.xml')!.toString('utf8');
-  return [...xml.matchAll(/<row r="\d+">(.*?)<\/row>/g)].map(([, cells]) => [...cells!.matchAll(/<c [^>]*>(?:<is><t>(.*?)<\/t><\/is>|<v>(.*?)<\/v>)<\/c>/g)].map((m) => m[1] ?? m[2] ?? ''));
+  return [...xml.matchAll(/<row r="\d+">(.*?)<\/row>/g)].map(([, cells]) =>
+    [...cells!.matchAll(/<c [^>]*?(?: s="(\d+)")?>(?:<is><t>(.*?)<\/t><\/is>|<v>(.*?)<\/v>)<\/c>/g)].map((m) => (m[1] && m[3] !== undefined ? dateText(m[3], m[1]) : (m[2] ?? m[3] ?? ''))),
+  );
 }
 
 async function exportAs(page: Page, type: 'csv' | 'xls', t: (key: string, vars?: Record<string, string | number>) => string, shot: string): Promise<{ download: Download; bytes: Buffer }> {
@@ -67,7 +76,9 @@ describe.each(cases)('exports ($tag)', ({ locale, tag, texts, headers, kind }) =
     try {
       await signIn(page, setup.server.baseUrl, setup.server.admin);
       await page.waitForURL(`${setup.server.baseUrl}/device`, { timeout: 90_000 });
-      await page.goto(`${setup.server.baseUrl}/track?device=${stork.imei}&span=1`);
+      // three days, not one: a span is whole days in the browser's zone (Asia/Shanghai), so "the last day" just
+      // after midnight there (16:00 UTC, CI of 466364f) held the stork's first fix of the day or none
+      await page.goto(`${setup.server.baseUrl}/track?device=${stork.imei}&span=3`);
       await page.locator(`[data-testid="track-page"][data-imei="${stork.imei}"]`).waitFor({ timeout: 60_000 });
       await page.getByTestId('export-button-fix').waitFor();
 
@@ -84,7 +95,9 @@ describe.each(cases)('exports ($tag)', ({ locale, tag, texts, headers, kind }) =
       expect(rows[0]!.slice(0, 4)).toEqual(headers);
       // the same fixes as the CSV (the stork's live fixes may have added some in between)
       expect(rows.length).toBeGreaterThanOrEqual(lines.length);
+      // the time a date cell (issue 28 item 3), the same time as the CSV's text
       expect(rows[1]!.slice(0, 2)).toEqual(lines[1]!.split(',').slice(0, 2));
+      expect(zipEntries(xlsx.bytes).get('xl/worksheets/sheet1.xml')!.toString('utf8')).toMatch(/<c r="B2" s="[12]"><v>\d+\.?\d*<\/v><\/c>/);
       await screenshot(page, `export-done-${tag}`);
     } finally {
       await context.close();

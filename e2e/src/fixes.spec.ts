@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { animationsSettled, newContext, type RunningServer, screenshot, serverAndBrowser, signIn } from './harness';
 
@@ -54,11 +54,6 @@ function countFixes(file: string, imei: string, where: string): number {
   } finally {
     db.close();
   }
-}
-
-/** Only the local server answers: every other host is refused. */
-async function offline(context: BrowserContext, baseUrl: string): Promise<void> {
-  await context.route('**/*', (route) => (route.request().url().startsWith(baseUrl) ? route.continue() : route.abort('blockedbyclient')));
 }
 
 /** Chooses the device in the tree (the search narrows it to one) and waits for its /track view. */
@@ -124,8 +119,8 @@ describe.each(cases)('fixes on /track ($locale, 1280×720)', ({ locale, tag, ime
     await server.cli('register-device', '--org', 'Wildtrack', '--imei', imei, '--caption', `Egret ${tag}`, '--sensors', 'GNSS', '--species', 'bird', '--folder', `Marsh-${tag}`);
     seed(server.databaseFile, imei);
 
-    const context = await newContext(setup.browser, locale);
-    await offline(context, server.baseUrl);
+    // only the local server answers: every other host is refused
+    const context = await newContext(setup.browser, locale, { offline: server.baseUrl });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));

@@ -393,19 +393,50 @@ export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
  * The profile asks for reduced motion unless `motion` says otherwise: the console then draws antd's dialogs,
  * menus and tooltips without their animations (as for a user who set that in the system), so that a spec
  * waits for no animation and the software-rendered browser draws fewer frames. accessibility.spec keeps one
- * language with motion, as most users see the console.
+ * language with motion, as most users see the console. With `offline` (a server's base URL), only that
+ * server answers (offlineOptions).
  */
 export async function newContext(
   browser: Browser,
   locale: 'zh-CN' | 'en-US',
-  storageState?: StorageState,
-  motion: 'reduce' | 'no-preference' = 'reduce',
+  options: { storageState?: StorageState; motion?: 'reduce' | 'no-preference'; offline?: string } = {},
 ): Promise<BrowserContext> {
-  const context = await browser.newContext({ locale, viewport: { width: 1366, height: 820 }, timezoneId: 'Asia/Shanghai', reducedMotion: motion, ...(storageState ? { storageState } : {}) });
+  const { storageState, motion = 'reduce', offline } = options;
+  const context = await browser.newContext({
+    locale, viewport: { width: 1366, height: 820 }, timezoneId: 'Asia/Shanghai', reducedMotion: motion,
+    ...(storageState ? { storageState } : {}), ...(offline ? offlineOptions(offline) : {}),
+  });
   // 30 s per step: on a busy 2-core machine (CI with other work beside it) a click or a SwiftShader
   // screenshot took over 10 s; a step that never happens still fails, only later.
   context.setDefaultTimeout(30_000);
   return context;
+}
+
+/** The port a proxy is sent to that nothing listens on (the discard port). */
+const NO_PROXY_THERE = 'http://127.0.0.1:9';
+
+/**
+ * Browser-context options under which only the server at `baseUrl` answers and every other host fails
+ * (net::ERR_PROXY_CONNECTION_FAILED), as on a field laptop without a network: every request goes to a proxy
+ * that is not there, but those to the server's own host and port. Not context.route: any route makes
+ * Playwright intercept every request of the context and turns the browser's HTTP cache off (crNetworkManager),
+ * so each page load fetched and compiled the console's bundles again (cesium 3.8 MB, maplibre 1.1 MB); six
+ * screen loads took 26.9 s with a route against 17-19 s without (three rounds each, back to back).
+ * otherHosts lists what the pages asked of other hosts.
+ */
+export function offlineOptions(baseUrl: string): { proxy: { server: string; bypass: string } } {
+  return { proxy: { server: NO_PROXY_THERE, bypass: new URL(baseUrl).host } };
+}
+
+/** The hosts other than `baseUrl`'s that the context's pages sent requests to (refused under offlineOptions), as they are sent. */
+export function otherHosts(context: BrowserContext, baseUrl: string): string[] {
+  const own = new URL(baseUrl).host;
+  const hosts: string[] = [];
+  context.on('request', (req) => {
+    const { host } = new URL(req.url());
+    if (host !== own && !req.url().startsWith('data:') && !req.url().startsWith('blob:')) hosts.push(host);
+  });
+  return hosts;
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
@@ -518,6 +549,23 @@ export async function chooseUserMenuItem(page: Page, item: string | RegExp, open
   // What opened may still be zooming in: a click on it now can land where a control is not yet (a
   // settings switch clicked mid-animation stayed off, seen once on a busy machine).
   await animationsSettled(page);
+}
+
+/** Picks a zone in the settings dialog's select by searching for it; a pick lost in the dropdown's animation is made again. */
+export async function pickZone(page: Page, zone: string): Promise<void> {
+  const select = page.getByTestId('settings-time-zone');
+  for (let attempt = 1; ; attempt++) {
+    await select.click();
+    await select.getByRole('combobox').fill(zone.slice(0, 3));
+    await page.locator(`.ant-select-item-option[title="${zone}"]`).click();
+    try {
+      await select.filter({ hasText: zone }).waitFor({ timeout: 5_000 });
+      return;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 /**

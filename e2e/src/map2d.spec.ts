@@ -1,6 +1,6 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { chooseBaseLayer, newContext, onScreen, screenshot, serverAndBrowser, signIn } from './harness';
+import { chooseBaseLayer, newContext, onScreen, otherHosts, screenshot, serverAndBrowser, signIn } from './harness';
 import { imeiWithCheck } from '@wildtrack/simulator';
 import { pixelsOfColour } from './perf';
 
@@ -50,19 +50,6 @@ const cases = [
   },
 ];
 
-/** Only the local server answers: every other host fails, as on a field laptop without a network. */
-async function offline(context: BrowserContext, baseUrl: string): Promise<string[]> {
-  const blocked: string[] = [];
-  await context.route(
-    (url) => !url.href.startsWith(baseUrl),
-    (route) => {
-      blocked.push(new URL(route.request().url()).host);
-      return route.abort('internetdisconnected');
-    },
-  );
-  return blocked;
-}
-
 interface LegendRow {
   imei: string;
   index: number;
@@ -103,8 +90,9 @@ async function chooseDevice(page: Page, imei: string): Promise<void> {
 
 describe.each(cases)('2D map ($locale)', ({ locale, t }) => {
   it('shows the offline basemap without a network, switches layers, and replays two devices in sync', async () => {
-    const context = await newContext(setup.browser, locale);
-    const blocked = await offline(context, setup.server.baseUrl);
+    // Only the local server answers: every other host fails, as on a field laptop without a network.
+    const context = await newContext(setup.browser, locale, { offline: setup.server.baseUrl });
+    const blocked = otherHosts(context, setup.server.baseUrl);
     const page = await context.newPage();
     try {
       // Signed in from /map2d itself: /device's tree picks its first device by default, and the maps open

@@ -1,8 +1,8 @@
 import { formatTime } from '@wildtrack/contract';
 import { IngestClient, imeiWithCheck } from '@wildtrack/simulator';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { animationsSettled, newContext, screenshot, serverAndBrowser, signIn } from './harness';
+import { animationsSettled, newContext, otherHosts, screenshot, serverAndBrowser, signIn } from './harness';
 
 /**
  * Maps that tell one story (issue 12 item 5), in zh-CN and en-US, with no network beyond the local server:
@@ -94,19 +94,6 @@ const cases = [
   },
 ];
 
-/** Only the local server answers: every other host fails, as on a field laptop without a network. */
-async function offline(context: BrowserContext, baseUrl: string): Promise<string[]> {
-  const blocked: string[] = [];
-  await context.route(
-    (url) => !url.href.startsWith(baseUrl),
-    (route) => {
-      blocked.push(new URL(route.request().url()).host);
-      return route.abort('internetdisconnected');
-    },
-  );
-  return blocked;
-}
-
 /** expect.poll with room for a busy machine (its default gives up after a second). */
 function poll<T>(fn: () => Promise<T> | T, options: { timeout?: number } = {}) {
   return expect.poll(fn, { timeout: 30_000, ...options });
@@ -183,9 +170,9 @@ async function arrowTo(page: Page, tree: Locator, caption: string): Promise<void
 
 describe.each(cases)('devices without fixes, chosen by keyboard ($locale)', ({ locale, t }) => {
   it("the picker's tree by keyboard (one tab stop, arrows, Space and Enter, Esc); /map2d shows the two devices' empty state", async () => {
-    const context = await newContext(setup.browser, locale);
+    // Only the local server answers: every other host fails, as on a field laptop without a network.
+    const context = await newContext(setup.browser, locale, { offline: setup.server.baseUrl });
     context.setDefaultTimeout(45_000);
-    await offline(context, setup.server.baseUrl);
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -279,11 +266,10 @@ describe.each(cases)('devices without fixes, chosen by keyboard ($locale)', ({ l
 
 describe.each(cases)('maps that tell one story ($locale)', ({ locale, t }) => {
   it('2D: marker at the range end, moving name, follow and fit, scale bar, stand-in layer, 1:10m coast, tree picker', async () => {
-    const context = await newContext(setup.browser, locale);
+    const context = await newContext(setup.browser, locale, { offline: setup.server.baseUrl });
     // The page's thread is now and then busy for seconds (the screens' code fetched and compiled in
     // advance after sign-in, the globe's 3.8 MB among it): single steps get more time than the default.
     context.setDefaultTimeout(45_000);
-    await offline(context, setup.server.baseUrl);
     const page = await context.newPage();
     try {
       await signIn(page, setup.server.baseUrl, setup.server.admin);
@@ -404,9 +390,9 @@ describe.each(cases)('maps that tell one story ($locale)', ({ locale, t }) => {
   }, 300_000);
 
   it('3D: the camera over the track, the 1:10m coast offline, the same popup, a distance legend, follow and fit, no ion logo; /track has the scale bar and fit', async () => {
-    const context = await newContext(setup.browser, locale);
+    const context = await newContext(setup.browser, locale, { offline: setup.server.baseUrl });
     context.setDefaultTimeout(45_000);
-    const blocked = await offline(context, setup.server.baseUrl);
+    const blocked = otherHosts(context, setup.server.baseUrl);
     const page = await context.newPage();
     try {
       await signIn(page, setup.server.baseUrl, setup.server.admin);

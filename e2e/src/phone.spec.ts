@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { animationsSettled, screenshot, serverAndBrowser, signIn } from './harness';
+import { animationsSettled, offlineOptions, screenshot, serverAndBrowser, signIn } from './harness';
 
 /**
  * Issue 12 item 7, phones: at 390×844 (a phone held upright) /track (range, table, map) and both maps
@@ -20,13 +20,9 @@ const cases = [
 ];
 
 async function phoneContext(browser: Browser, locale: 'zh-CN' | 'en-US'): Promise<BrowserContext> {
-  const context = await browser.newContext({ locale, viewport: PHONE, isMobile: true, hasTouch: true, timezoneId: 'Asia/Shanghai' });
-  context.setDefaultTimeout(15_000);
   // Only the local server answers: every other host fails, as on a field laptop without a network.
-  await context.route(
-    (url) => !url.href.startsWith(setup.server.baseUrl),
-    (route) => route.abort('internetdisconnected'),
-  );
+  const context = await browser.newContext({ locale, viewport: PHONE, isMobile: true, hasTouch: true, timezoneId: 'Asia/Shanghai', ...offlineOptions(setup.server.baseUrl) });
+  context.setDefaultTimeout(15_000);
   return context;
 }
 

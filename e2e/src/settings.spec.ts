@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, it } from 'vitest';
-import { type Account, chooseUserMenuItem, newContext, recordBodies, screenshot, serverAndBrowser, signIn } from './harness';
+import { type Account, chooseUserMenuItem, newContext, pickZone, recordBodies, screenshot, serverAndBrowser, signIn } from './harness';
 
 /**
  * The settings dialog (§2.4 Settings) in both languages: opened from the user menu, a map-service key that
@@ -80,23 +80,6 @@ const cases = [
 /** Opens the dialog from the user menu. */
 async function openSettings(page: Page, label: string): Promise<void> {
   await chooseUserMenuItem(page, new RegExp(`${label}$`), page.getByTestId('settings-form'));
-}
-
-/** Picks a zone in the dialog's select by searching for it; a pick lost in the dropdown's animation is made again. */
-async function pickZone(page: Page, zone: string): Promise<void> {
-  const select = page.getByTestId('settings-time-zone');
-  for (let attempt = 1; ; attempt++) {
-    await select.click();
-    await select.getByRole('combobox').fill(zone.slice(0, 3));
-    await page.locator(`.ant-select-item-option[title="${zone}"]`).click();
-    try {
-      await select.filter({ hasText: zone }).waitFor({ timeout: 5_000 });
-      return;
-    } catch (e) {
-      if (attempt >= 3) throw e;
-      await page.keyboard.press('Escape');
-    }
-  }
 }
 
 /** The dialog done zooming in (rc-motion's classes gone), so a screenshot shows it whole. */

@@ -25,7 +25,7 @@ beforeAll(async () => {
   for (const c of cases) {
     const out = await setup.server.cli('register-device', '--org', 'Wildtrack', '--imei', c.imei, '--caption', `Stork ${c.tag} shared`, '--sensors', 'GNSS', '--species', 'bird');
     secrets.set(c.imei, (JSON.parse(out) as { secret: string }).secret);
-    // a fix an hour ago: before the share's window, so the recipient's export leaves it out
+    // a fix an hour ago: before the share's window; the share grants all history (the form's default), so the recipient's export holds it
     await fixAt(c.imei, Date.now() - 3_600_000);
     // an e-mail, so that the safety prompt (no e-mail nor phone) does not cover the screens
     await setup.server.createUser({ org: `Egret Lab ${c.tag}`, name: c.recipient, password: PASSWORD, nick: c.nick, email: `${c.recipient}@example.org` });
@@ -90,6 +90,9 @@ describe.each(cases)('device sharing ($tag)', ({ locale, tag, texts, imei, recip
       await page.getByTestId('share-days-1').click();
       const checkedRights = await page.getByTestId('share-rights').locator('input[type=checkbox]:checked').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
       expect(checkedRights).toEqual(['DownloadData']);
+      // the data shared: all history unless chosen otherwise (issue 28)
+      expect(await page.getByTestId('share-data-period').locator('input:checked').getAttribute('value')).toBe('ALL');
+      expect(await page.getByTestId('share-data-words').textContent()).toBe(t('share.data.wordsAll'));
       await animationsSettled(page);
       await screenshot(page, `share-${tag}-form`);
       await page.getByTestId('share-submit').click();
@@ -101,6 +104,7 @@ describe.each(cases)('device sharing ($tag)', ({ locale, tag, texts, imei, recip
       expect(await given.textContent()).toContain(nick);
       expect(await given.textContent()).toContain(t('share.right.DownloadData'));
       expect(await given.textContent()).not.toContain(t('share.right.RemoteInstr'));
+      expect(await given.getByTestId('share-data-granted').textContent()).toBe(t('share.data.wordsAll'));
       await animationsSettled(page);
       await screenshot(page, `share-${tag}-given`);
       // a fix inside the window: the one the recipient's export holds
@@ -126,7 +130,7 @@ describe.each(cases)('device sharing ($tag)', ({ locale, tag, texts, imei, recip
       ).json()) as { Code: number };
       expect(instr.Code).toBe(Code.Forbidden);
 
-      // export allowed: a CSV of the tag's fixes inside the share's window (the fix of an hour ago left out)
+      // export allowed: a CSV of the tag's fixes, the one of an hour ago (before the window) too: the share's data is all history
       const day = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 10);
       const exported = await signedCall(
         other,
@@ -137,7 +141,7 @@ describe.each(cases)('device sharing ($tag)', ({ locale, tag, texts, imei, recip
       expect(exported.status).toBe(200);
       expect(exported.headers.get('content-disposition') ?? '').toContain('attachment');
       const csv = (await exported.text()).trim().split(/\r?\n/);
-      expect(csv.length, csv.join('\n')).toBe(2);
+      expect(csv.length, csv.join('\n')).toBe(3);
 
       // "shared with me": from the owner, DownloadData only
       await other.goto(`${setup.server.baseUrl}/share`);
@@ -147,6 +151,7 @@ describe.each(cases)('device sharing ($tag)', ({ locale, tag, texts, imei, recip
       await received.waitFor({ timeout: 30_000 });
       expect(await received.textContent()).toContain(t('share.right.DownloadData'));
       expect(await received.textContent()).not.toContain(t('share.right.EditDevice'));
+      expect(await received.getByTestId('share-data-granted').textContent()).toBe(t('share.data.wordsAll'));
       await animationsSettled(other);
       await screenshot(other, `share-${tag}-received`);
 
@@ -164,6 +169,10 @@ describe.each(cases)('device sharing ($tag)', ({ locale, tag, texts, imei, recip
       const days = (Date.parse(`${(await until.textContent())!.replace(' ', 'T')}+08:00`) - Date.parse(`${oneDay.replace(' ', 'T')}+08:00`)) / 86_400_000;
       expect(Math.round(days)).toBe(6);
 
+      // the recipient's console stays open on /device, the tag in its tree (/share's tree shows only what one may share)
+      await other.goto(`${setup.server.baseUrl}/device`);
+      await treeRow(other, imei).waitFor({ timeout: 60_000 });
+
       // ---- the owner revokes it after confirmation ----
       await given.getByTestId('share-revoke').click();
       await page.getByTestId('share-revoke-ok').waitFor();
@@ -172,7 +181,10 @@ describe.each(cases)('device sharing ($tag)', ({ locale, tag, texts, imei, recip
       await page.getByTestId('share-revoke-ok').click();
       await expect.poll(() => page.getByTestId('share-list-given').locator(`tr[data-imei="${imei}"]`).count(), { timeout: 30_000 }).toBe(0);
 
-      // ---- gone from the recipient's tree (read again on a new visit) ----
+      // ---- gone from the recipient's open console within seconds (the live stream says so), without navigating ----
+      await expect.poll(() => other.getByTestId(`tree-device-${imei}`).count(), { timeout: 15_000 }).toBe(0);
+
+      // ---- and gone from the recipient's tree on a new visit ----
       await other.goto(`${setup.server.baseUrl}/device`);
       await other.getByTestId('tree-search').waitFor({ timeout: 60_000 });
       await other.locator('[role=treeitem]').first().waitFor({ timeout: 60_000 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { formatTime } from '@wildtrack/contract';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { animationsSettled, newContext, onScreen, type RunningServer, screenshot, serverAndBrowser, signIn } from './harness';
 
@@ -119,11 +119,6 @@ async function importAnnotated(server: RunningServer, folder: string): Promise<A
   }
 }
 
-/** Only the local server answers: every other host is refused. */
-async function offline(context: BrowserContext, baseUrl: string): Promise<void> {
-  await context.route('**/*', (route) => (route.request().url().startsWith(baseUrl) ? route.continue() : route.abort('blockedbyclient')));
-}
-
 const cases = [
   {
     locale: 'zh-CN' as const,
@@ -192,8 +187,8 @@ describe.each(cases)('/track ($locale)', ({ locale, tag, imei, t }) => {
     await setup.server.cli('register-device', '--org', 'Wildtrack', '--imei', imei, '--caption', `Stork ${tag}`, '--sensors', 'GNSS,Temperature', '--species', 'bird', '--folder', `Wetland-${tag}`);
     const seeded = seed(setup.server.databaseFile, imei, setup.server.admin.account);
 
-    const context = await newContext(setup.browser, locale);
-    await offline(context, setup.server.baseUrl);
+    // only the local server answers: every other host is refused
+    const context = await newContext(setup.browser, locale, { offline: setup.server.baseUrl });
     const page = await context.newPage();
     try {
       // ---- a device from the tree (no checkboxes on /track) ----
@@ -293,8 +288,8 @@ describe.each(cases)('/track ($locale)', ({ locale, tag, imei, t }) => {
 
   it("an imported Movebank fix's annotations in its detail, under the file's names", async () => {
     const annotated = await importAnnotated(setup.server, `Albatross-${tag}`);
-    const context = await newContext(setup.browser, locale);
-    await offline(context, setup.server.baseUrl);
+    // only the local server answers: every other host is refused
+    const context = await newContext(setup.browser, locale, { offline: setup.server.baseUrl });
     const page = await context.newPage();
     try {
       await openTrack(page, setup.server, t.menu, annotated.imei);

@@ -53,9 +53,8 @@ describe.each(cases)('version page and user log ($tag)', ({ locale, tag, lang, t
     await server.cli('create-user', '--org', org, '--name', chief.account, '--password', password, '--email', `chief${tag}@example.org`, '--primary');
     const ranger = await server.createUser({ org, name: `ranger${tag}`, password, email: `ranger${tag}@example.org` });
 
-    const context = await newContext(setup.browser, locale);
     // No network: only the local server answers.
-    await context.route((url) => !url.href.startsWith(server.baseUrl), (route) => route.abort('internetdisconnected'));
+    const context = await newContext(setup.browser, locale, { offline: server.baseUrl });
     try {
       const page = await context.newPage();
       await signIn(page, server.baseUrl, ranger);

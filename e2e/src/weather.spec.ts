@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWeatherStub, type WeatherStub } from '../../apps/server/src/test/weather-stub';
 import { launchBrowser, newContext, onScreen, pollUntil, type RunningServer, screenshot, signIn, startServer } from './harness';
@@ -38,11 +38,6 @@ const cases = [
   },
 ];
 
-/** Only the local server answers the browser: every other host fails, as on a field laptop without a network. */
-async function offline(context: BrowserContext, baseUrl: string): Promise<void> {
-  await context.route((url) => !url.href.startsWith(baseUrl), (route) => route.abort('internetdisconnected'));
-}
-
 interface Cell {
   temperature: number;
   windSpeed: number;
@@ -76,8 +71,8 @@ async function pan(page: Page, dx: number, dy: number): Promise<void> {
 describe.each(cases)('weather on the 2D map ($locale)', ({ locale, t }) => {
   it('draws wind and temperature over the view, a clicked place forecast, and says when the source is out of reach while the map still pans', async () => {
     stub.mode = 'ok';
-    const context = await newContext(browser, locale);
-    await offline(context, server.baseUrl);
+    // Only the local server answers the browser: every other host fails, as on a field laptop without a network.
+    const context = await newContext(browser, locale, { offline: server.baseUrl });
     const page = await context.newPage();
     try {
       await signIn(page, server.baseUrl, server.admin, '/map2d');

@@ -5,7 +5,7 @@ import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { API_BASE, CLIENT_VERSION, Code, envelope, Header, INGEST_BASE, message } from '@wildtrack/contract';
+import { API_BASE, CLIENT_VERSION, Code, DeviceStatus, envelope, Header, INGEST_BASE, message } from '@wildtrack/contract';
 import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
 import type { CallHooks } from './http/calls.js';
@@ -19,13 +19,14 @@ import { registerSecurityHeaders } from './http/security-headers.js';
 import { serveWebClient } from './http/static.js';
 import { UploadSlots } from './http/upload-slots.js';
 import { validatorCompiler } from './http/validation.js';
-import { serverJobs, sharedStateSweep, startJobs } from './jobs/index.js';
+import { type Job, liveSampleFleet, serverJobs, startServerJobs } from './jobs/index.js';
 import { AuthRepository } from './modules/auth/repository.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { AuthService, SESSION_CACHE_MS } from './modules/auth/service.js';
 import { UserRepository } from './modules/user/repository.js';
 import { userRoutes } from './modules/user/routes.js';
 import { UserService } from './modules/user/service.js';
+import { DeviceEnrolment } from './modules/device/enrol.js';
 import { DeviceGate } from './modules/device/gate.js';
 import { DeviceGateRepository } from './modules/device/gate-repository.js';
 import { MountService } from './modules/device/mount.js';
@@ -92,11 +93,11 @@ import { BurstRepository } from './modules/sensor/burst-repository.js';
 import { ArchiveRepository } from './modules/archive/repository.js';
 import { archiveRoutes } from './modules/archive/routes.js';
 import { ArchiveService } from './modules/archive/service.js';
-import { accelerationArchives } from './jobs/archives.js';
 import { downloadTaskRoutes } from './modules/download/routes.js';
-import type { DownloadTaskService } from './modules/download/service.js';
-import { downloadTaskService } from './download-services.js';
-import { mediaThumbnails } from './jobs/thumbnails.js';
+import { DownloadTaskRepository } from './modules/download/repository.js';
+import { DownloadTaskService } from './modules/download/service.js';
+import { exportFileName, writeExport } from './modules/export/index.js';
+import type { MovebankServices } from './modules/movebank/index.js';
 import { MediaRepository } from './modules/media/repository.js';
 import { mediaRoutes } from './modules/media/routes.js';
 import { MediaService } from './modules/media/service.js';
@@ -107,10 +108,11 @@ import { openLiveBus } from './live/bus.js';
 import { LiveHub } from './live/hub.js';
 import { LiveRepository } from './live/repository.js';
 import { liveRoutes } from './live/routes.js';
-import { type EventMailer, eventMailJob } from './outgoing/event-mail.js';
+import { type EventMailer, eventMailer } from './outgoing/event-mail.js';
 import { MailRepository } from './outgoing/event-mail-repository.js';
 import { createIngestService, type IngestService } from './ingest/service.js';
 import { startClock } from './lib/clock.js';
+import { recordSilences } from './db/event-writes.js';
 
 export interface Services {
   auth: AuthService;
@@ -144,6 +146,38 @@ export interface Services {
 export interface BuiltApp {
   app: FastifyInstance;
   services: Services;
+  /** Every background job (jobs/index.ts serverJobs): buildApp starts those 'with the app', main.ts the rest. */
+  jobs: readonly Job[];
+}
+
+type Log = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+
+/**
+ * The download task service built on a database, for the server and for the CLI's `run-download-tasks`
+ * (a process that only runs tasks): the export module's writers and the notices handed in, so the download
+ * module reads no other module's tables.
+ */
+export function downloadTaskService(database: Db, config: Pick<Config, 'dataDir' | 'downloadKeepMs' | 'downloadTasks' | 'downloadTasksPerUser'>, log: Log, devices?: DeviceGate): DownloadTaskService {
+  const notices = new NoticeService(new NoticeRepository(database.db));
+  return new DownloadTaskService(
+    new DownloadTaskRepository(database.db),
+    devices ?? new DeviceGate(new DeviceGateRepository(database.db, database.sqlite)),
+    { write: (req, out, opts) => writeExport(database.db, req, out, opts), fileName: (req) => exportFileName(req) },
+    config.dataDir,
+    { keepMs: config.downloadKeepMs, runs: config.downloadTasks === 'run', perUser: config.downloadTasksPerUser },
+    log,
+    (userId, notice) => notices.sendToUser(userId, notice),
+  );
+}
+
+/**
+ * The Movebank import's services built on a database, for its callers that have no app (the CLI, the
+ * bench, its tests): the import module declares the device writes it needs and the device repository is
+ * handed in, so no module reads another's. buildApp hands the same to MovebankImportService.
+ */
+export function movebankServices(database: Db, dataDir: string): MovebankServices & { devices: DeviceRegistry; tags: DeviceRepository; folders: DeviceRepository } {
+  const folders = new DeviceRepository(database.db);
+  return { devices: new DeviceRegistry(folders), ingest: createIngestService(database, dataDir), marks: new SourceMarkRepository(database.db), tags: folders, folders };
 }
 
 /** The transport: logging, request ids, JSON bodies kept raw for the signature, validation, errors, API docs. */
@@ -234,13 +268,13 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   // Live messages: fixes from ingest and sign-outs travel on the bus (Redis pub/sub with REDIS_URL).
   const live = new LiveHub(new LiveRepository(database.db), await openLiveBus({ redisUrl: config.redisUrl, redisPrefix: config.redisKeyPrefix }), app.log);
   // Event e-mail: each batch of events to the users who asked for it (off without SMTP_URL, said once here).
-  const eventMail = eventMailJob(config, new MailRepository(database.db), (userId, deviceId, type) => services.events.wants(userId, deviceId, type), app.log);
+  const mailer = eventMailer(config, new MailRepository(database.db), (userId, deviceId, type) => services.events.wants(userId, deviceId, type), app.log);
   // Request codes and rate counters (sign-in, QR polls, share look-ups): in the database, or Redis with REDIS_URL; shared by every process.
   const shared = await openSharedState(database, { redisUrl: config.redisUrl, redisPrefix: config.redisKeyPrefix });
   app.addHook('onClose', async () => shared.close());
   const services: Services = {
     live,
-    eventMail: eventMail.mailer,
+    eventMail: mailer,
     // With REDIS_URL several processes must agree on a sign-out at once: no session is kept per process.
     auth: new AuthService(new AuthRepository(database.db, database.sqlite), users, config.sessionIdleMs, config.redisUrl ? 0 : SESSION_CACHE_MS, shared),
     users,
@@ -290,7 +324,7 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   });
   accountRoutes(app, hooks, accounts, services.auth);
   ingestRoutes(app, services.ingest);
-  deviceRoutes(app, hooks, deviceConsole, new MountService(deviceConsole, deviceRepo));
+  deviceRoutes(app, hooks, deviceConsole, new MountService(deviceConsole, deviceRepo), new DeviceEnrolment(registry, deviceRepo, deviceConsole));
   fixRoutes(app, hooks, services.fixes);
   uploadRoutes(app, hooks, uploads);
   mapRoutes(app, hooks, config.tileLayers);
@@ -313,6 +347,8 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   const shares = new ShareService(deviceConsole, new ShareRepository(database.db), shared);
   // a share that ends or narrows takes the recipients' fence rules on its devices with it (issue 26 H1)
   shares.onChanged((deviceIds) => services.fences.withdrawUngranted({ deviceIds }));
+  // and leaves the recipients' open consoles at once: their streams tell them to read the tree again
+  shares.onChanged((deviceIds) => services.live.sharesChanged(deviceIds));
   shareRoutes(app, hooks, shares);
   const userLog = new UserLogService(new UserLogRepository(database.db));
   userLogRoutes(app, hooks, userLog);
@@ -328,7 +364,15 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   app.get(`${API_BASE}/docs`, { schema: { hide: true } }, async () => app.swagger());
 
   await serveWebClient(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
+  const jobs = serverJobs({
+    ...services,
+    shared,
+    eventMail: { mailer, everyMs: config.eventMailIntervalMs },
+    verificationCodes: [accounts, delivery],
+    silences: (now) => recordSilences(database.db, now, DeviceStatus.Working),
+    liveSamples: liveSampleFleet(config, database.db, ingest),
+  });
   // a bench that times the jobs' work runs their passes itself (jobs: false)
-  if (opts.jobs !== false) startJobs(app, [...serverJobs(services), sharedStateSweep(shared), accelerationArchives(services.archives), mediaThumbnails(services.media), eventMail.job, { name: 'verification code sweep', everyMs: 10 * 60_000, run: async () => { await accounts.sweep(); await delivery.sweep(); } }]);
-  return { app, services };
+  if (opts.jobs !== false) startServerJobs(app, jobs, 'with the app');
+  return { app, services, jobs };
 }

@@ -10,13 +10,11 @@ import { AdviceRepository } from './modules/advice/repository.js';
 import { AuthRepository } from './modules/auth/repository.js';
 import { usePasswordHashing, UserInputError, UserService } from './modules/user/service.js';
 import { DeviceRepository } from './modules/device/repository.js';
-import { BATTERY_NAMES, DEVICE_TYPE_NAMES, DeviceInputError, DeviceRegistry, parseSensors, SPECIES_NAMES } from './modules/device/registry.js';
+import { BATTERY_NAMES, DEVICE_TYPE_NAMES, DeviceInputError, DeviceRegistry, parseInstrSupport, parseSensors, SPECIES_NAMES } from './modules/device/registry.js';
 import { sensorNames } from '@wildtrack/contract';
-import { movebankServices } from './import-services.js';
 import { checkMovebankFile, importMovebank, importOutcome, MovebankFormatError } from './modules/movebank/index.js';
 import { NoticeRepository } from './modules/notice/repository.js';
 import { NoticeInputError, NoticeService } from './modules/notice/service.js';
-import { downloadTaskService } from './download-services.js';
 import { now, startClock } from './lib/clock.js';
 
 const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [options])
@@ -31,7 +29,11 @@ const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [opti
   register-device --org <organisation> --imei <imei> [--type tracker|vhf|phone] [--model <model>]
               [--caption <name>] [--sensors GNSS,Acceleration,Temperature,...] [--species bird|beast|other]
               [--battery li|lic|lisocl2] [--folder <folder name>]
-      Registers a device and prints its ingest secret as JSON {imei, secret} (shown once).
+              [--instr AccCollectionSwitch,AccCollectionFrequency,GNSSCollectionAdaptiveHighFrequency,...]
+      Registers a device and prints its ingest secret as JSON {imei, secret} (shown once). --instr lists
+      the instructions it can carry out (the contract's InstrSupport names: AccCollectionSwitch,
+      AccCollectionFrequency, GNSSCollectionAdaptiveHighFrequency, GNSSCollectionAdaptiveLowFrequency,
+      DataPostbackHours); without it the console refuses those instructions for the device.
 
   list-devices [--org <organisation>]
       Lists devices with their record counts.
@@ -165,6 +167,7 @@ async function run(argv: string[]): Promise<number> {
             species: { type: 'string', default: 'unknown' },
             battery: { type: 'string', default: 'unknown' },
             folder: { type: 'string' },
+            instr: { type: 'string', default: '' },
           },
         });
         if (!values.org || !values.imei) {
@@ -189,6 +192,7 @@ async function run(argv: string[]): Promise<number> {
           model: values.model,
           caption: values.caption,
           sensors: parseSensors(values.sensors),
+          instrSupport: parseInstrSupport(values.instr),
           speciesType: species,
           batteryType: battery,
           folderId,
@@ -286,6 +290,8 @@ async function run(argv: string[]): Promise<number> {
         }
         // npm run starts in the repository root; paths are meant from where the operator typed them
         const from = (p: string) => path.resolve(process.env.INIT_CWD ?? process.cwd(), p);
+        // The wiring is the composition root's (app.ts), loaded only by the commands that need it.
+        const { movebankServices } = await import('./app.js');
         const services = movebankServices(database, config.dataDir);
         const orgId = await services.devices.orgIdByName(values.org);
         try {
@@ -309,6 +315,7 @@ async function run(argv: string[]): Promise<number> {
         }
       }
       case 'run-download-tasks': {
+        const { downloadTaskService } = await import('./app.js');
         const tasks = downloadTaskService(database, { ...config, downloadTasks: 'run' }, { warn: (o, m) => console.warn(m, o), error: (o, m) => console.error(m, o) });
         await tasks.tick();
         process.stdout.write('download tasks run\n');

@@ -9,9 +9,7 @@ import { ensureSampleDevices } from './modules/device/samples.js';
 import { FenceRepository } from './modules/fence/repository.js';
 import { ensureSampleFences } from './modules/fence/samples.js';
 import { usePasswordHashing } from './modules/user/service.js';
-import { DeviceStatus } from '@wildtrack/contract';
-import { recordSilences } from './db/event-writes.js';
-import { deviceSilences, startJobs, startLiveSamples } from './jobs/index.js';
+import { startServerJobs } from './jobs/index.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -21,7 +19,7 @@ async function main(): Promise<void> {
   const serverLock = config.databaseUrl ? undefined : holdServerLock(config.dataDir);
   const database = connect({ databaseUrl: config.databaseUrl, pgSchema: config.databaseSchema, sqliteFile: path.join(config.dataDir, 'wildtrack.db') });
   const applied = await migrateToLatest(database);
-  const { app, services } = await buildApp(config, database);
+  const { app, services, jobs } = await buildApp(config, database);
   if (applied.length > 0) app.log.info({ applied }, 'migrations applied');
   for (const { msg, ...where } of loosePermissionWarnings(config.dataDir)) app.log.warn(where, msg);
   const admin = await ensureInitialAdmin(services.users, config);
@@ -34,9 +32,9 @@ async function main(): Promise<void> {
     const fenced = await ensureSampleFences(new FenceRepository(database.db, database.sqlite));
     if (fenced > 0) app.log.info({ fences: fenced }, 'sample fences created');
   }
-  startJobs(app, [deviceSilences((now) => recordSilences(database.db, now, DeviceStatus.Working))]);
-  // Started once the sample devices exist, so that it never appends to a history still being written.
-  if (startLiveSamples(app, config, database.db, services.ingest)) app.log.info('live sample fleet on (WILDTRACK_SAMPLES_LIVE=false turns it off)');
+  // The jobs that start after start-up (jobs/index.ts): the live sample fleet never appends to a history still being written.
+  startServerJobs(app, jobs, 'after start-up');
+  if (jobs.some((job) => job.name === 'live sample fleet')) app.log.info('live sample fleet on (WILDTRACK_SAMPLES_LIVE=false turns it off)');
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');

@@ -36,6 +36,7 @@ import { redisAnswers, TEST_REDIS_URL } from './test/redis.js';
 import { BASE } from './test/fixed-time.js';
 import { type ServerProcess, startServerProcess } from './test/server-process.js';
 import { openLiveReader } from './live/live-client.js';
+import { touchLastWork } from './db/shared-writes.js';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const noRedis = (await redisAnswers()) ? null : `no Redis answers at ${TEST_REDIS_URL} (set REDIS_URL)`;
@@ -135,7 +136,11 @@ describe.each([
     sharedSecret = (await new DeviceRegistry(new DeviceRepository(database.db)).register({ orgId, imei: '865000000000902', type: DeviceType.Tracker, status: DeviceStatus.Working })).secret;
     // issue 26 H2: a member (not the primary user dunlin01) who shares organisation devices with that account
     await users.createUser({ orgName: 'Estuary Lab', userName: 'stint01', password, email: 'stint@example.org' });
-    for (const imei of ['865000000000903', '865000000000904']) await new DeviceRegistry(new DeviceRepository(database.db)).register({ orgId, imei, type: DeviceType.Tracker, status: DeviceStatus.Working });
+    for (const imei of ['865000000000903', '865000000000904']) {
+      const { id } = await new DeviceRegistry(new DeviceRepository(database.db)).register({ orgId, imei, type: DeviceType.Tracker, status: DeviceStatus.Working });
+      // heard from a minute before the test's start (a device never heard from takes no instruction)
+      await touchLastWork(database.db, Number(id), serverNow() - 60_000);
+    }
     await database.close();
 
     const env = (dir: string) => ({

@@ -65,6 +65,11 @@ export const InstrSupportFlag = {
   DataPostbackHours: 1 << 4,
 } as const;
 export type InstrSupportName = keyof typeof InstrSupportFlag;
+export const INSTR_SUPPORT_NAMES = Object.keys(InstrSupportFlag) as InstrSupportName[];
+
+export function instrSupportMask(names: readonly InstrSupportName[]): number {
+  return names.reduce((m, n) => m | InstrSupportFlag[n], 0);
+}
 
 /**
  * Event types (§3 Event). Stored now (table `events`) for the event list and notifications of their own

@@ -45,6 +45,8 @@ export const LiveMessageSchema = z.discriminatedUnion('type', [
     lon: z.number().nullable(),
     lat: z.number().nullable(),
   }),
+  /** A share to the user of a device ended or changed (revoked, its window or rights changed): read the device tree again. */
+  z.object({ type: z.literal('access'), id: z.string() }),
   /** What was missed could not be replayed: read `what` again. */
   z.object({ type: z.literal('resync'), id: z.string(), what: z.enum(['event', 'notice', 'fix']) }),
 ]);

@@ -17,9 +17,11 @@ const NOT_SECRET = new Set(['countrycode', 'telephonecode', 'phonecountrycode'])
 /**
  * Answered fields that are named like a secret but are meant to be seen: the QR sign-in code is what the
  * screen shows as a QR for another console to photograph (qrlogin.ts); the ticket that receives the
- * session is not named so and is only for the page that asked.
+ * session is not named so and is only for the page that asked. A device's ingest secret is shown once to
+ * the primary user who registered it, to copy into the device (RegisterDevice); a signed-in answer's Data
+ * travels under the session's field cipher, and no other answer carries it again.
  */
-const SHOWN_ON_PURPOSE = new Set(['/api/Auth/GetLoginQRCode Data.Code']);
+const SHOWN_ON_PURPOSE = new Set(['/api/Auth/GetLoginQRCode Data.Code', '/api/Device/Register Data.Secret']);
 
 function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name) && !NOT_SECRET.has(name.toLowerCase());

@@ -25,6 +25,36 @@ export const ImeiSchema = z
   .min(IMEI_MIN, { error: 'validation.imei' })
   .regex(IMEI_CHARS, { error: 'validation.imei' });
 
+/** The Luhn check digit of an IMEI's 14-digit body (3GPP TS 23.003). */
+export function imeiCheckDigit(body14: string): number {
+  let sum = 0;
+  for (let i = 0; i < 14; i++) {
+    let d = Number(body14[i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return (10 - (sum % 10)) % 10;
+}
+
+/** Whether a 15-digit IMEI's last digit is its check digit. */
+export function imeiCheckDigitOk(imei: string): boolean {
+  return /^\d{15}$/.test(imei) && imeiCheckDigit(imei.slice(0, 14)) === Number(imei[14]);
+}
+
+/**
+ * The IMEI of a real device registered from the console: 15 digits whose last is the Luhn check digit
+ * of the other 14 (a typo in one digit, or two digits swapped, is caught). Imported tags keep ImeiSchema.
+ */
+export const DeviceImeiSchema = z
+  .string(required)
+  .trim()
+  .min(1, required)
+  .regex(/^\d{15}$/, { error: 'validation.imeiDigits' })
+  .refine(imeiCheckDigitOk, { error: 'validation.imeiCheckDigit' });
+
 export const PasswordSchema = z
   .string(required)
   .min(1, required)

@@ -15,6 +15,7 @@ import {
   ownFleet,
   PROFILE_IDS,
   PROFILES,
+  registerArgs,
   type ProfileId,
   sampleFleet,
   solarHour,
@@ -463,5 +464,15 @@ describe('backfill and the sample fleet', () => {
     expect(parts.reduce((n, p) => n + countRecords(p), 0)).toBe(countRecords(batch));
     expect(parts.flatMap((p) => p.fixes?.t ?? [])).toEqual(batch.fixes!.t);
     for (const p of parts) expect(IngestBatchSchema.safeParse(p).success).toBe(true);
+  });
+});
+
+describe('registerArgs', () => {
+  it("registers each profile with its instruction abilities (register-device --instr)", () => {
+    for (const p of Object.values(PROFILES)) {
+      const args = registerArgs(p, 'Org', '864512041234567');
+      expect(args[args.indexOf('--instr') + 1], p.id).toBe(p.instrSupport.join(','));
+    }
+    expect(registerArgs(PROFILES.stork, 'Org', '864512041234567')).toContain('AccCollectionSwitch,AccCollectionFrequency,GNSSCollectionAdaptiveHighFrequency,GNSSCollectionAdaptiveLowFrequency,DataPostbackHours');
   });
 });

@@ -1,4 +1,4 @@
-import type { IngestBatch, InstructionFailureReason } from '@wildtrack/contract';
+import { imeiCheckDigit, type IngestBatch, type InstructionFailureReason } from '@wildtrack/contract';
 import { type Advance, createDevice, type DeviceInstruction } from './device.js';
 import { HOUR, MINUTE } from './geo.js';
 import { getProfile, type Profile, type ProfileId } from './profiles.js';
@@ -176,16 +176,7 @@ export interface FleetDevice {
 /** A 15-digit IMEI with its Luhn check digit, from a 14-digit body. */
 export function imeiWithCheck(body14: string): string {
   if (!/^\d{14}$/.test(body14)) throw new Error('an IMEI body has 14 digits');
-  let sum = 0;
-  for (let i = 0; i < 14; i++) {
-    let d = Number(body14[i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return body14 + String((10 - (sum % 10)) % 10);
+  return body14 + String(imeiCheckDigit(body14));
 }
 
 const FLEET: [ProfileId, string, string][] = [

@@ -377,5 +377,7 @@ export function registerArgs(profile: Profile, org: string, imei: string, captio
   return [
     'register-device', '--org', org, '--imei', imei, '--type', type, '--model', profile.model, '--caption', caption,
     '--sensors', profile.sensors.join(','), '--species', species, '--battery', battery,
+    // the instructions the simulated tag obeys: without them the console refuses those instructions for it
+    '--instr', profile.instrSupport.join(','),
   ];
 }

@@ -41,6 +41,8 @@ export interface UserSettingTable {
   user_id: number;
   lcid: number;
   time_zone: string;
+  /** 1 once the user saved a zone in Settings: from then on a sign-in's zone does not replace it. */
+  time_zone_chosen: Generated<number>;
   tdt_key: Generated<string>;
   receive_app: Generated<number>;
   receive_email: Generated<number>;
@@ -422,6 +424,10 @@ export interface DeviceShareTable {
   effective_time: number;
   failure_time: number;
   created_at: number;
+  /** What the recipient reads (contract SHARE_DATA_PERIODS): 'ALL', 'FROM' (from data_from on) or 'WINDOW' (effective..failure). */
+  data_period: ColumnType<'ALL' | 'FROM' | 'WINDOW', 'ALL' | 'FROM' | 'WINDOW' | undefined, 'ALL' | 'FROM' | 'WINDOW'>;
+  /** FROM's first time (epoch ms); null otherwise. */
+  data_from: number | null;
 }
 
 /** A Movebank import started from the console (modules/movebank/import-service.ts): its files, progress and report. */

@@ -130,7 +130,7 @@ export class BatchRepository {
         if (c.fixes > 0) s.shared.markTrackDaysStale(deviceId, fixDays(pickTimes(b.fixes)));
         if (b.lastTime !== null) {
           // Events the batch makes (a silence ended, the battery low), read against the device as it was: one query a batch.
-          const before = s.events.deviceBefore(deviceId);
+          const before = b.history ? undefined : s.events.deviceBefore(deviceId);
           if (before) s.events.record(deviceId, detectBatchEvents(before, batchTimes(b), now), stored);
           s.shared.touchLastWork(deviceId, b.lastTime, b.lastVoltage);
         }
@@ -158,7 +158,7 @@ export class BatchRepository {
       }
       if (c.fixes > 0) await markTrackDaysStale(trx, deviceId, fixDays(pickTimes(b.fixes)));
       if (b.lastTime !== null) {
-        const before = await deviceBefore(trx, deviceId);
+        const before = b.history ? undefined : await deviceBefore(trx, deviceId);
         if (before) stored = await recordDeviceEvents(trx, deviceId, detectBatchEvents(before, batchTimes(b), now));
         await touchLastWork(trx, deviceId, b.lastTime, b.lastVoltage);
       }

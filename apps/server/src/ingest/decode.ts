@@ -44,6 +44,11 @@ export interface DecodedBatch {
   /** Latest record time and voltage seen, for the device's last-work fields. */
   lastTime: number | null;
   lastVoltage: number | null;
+  /**
+   * History loaded after the fact (a Movebank import), not the device speaking now: it raises no detected
+   * events (no "reports again", no "battery low" about a drop years ago).
+   */
+  history?: true;
 }
 
 /** A POI photo: its bytes and the name it is stored under (its SHA-256 and type: the same photo is one file). */

@@ -8,5 +8,5 @@ import type { Job } from './runner.js';
  * server processes never write the same file.
  */
 export function accelerationArchives(archives: ArchiveService): Job {
-  return { name: 'acceleration archive', everyMs: 10 * 60_000, firstAfterMs: 30_000, run: () => archives.tick() };
+  return { name: 'acceleration archive', everyMs: 10 * 60_000, firstAfterMs: 30_000, lease: false, start: 'with the app', run: () => archives.tick() };
 }

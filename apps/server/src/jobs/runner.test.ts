@@ -23,7 +23,7 @@ describe('background jobs', () => {
   it('runs a job with firstAfterMs once after that delay, then on its interval; the close stops both', async () => {
     const { app, close } = fakeApp();
     const run = vi.fn(() => Promise.resolve());
-    startJobs(app, [{ name: 'archives', everyMs: 600_000, firstAfterMs: 30_000, run }]);
+    startJobs(app, [{ name: 'archives', everyMs: 600_000, firstAfterMs: 30_000, lease: false, start: 'with the app', run }]);
     await vi.advanceTimersByTimeAsync(29_999);
     expect(run).toHaveBeenCalledTimes(0);
     await vi.advanceTimersByTimeAsync(1);
@@ -41,8 +41,8 @@ describe('background jobs', () => {
     const slow = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));
     const failing = vi.fn(() => Promise.reject(new Error('disk full')));
     startJobs(app, [
-      { name: 'slow', everyMs: 1_000, run: slow },
-      { name: 'failing', everyMs: 1_000, run: failing },
+      { name: 'slow', everyMs: 1_000, lease: false, start: 'with the app', run: slow },
+      { name: 'failing', everyMs: 1_000, lease: false, start: 'with the app', run: failing },
     ]);
     await vi.advanceTimersByTimeAsync(999);
     expect(slow).toHaveBeenCalledTimes(0);

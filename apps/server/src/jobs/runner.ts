@@ -1,12 +1,36 @@
 import type { FastifyInstance } from 'fastify';
 
-/** A piece of background work run every `everyMs` while the server runs. */
+/**
+ * A piece of background work run every `everyMs` while the server runs: an entry of `serverJobs`
+ * (jobs/index.ts), the one list of them.
+ */
 export interface Job {
   name: string;
   everyMs: number;
   /** A first run this long after the start, before the interval's (a job whose work is ready at once). */
   firstAfterMs?: number;
+  /**
+   * Whether a run takes a lease over all server processes (true: one process at a time does the work, the
+   * others' runs do nothing until the lease lapses). False: any process may run it at once, because each run
+   * claims its rows in the database or does only what may be done twice (a delete of expired rows).
+   */
+  lease: boolean;
+  /**
+   * When it starts: with the app (buildApp), or after start-up (main.ts, once the sample devices and other
+   * start-up writes are done: a job that must not act on a history still being written).
+   */
+  start: 'with the app' | 'after start-up';
   run(): Promise<unknown>;
+  /** Run when the app closes, after the job's timers stop (a lease given up). */
+  stop?(): Promise<unknown>;
+}
+
+/** The names of the jobs started on each app, in start order: what jobs/list.test.ts holds against the list. */
+const started = new WeakMap<FastifyInstance, string[]>();
+
+/** The jobs startJobs started on this app, by name. */
+export function startedJobs(app: FastifyInstance): readonly string[] {
+  return started.get(app) ?? [];
 }
 
 /**
@@ -15,8 +39,11 @@ export interface Job {
  * the app closes.
  */
 export function startJobs(app: FastifyInstance, jobs: readonly Job[]): void {
+  const names = started.get(app) ?? [];
+  started.set(app, names);
   const firsts: NodeJS.Timeout[] = [];
   const timers = jobs.map((job) => {
+    names.push(job.name);
     let running = false;
     const tick = (): void => {
       if (running) return;
@@ -36,5 +63,6 @@ export function startJobs(app: FastifyInstance, jobs: readonly Job[]): void {
   app.addHook('onClose', async () => {
     for (const first of firsts) clearTimeout(first);
     for (const timer of timers) clearInterval(timer);
+    for (const job of jobs) if (job.stop) await job.stop();
   });
 }

@@ -16,6 +16,8 @@ export function mediaThumbnails(media: Pick<MediaService, 'makeThumbnails'>): Jo
     name: 'media thumbnails',
     everyMs: 10_000,
     firstAfterMs: 5_000,
+    lease: false,
+    start: 'with the app',
     run: async () => {
       // A pass's length: elapsed time (performance.now), not the server's clock, which a test may hold still.
       const until = performance.now() + THUMB_PASS_MS;

@@ -21,8 +21,8 @@ export interface FixEntry {
   lat: number | null;
 }
 
-/** One entry of the bus: a fix (with its log id), or a signed-out session whose streams close. */
-export type BusEntry = { kind: 'fix'; id: string; fix: FixEntry } | { kind: 'signOut'; sessionId: number };
+/** One entry of the bus: a fix (with its log id), a signed-out session whose streams close, or devices whose shares ended or changed. */
+export type BusEntry = { kind: 'fix'; id: string; fix: FixEntry } | { kind: 'signOut'; sessionId: number } | { kind: 'access'; deviceIds: number[] };
 
 /** Entries kept for catching up: a console away longer than this many batches reads its last positions again. */
 export const FIX_LOG_SIZE = 1000;
@@ -32,6 +32,8 @@ export interface LiveBus {
   /** Appends a fix to the log and hands it to every process (this one too). */
   publishFix(fix: FixEntry): Promise<void>;
   publishSignOut(sessionId: number): Promise<void>;
+  /** Shares of these devices ended or changed: every process tells the streams of their recipients. */
+  publishAccess(deviceIds: readonly number[]): Promise<void>;
   /** The id of the newest entry of the log (what a first connect starts after). */
   head(): Promise<string>;
   /** The fixes logged after `id`, oldest first; null when the log no longer holds `id` (what was missed is lost). */
@@ -59,6 +61,10 @@ export class MemoryBus implements LiveBus {
 
   async publishSignOut(sessionId: number): Promise<void> {
     this.emit({ kind: 'signOut', sessionId });
+  }
+
+  async publishAccess(deviceIds: readonly number[]): Promise<void> {
+    this.emit({ kind: 'access', deviceIds: [...deviceIds] });
   }
 
   async head(): Promise<string> {
@@ -125,6 +131,10 @@ export class RedisBus implements LiveBus {
 
   async publishSignOut(sessionId: number): Promise<void> {
     await this.client.publish(this.channel, JSON.stringify({ kind: 'signOut', sessionId } satisfies BusEntry));
+  }
+
+  async publishAccess(deviceIds: readonly number[]): Promise<void> {
+    await this.client.publish(this.channel, JSON.stringify({ kind: 'access', deviceIds: [...deviceIds] } satisfies BusEntry));
   }
 
   async head(): Promise<string> {

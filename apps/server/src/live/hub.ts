@@ -84,6 +84,11 @@ class LiveConnection {
     this.res.on('close', () => this.close(true));
   }
 
+  /** Whether the access last read holds a share of one of these devices. */
+  holdsShareOf(deviceIds: ReadonlySet<number>): boolean {
+    return this.reader.shares.some((s) => deviceIds.has(s.deviceId));
+  }
+
   /** Reads the access again: a share revoked or a sign-out elsewhere is noticed within READER_REFRESH_MS. */
   async refresh(): Promise<void> {
     try {
@@ -233,6 +238,24 @@ export class LiveHub {
     await this.bus.publishFix({ ...cached.info, ...newest });
   }
 
+  /**
+   * Shares of these devices ended or changed (modules/share onChanged): in every process, each stream whose
+   * access held one reads its access again at once and tells its console to read the tree again ('access'),
+   * so a revoked device leaves an open console within a moment, not at the next refresh or navigation.
+   */
+  async sharesChanged(deviceIds: readonly number[]): Promise<void> {
+    await this.bus.publishAccess(deviceIds);
+  }
+
+  private async accessChanged(deviceIds: readonly number[]): Promise<void> {
+    const ids = new Set(deviceIds);
+    for (const c of [...this.connections]) {
+      if (!c.holdsShareOf(ids)) continue;
+      await c.refresh();
+      c.offer({ type: 'access', id: 'a:0' }, null);
+    }
+  }
+
   /** A session signed out: its streams close in every process. */
   signedOut(sessionId: number): void {
     void this.bus.publishSignOut(sessionId).catch(() => this.closeSession(sessionId));
@@ -245,6 +268,10 @@ export class LiveHub {
   private onBus(entry: BusEntry): void {
     if (entry.kind === 'signOut') {
       this.closeSession(entry.sessionId);
+      return;
+    }
+    if (entry.kind === 'access') {
+      void this.accessChanged(entry.deviceIds).catch((err: unknown) => this.log.warn({ err }, 'live access change not told'));
       return;
     }
     const msg = fixMessage(entry.id, entry.fix);

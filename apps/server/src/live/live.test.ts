@@ -153,6 +153,36 @@ describe.each(DIALECTS)('the live stream on %s', (dialect) => {
     owners.close();
   });
 
+  it("tells a share's recipient at once that the share was revoked ('access': read the tree again), and then nothing more of the device", async () => {
+    const org = await t.services.devices.orgIdByName('Live Owner');
+    const gone = await t.services.devices.register({ orgId: org, imei: '861000000000004', type: DeviceType.Tracker });
+    const { id: shareId } = await t.database.db
+      .insertInto('device_shares')
+      .values({ device_id: gone.id, owner_user_id: ownerId, recipient_user_id: recipientId, edit_device: 0, remote_instr: 0, download_data: 0, effective_time: clockNow() - 60_000, failure_time: clockNow() + 3600_000, created_at: clockNow() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const live = await openLiveReader(base, recipient.token);
+    const others = await openLiveReader(base, stranger.token);
+    await live.waitFor((m) => m.type === 'ready');
+    await others.waitFor((m) => m.type === 'ready');
+    await upload(gone, 120.5, 43, clockNow() - 1_000);
+    await live.waitFor(isFix(gone.imei, 120.5));
+    const revoked = await t.call(calls.RevokeShare.path, { shareIds: [String(shareId)] }, { token: owner.token });
+    expect(revoked.body.Code, revoked.body.Msg).toBe(Code.Success);
+    // told without waiting for the stream's periodic refresh (30 s) and with the clock standing still
+    await live.waitFor((m) => m.type === 'access');
+    const owners = await openLiveReader(base, owner.token);
+    await owners.waitFor((m) => m.type === 'ready');
+    await upload(gone, 120.75, 43.5, clockNow() - 500);
+    await owners.waitFor(isFix(gone.imei, 120.75));
+    expect(live.messages.filter((m) => m.type === 'fix' && m.imei === gone.imei).map((m) => m.type === 'fix' && m.lon)).toEqual([120.5]);
+    // a stream without that share is not told
+    expect(others.messages.some((m) => m.type === 'access')).toBe(false);
+    live.close();
+    others.close();
+    owners.close();
+  });
+
   it("gives a share's recipient only what its window covers, as the calls do (the one read rule): a fix or an event taken before it begins is not delivered", async () => {
     const now = NOW;
     const effective = now - 60_000;

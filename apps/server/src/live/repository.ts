@@ -85,14 +85,17 @@ export class LiveRepository {
     const setting = await this.db.selectFrom('user_settings').select('experience_func').where('user_id', '=', userId).executeTakeFirst();
     const shares = await this.db
       .selectFrom('device_shares')
-      .select(['device_id', 'effective_time', 'failure_time'])
+      .select(['device_id', 'effective_time', 'failure_time', 'data_period', 'data_from'])
       .where('recipient_user_id', '=', userId)
       .where('failure_time', '>', now)
       .execute();
     return {
       alive: true,
       experience: Number(setting?.experience_func ?? 0) === 1,
-      shares: shares.map((s) => ({ deviceId: Number(s.device_id), effective: Number(s.effective_time), failure: Number(s.failure_time) })),
+      shares: shares.map((s) => ({
+        deviceId: Number(s.device_id), effective: Number(s.effective_time), failure: Number(s.failure_time),
+        dataPeriod: s.data_period, dataFrom: s.data_from === null ? null : Number(s.data_from),
+      })),
     };
   }
 }

@@ -105,12 +105,15 @@ export class MailRepository {
     if (deviceIds.length > 0) {
       const rows = await base()
         .innerJoin('device_shares as sh', 'sh.recipient_user_id', 'u.id')
-        .select(['sh.device_id', 'sh.effective_time', 'sh.failure_time'])
+        .select(['sh.device_id', 'sh.effective_time', 'sh.failure_time', 'sh.data_period', 'sh.data_from'])
         .where('sh.device_id', 'in', [...deviceIds])
         .where('sh.effective_time', '<=', now)
         .where('sh.failure_time', '>', now)
         .execute();
-      for (const r of rows) add(r).shares.push({ deviceId: Number(r.device_id), effective: Number(r.effective_time), failure: Number(r.failure_time) });
+      for (const r of rows) add(r).shares.push({
+        deviceId: Number(r.device_id), effective: Number(r.effective_time), failure: Number(r.failure_time),
+        dataPeriod: r.data_period, dataFrom: r.data_from === null ? null : Number(r.data_from),
+      });
     }
     return [...out.values()];
   }

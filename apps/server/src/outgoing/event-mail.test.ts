@@ -1,7 +1,7 @@
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeviceType, EventType, LanguageId } from '@wildtrack/contract';
+import { calls, Code, DeviceType, EventType, LanguageId } from '@wildtrack/contract';
 import { recordInstructionEvent } from '../db/shared-writes.js';
 import { createTestApp, DIALECTS, type TestApp } from '../test/helper.js';
 import { NOW } from '../test/fixed-time.js';
@@ -152,5 +152,21 @@ describe.each(DIALECTS)('event e-mail on %s', (dialect) => {
     expect([...byTo.keys()].sort()).toEqual(['avocet@example.org', 'egret@example.org', 'heron@example.org']);
     expect(byTo.get('heron@example.org')!.subject).toBe('Wildtrack: 2 new events');
     expect(byTo.get('avocet@example.org')!.subject).toBe('Wildtrack: 1 new events');
+  });
+
+  it('writes times in the zone saved in Settings, which a later sign-in from another zone does not change (issue 28 item 3)', async () => {
+    const mail = t.services.eventMail;
+    const desk = await t.login('heron01', 'Field-Station-1', 'en', '+08:00');
+    expect((await t.call(calls.SetAccountSetting.path, { app: 1, email: 1, tdtKey: '', timeZone: '-03:00' }, { token: desk.credential! })).body.Code).toBe(Code.Success);
+    // The same account on a phone in New York.
+    expect((await t.login('heron01', 'Field-Station-1', 'en', '-05:00')).body.Code).toBe(Code.Success);
+    const before = sink.mails.length;
+    await t.database.db.insertInto('events').values({ device_id: dev.id, type: EventType.Device, happen_time: Date.UTC(2026, 10, 25, 2, 30), content: JSON.stringify({ key: 'batteryLow', percent: 8 }) }).execute();
+    await mail.tick();
+    await mail.tick();
+    await expect.poll(() => sink.mails.slice(before).some((m) => m.to[0] === 'heron@example.org'), { timeout: 10_000 }).toBe(true);
+    const heron = sink.mails.slice(before).find((m) => m.to[0] === 'heron@example.org')!;
+    expect(heron.text).toContain('2026-11-24 23:30'); // 02:30 UTC at -03:00
+    expect(heron.text).not.toContain('21:30');
   });
 });

@@ -1,5 +1,4 @@
 import { formatTime, langFromId, message } from '@wildtrack/contract';
-import type { Config } from '../config.js';
 import { createMailer, type Mailer } from './mail-transport.js';
 import { mayReadRecord } from '../modules/device/access.js';
 import { describeEvent } from '../modules/event/service.js';
@@ -67,18 +66,16 @@ export class EventMailer {
 }
 
 /**
- * The event e-mail job on the app's configuration (SMTP_URL, MAIL_FROM, EVENT_MAIL_INTERVAL_SECONDS), with the
- * one start log line when it is off.
+ * The event e-mailer on the app's configuration (SMTP_URL, MAIL_FROM), with the one start log line when it is
+ * off; its job (every EVENT_MAIL_INTERVAL_SECONDS) is an entry of jobs/index.ts `serverJobs`.
  */
-export function eventMailJob(
-  config: Parameters<typeof createMailer>[0] & Pick<Config, 'eventMailIntervalMs'>,
+export function eventMailer(
+  config: Parameters<typeof createMailer>[0],
   repo: MailRepository,
   wants: EventFilter,
   log: { warn(obj: object, msg: string): void; info(msg: string): void },
-): { mailer: EventMailer; job: { name: string; everyMs: number; firstAfterMs: number; run: () => Promise<number> } } {
+): EventMailer {
   const mailer = new EventMailer(repo, createMailer(config), wants, log);
   if (!mailer.enabled) log.info('event e-mail is off: SMTP_URL is not set');
-  // The first pass a second after start: the first pass ever only places the cursor (no mail about history),
-  // so events made before it, a minute of them after a fresh start, were never mailed (seen in fence-live.spec).
-  return { mailer, job: { name: 'event e-mail', everyMs: config.eventMailIntervalMs, firstAfterMs: 1_000, run: () => mailer.tick() } };
+  return mailer;
 }

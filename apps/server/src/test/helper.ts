@@ -22,11 +22,23 @@ import {
   toBase64,
 } from '@wildtrack/contract';
 import { buildApp, type Services } from '../app.js';
+import type { Job } from '../jobs/runner.js';
 import { usePasswordHashing } from '../modules/user/service.js';
 import { loadConfig } from '../config.js';
 import { now as clockNow } from '../lib/clock.js';
 import { connect, type Db, migrateToLatest } from '../db/connect.js';
 import type { DialectName } from '../db/dialect.js';
+import { inject } from 'vitest';
+import { databaseUrlOf } from './global-setup.js';
+
+/** The run's migrated databases (test/global-setup.ts), or none outside a vitest run that made them. */
+function provided(): { sqliteTemplate: string; pgTemplate: string } {
+  try {
+    return { sqliteTemplate: inject('sqliteTemplate') ?? '', pgTemplate: inject('pgTemplate') ?? '' };
+  } catch {
+    return { sqliteTemplate: '', pgTemplate: '' };
+  }
+}
 
 /**
  * The project's shared real data (Movebank exports), beside the project's folder as on any fresh clone
@@ -34,7 +46,7 @@ import type { DialectName } from '../db/dialect.js';
  */
 export const SHARED_DATA = process.env.WILDTRACK_SHARED_DATA ?? fileURLToPath(new URL('../../../../../shared/data/', import.meta.url));
 
-/** SQLite always; PostgreSQL too when DATABASE_URL is set (each test app gets a schema of its own). */
+/** SQLite always; PostgreSQL too when DATABASE_URL is set (each test app gets a database of its own: createTestApp). */
 export const DIALECTS: DialectName[] = process.env.DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
 /** The image cookie's value for a session credential, as the web client sets it: `<SessionId>.<image key>`. */
@@ -52,6 +64,8 @@ export interface Envelope {
 export interface TestApp {
   app: FastifyInstance;
   services: Services;
+  /** Every background job of the app (jobs/index.ts serverJobs); those 'with the app' are running. */
+  jobs: readonly Job[];
   database: Db;
   dataDir: string;
   /** A signed POST of a contract call, as the web client sends it. */
@@ -59,9 +73,9 @@ export interface TestApp {
   /**
    * Signs in as the web client does: the password sealed to the server's key, a fresh client key in the
    * body; `credential` is `<SessionId>.<Token>` with the token opened from the answer (undefined when
-   * the sign-in was refused), what `CallOptions.token` takes.
+   * the sign-in was refused), what `CallOptions.token` takes; `timeZone` is the browser's zone it sends (+08:00).
    */
-  login(account: string, password: string, lang?: 'zh' | 'en'): Promise<{ res: LightMyRequestResponse; body: Envelope; credential: string | undefined }>;
+  login(account: string, password: string, lang?: 'zh' | 'en', timeZone?: string): Promise<{ res: LightMyRequestResponse; body: Envelope; credential: string | undefined }>;
   /** Creates a user in a fresh organisation (or the named one) and signs them in; `token` is the session credential. */
   userWithToken(opts?: { org?: string; email?: string }): Promise<{ token: string; userName: string; password: string }>;
   close(): Promise<void>;
@@ -87,26 +101,47 @@ export interface CallOptions {
 
 export async function createTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wildtrack-test-'));
-  let dropSchema: (() => Promise<void>) | undefined;
+  let dropDatabase: (() => Promise<void>) | undefined;
   let database: Db;
+  // A copy of the run's migrated database (test/global-setup.ts) when there is one, else one migrated here.
+  const templates = provided();
   if (dialect === 'postgres') {
     const url = process.env.DATABASE_URL as string;
-    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const suffix = randomBytes(6).toString('hex');
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    await admin.query(`create schema ${schema}`);
+    if (templates.pgTemplate) {
+      // named after the template, so that the run's end drops whatever a test app left (global-setup.ts)
+      const name = `${templates.pgTemplate}_${suffix}`;
+      await admin.query(`create database ${name} template ${templates.pgTemplate}`);
+      database = connect({ databaseUrl: databaseUrlOf(url, name) });
+      dropDatabase = async () => {
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        // Not "with (force)": PostgreSQL waits for the app's closing sessions to end (a forced drop killed
+        // them mid-goodbye, an uncaught error in the test). One still open 5 s on is dropped at the run's end.
+        await c.query(`drop database ${name}`).catch(() => undefined);
+        await c.end();
+      };
+    } else {
+      const schema = `t_${suffix}`;
+      await admin.query(`create schema ${schema}`);
+      database = connect({ databaseUrl: url, pgSchema: schema });
+      dropDatabase = async () => {
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        await c.query(`drop schema ${schema} cascade`);
+        await c.end();
+      };
+      await migrateToLatest(database);
+    }
     await admin.end();
-    database = connect({ databaseUrl: url, pgSchema: schema });
-    dropSchema = async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    };
   } else {
-    database = connect({ sqliteFile: path.join(dataDir, 'test.db') });
+    const file = path.join(dataDir, 'test.db');
+    if (templates.sqliteTemplate) fs.copyFileSync(templates.sqliteTemplate, file);
+    database = connect({ sqliteFile: file });
+    if (!templates.sqliteTemplate) await migrateToLatest(database);
   }
-  await migrateToLatest(database);
   // The sign-in rate limit (per address: every injected request comes from 127.0.0.1) is off unless a
   // test sets it: the harness sends hundreds of sign-in bodies, and a limit test sets its own.
   // The weather source is a closed local port unless a test names its stub: no test asks the internet.
@@ -121,7 +156,7 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
     PASSWORD_HASH_MEMORY_KIB: process.env.PASSWORD_HASH_MEMORY_KIB ?? '1024', ...env,
   });
   usePasswordHashing(config);
-  const { app, services } = await buildApp(config, database);
+  const { app, services, jobs } = await buildApp(config, database);
 
   const call: TestApp['call'] = async (p, body, opts = {}) => {
     const encrypted =
@@ -162,14 +197,14 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
     return { res, body: res.json() as Envelope };
   };
 
-  const login: TestApp['login'] = async (account, password, lang = 'en') => {
+  const login: TestApp['login'] = async (account, password, lang = 'en', timeZone = '+08:00') => {
     const key = await call(calls.GetPublicKey.path, {});
     const publicKey = (key.body.Data as { PublicKey: string }).PublicKey;
     const requestCode = newRequestCode();
     const clientKey = generateSealKeyPair();
     const r = await call(
       calls.PasswordLogin.path,
-      { account, pwd: sealSecret(publicKey, password, requestCode), timeZone: '+08:00', clientKey: toBase64(clientKey.publicKey) },
+      { account, pwd: sealSecret(publicKey, password, requestCode), timeZone, clientKey: toBase64(clientKey.publicKey) },
       { requestCode, lang },
     );
     const data = r.body.Data as { Token?: string; SessionId?: string } | null;
@@ -193,6 +228,7 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
   return {
     app,
     services,
+    jobs,
     database,
     dataDir,
     call,
@@ -201,7 +237,7 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
     async close() {
       await app.close();
       await database.close();
-      await dropSchema?.();
+      await dropDatabase?.();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -255,11 +255,12 @@ describe('session expiry', () => {
     expect(readStoredUser().nickName).toBe('');
   });
 
-  it('refreshes the kept user values from GetUserInfo', async () => {
+  it("refreshes the kept user values from GetUserInfo, but not this browser's zone (another device's sign-in set the server's)", async () => {
     fakeServer({ '/api/User/GetInfo': () => envelope(Code.Success, '', user({ NickName: 'Fresh Name', TimeZone: '-05:00' })) });
     signIn();
     renderApp('/device');
-    await waitFor(() => expect(screen.getByTestId('time-zone').textContent).toContain('-05:00'));
-    expect(readStoredUser().nickName).toBe('Fresh Name');
+    await waitFor(() => expect(readStoredUser().nickName).toBe('Fresh Name'));
+    expect(screen.getByTestId('time-zone').textContent).toContain('+08:00');
+    expect(readStoredUser().timeZone).toBe('+08:00');
   });
 });

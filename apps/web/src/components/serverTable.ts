@@ -52,8 +52,9 @@ export function tablePager(paging: { currentPage: number; pageSize: number }, to
  * every such table keeps: a new sort, a new page size, or new filters (`filtersKey`: what else the call
  * asks for, e.g. the folder or the range) start again at page 1; page size and sort survive new filters.
  */
-export function useServerTable<F extends string = never>(filtersKey: string) {
-  const [state, setState] = useState<TablePaging<F> & { for: string }>({ currentPage: 1, pageSize: DEFAULT_PAGE_SIZE, for: filtersKey });
+export function useServerTable<F extends string = never>(filtersKey: string, initial?: TablePaging<F>) {
+  // `initial`: the paging to open on (one kept in the URL), read at mount only
+  const [state, setState] = useState<TablePaging<F> & { for: string }>(() => ({ ...(initial ?? { currentPage: 1, pageSize: DEFAULT_PAGE_SIZE }), for: filtersKey }));
   let paging = state;
   if (state.for !== filtersKey) {
     paging = { ...state, currentPage: 1, for: filtersKey };

@@ -15,6 +15,7 @@ import {
   setPositionRange,
   setSelectedImeis,
   setTrackKind,
+  setTrackTable,
   setTrackZoom,
 } from './positionSelection';
 import { clearSession, setToken } from './session';
@@ -127,6 +128,55 @@ describe("/track's data kind and its zoom in the URL", () => {
   });
 });
 
+describe("/track's fixes table in the URL (issue 28)", () => {
+  const sorted = { imei: A, page: 3, pageSize: 50, sortField: 'Speed' as const, sortOrder: 'ascend' as const, filter: { speed: 2, speedMax: 40, hdop: 0.5, precision: 'AB', validOnly: true } };
+
+  it('writes its sort, page, size and filters on /track only, the defaults left out', () => {
+    setChosenDevice(A);
+    setPositionRange({ span: 30 });
+    setTrackTable({ imei: A, page: 1, pageSize: 20, filter: {} });
+    expect(contextSearch('track', getViewContext(), '+08:00').toString()).toBe(`device=${A}&span=30`);
+    setTrackTable(sorted);
+    expect(contextSearch('track', getViewContext(), '+08:00').toString()).toBe(
+      `device=${A}&span=30&sort=Speed&order=ascend&page=3&size=50&speed=2&speedMax=40&hdop=0.5&precision=AB&valid=1`,
+    );
+    expect(contextSearch('device', getViewContext(), '+08:00').toString()).toBe(`device=${A}&tab=details`);
+    // another device's table is not this one's
+    setChosenDevice(B);
+    expect(contextSearch('track', getViewContext(), '+08:00').toString()).toBe(`device=${B}&span=30`);
+  });
+
+  it('reads them back from a link; each invalid one reads as absent', () => {
+    applyContextSearch('track', params(`device=${A}&sort=Speed&order=ascend&page=3&size=50&speed=2&speedMax=40&hdop=0.5&precision=ba&valid=1`));
+    expect(getViewContext().table).toEqual(sorted);
+    // a field the table can't sort by, an order alone, page 0, a size §9 does not offer, a word for a
+    // number, HDOP above its ceiling, a fractional satellite count, letters outside A–E/N, valid=yes
+    expect(
+      parseContextSearch(params('sort=Caption&order=up&page=0&size=30&speed=fast&hdop=120&satellites=2.5&precision=AX&valid=yes')),
+    ).toEqual({});
+    applyContextSearch('track', params(`device=${A}&order=descend&page=-2&size=30&altitude=100&altitudeMax=50&precision=ABCDEN`));
+    // an order without a field is no sort; an upper bound not above its lower one is dropped; every letter is no filter
+    expect(getViewContext().table).toEqual({ imei: A, page: 1, pageSize: 20, filter: { altitude: 100 } });
+  });
+
+  it('in the router: a reload of the URL the screen wrote opens the same sorted, filtered page', async () => {
+    const route = { path: '/track', loader: contextLoader('track'), Component: () => createElement(ContextInUrl, { page: 'track' }) };
+    const router = createMemoryRouter([route], { initialEntries: [`/track?device=${B}&span=7`] });
+    render(createElement(RouterProvider, { router }));
+    await waitFor(() => expect(router.state.location.search).toBe(`?device=${B}&span=7`));
+    act(() => setTrackTable({ ...sorted, imei: B }));
+    await waitFor(() => expect(router.state.location.search).toContain('sort=Speed'));
+    const written = router.state.location.search;
+    cleanup();
+    resetPositionSelection();
+    expect(getViewContext().table).toBeNull();
+    const reload = createMemoryRouter([route], { initialEntries: [`/track${written}`] });
+    render(createElement(RouterProvider, { router: reload }));
+    await waitFor(() => expect(getViewContext().table).toEqual({ ...sorted, imei: B }));
+    expect(reload.state.location.search).toBe(written);
+  });
+});
+
 describe('the view context', () => {
   it('keeps a multi-device map selection when the chosen device is among it, and opens the maps on a new one', () => {
     setSelectedImeis([A, B]);
@@ -146,13 +196,13 @@ describe('the view context', () => {
   it('starts afresh from a kept value of an older shape', () => {
     resetPositionSelection();
     sessionStorage.setItem('wildtrack_position_selection', JSON.stringify({ imeis: [A], range: { span: null, start: '2025-03-07 00:00:00', end: '' } }));
-    expect(getViewContext()).toEqual({ device: null, imeis: [], range: { span: 7 }, tab: 'details', kind: 'positions', zoom: null, explicit: false });
+    expect(getViewContext()).toEqual({ device: null, imeis: [], range: { span: 7 }, tab: 'details', kind: 'positions', zoom: null, table: null, explicit: false });
   });
 
   it("reads a kept value without /track's kind and zoom (an earlier version's) with positions and no zoom", () => {
     resetPositionSelection();
     sessionStorage.setItem('wildtrack_position_selection', JSON.stringify({ device: A, imeis: [A], range: { span: 30 }, tab: 'work', explicit: true }));
-    expect(getViewContext()).toEqual({ device: A, imeis: [A], range: { span: 30 }, tab: 'work', kind: 'positions', zoom: null, explicit: true });
+    expect(getViewContext()).toEqual({ device: A, imeis: [A], range: { span: 30 }, tab: 'work', kind: 'positions', zoom: null, table: null, explicit: true });
   });
 
   it("forgets /track's zoom with a new kind, range or device, and keeps it in whole seconds", () => {
@@ -307,7 +357,7 @@ describe('signing out', () => {
     expect(result.current.unknown).toEqual([B]);
     expect(sessionStorage.getItem('wildtrack_position_selection')).not.toBeNull();
     act(() => clearSession());
-    expect(getViewContext()).toEqual({ device: null, imeis: [], range: { span: 7 }, tab: 'details', kind: 'positions', zoom: null, explicit: false });
+    expect(getViewContext()).toEqual({ device: null, imeis: [], range: { span: 7 }, tab: 'details', kind: 'positions', zoom: null, table: null, explicit: false });
     expect(sessionStorage.getItem('wildtrack_position_selection')).toBeNull();
     expect(result.current.unknown).toEqual([]);
   });
@@ -326,9 +376,9 @@ describe('signing out', () => {
     router.subscribe(() => navigations++);
     act(() => clearSession());
     // what the next user to sign in on this browser opens with
-    expect(getViewContext()).toEqual({ device: null, imeis: [], range: { span: 7 }, tab: 'details', kind: 'positions', zoom: null, explicit: false });
+    expect(getViewContext()).toEqual({ device: null, imeis: [], range: { span: 7 }, tab: 'details', kind: 'positions', zoom: null, table: null, explicit: false });
     await act(() => new Promise((r) => setTimeout(r, 50)));
-    expect(getViewContext()).toEqual({ device: null, imeis: [], range: { span: 7 }, tab: 'details', kind: 'positions', zoom: null, explicit: false });
+    expect(getViewContext()).toEqual({ device: null, imeis: [], range: { span: 7 }, tab: 'details', kind: 'positions', zoom: null, table: null, explicit: false });
     expect(navigations).toBe(0);
   });
 });

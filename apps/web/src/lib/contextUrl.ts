@@ -1,10 +1,23 @@
-import { ImeiSchema, QUERY_SPAN_DAYS } from '@wildtrack/contract';
+import {
+  BOUNDED_FILTERS,
+  DEFAULT_PAGE_SIZE,
+  FIX_SORT_FIELDS,
+  ImeiSchema,
+  MAX_HDOP_FILTER,
+  MAX_SATELLITES_FILTER,
+  normalisePrecision,
+  PAGE_SIZE_OPTIONS,
+  PRECISION_GRADES,
+  QUERY_SPAN_DAYS,
+  type PositionFilter,
+} from '@wildtrack/contract';
 import { createElement, useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { useInRouterContext, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import {
   customRange,
   DEVICE_TABS,
+  getViewContext,
   getUnknown,
   isoInZone,
   markExplicit,
@@ -14,6 +27,9 @@ import {
   setPositionRange,
   setSelectedImeis,
   setTrackKind,
+  setTrackTable,
+  defaultTrackTable,
+  type TrackTable,
   setTrackZoom,
   TRACK_KINDS,
   setUnknown,
@@ -43,6 +59,26 @@ const Instant = z
   .transform((text) => (/^-?\d{1,15}$/.test(text) ? Number(text) : /(?:Z|[+-]\d{2}:?\d{2})$/i.test(text) ? Date.parse(text) : Number.NaN))
   .pipe(z.number().int().min(0));
 
+/** A filter's bound in a link: a finite number, within the contract's limits where it has them. */
+const bound = (min = -Infinity, max = Infinity, int = false) =>
+  z.coerce
+    .number()
+    .finite()
+    .min(min)
+    .max(max)
+    .refine((n) => !int || Number.isInteger(n))
+    .optional()
+    .catch(undefined);
+
+const boundOf = (name: (typeof BOUNDED_FILTERS)[number]) =>
+  name === 'hdop' ? bound(0, MAX_HDOP_FILTER) : name === 'satellites' ? bound(0, MAX_SATELLITES_FILTER, true) : bound();
+
+/** The table's filters in a link, by the contract's names: each bound and its `…Max` twin. */
+const FILTER_PARAMS = Object.fromEntries(BOUNDED_FILTERS.flatMap((name) => [[name, boundOf(name)], [`${name}Max`, boundOf(name)]])) as Record<
+  (typeof BOUNDED_FILTERS)[number] | `${(typeof BOUNDED_FILTERS)[number]}Max`,
+  ReturnType<typeof bound>
+>;
+
 const csv = (text: string) => [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
 
 /** What a screen's search params may hold; each param that fails its rule reads as absent. */
@@ -60,6 +96,23 @@ export const ContextSearchSchema = z.object({
   kind: z.enum(TRACK_KINDS).optional().catch(undefined),
   zoomFrom: Instant.optional().catch(undefined),
   zoomTo: Instant.optional().catch(undefined),
+  sort: z.enum(FIX_SORT_FIELDS).optional().catch(undefined),
+  order: z.enum(['ascend', 'descend']).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(1_000_000).optional().catch(undefined),
+  size: z.coerce
+    .number()
+    .refine((n) => (PAGE_SIZE_OPTIONS as readonly number[]).includes(n))
+    .optional()
+    .catch(undefined),
+  ...FILTER_PARAMS,
+  // letters A–E and N only (every letter is no filter): anything else reads as absent
+  precision: z
+    .string()
+    .refine((text) => /^[A-EN]{1,6}$/i.test(text) && normalisePrecision(text) !== PRECISION_GRADES.join(''))
+    .transform(normalisePrecision)
+    .optional()
+    .catch(undefined),
+  valid: z.literal('1').optional().catch(undefined),
 });
 export type ContextSearch = z.output<typeof ContextSearchSchema>;
 
@@ -100,6 +153,49 @@ export function applyContextSearch(page: ContextPage, params: URLSearchParams): 
     const { zoomFrom, zoomTo } = search;
     setTrackZoom(zoomFrom !== undefined && zoomTo !== undefined && zoomFrom < zoomTo ? { from: zoomFrom, to: zoomTo } : null);
   }
+  // a link that names its /track view names its table too: what it leaves out is the default
+  const device = search.device ?? getViewContext().device;
+  if (page === 'track' && device && Object.values(search).some((value) => value !== undefined)) setTrackTable(tableOf(search, device), true);
+}
+
+/** The fixes table a link names for a device: what it leaves out (or names wrongly) is the default. */
+export function tableOf(search: ContextSearch, imei: string): TrackTable {
+  const filter: PositionFilter = {};
+  for (const name of BOUNDED_FILTERS) {
+    const lower = search[name];
+    const upper = search[`${name}Max`];
+    if (lower !== undefined) filter[name] = lower;
+    // an upper bound not above its lower one keeps nothing (the server refuses it): read as absent
+    if (upper !== undefined && (lower === undefined || upper > lower)) filter[`${name}Max`] = upper;
+  }
+  if (search.precision !== undefined) filter.precision = search.precision;
+  if (search.valid) filter.validOnly = true;
+  const sorted = search.sort !== undefined && search.order !== undefined;
+  return {
+    ...defaultTrackTable(imei),
+    page: search.page ?? 1,
+    pageSize: search.size ?? DEFAULT_PAGE_SIZE,
+    ...(sorted ? { sortField: search.sort, sortOrder: search.order } : {}),
+    filter,
+  };
+}
+
+/** The search params of /track's table, the defaults left out. */
+function writeTable(next: URLSearchParams, table: TrackTable): void {
+  if (table.sortField && table.sortOrder) {
+    next.set('sort', table.sortField);
+    next.set('order', table.sortOrder);
+  }
+  if (table.page !== 1) next.set('page', String(table.page));
+  if (table.pageSize !== DEFAULT_PAGE_SIZE) next.set('size', String(table.pageSize));
+  for (const name of BOUNDED_FILTERS) {
+    for (const key of [name, `${name}Max`] as const) {
+      const value = table.filter[key];
+      if (value !== undefined) next.set(key, String(value));
+    }
+  }
+  if (table.filter.precision !== undefined) next.set('precision', table.filter.precision);
+  if (table.filter.validOnly) next.set('valid', '1');
 }
 
 const OWN_KEYS = Object.keys(ContextSearchSchema.shape);
@@ -125,6 +221,7 @@ export function contextSearch(page: ContextPage, ctx: ViewContext, zone: string,
       next.set('zoomTo', isoInZone(ctx.zoom.to, zone));
     }
   }
+  if (page === 'track' && ctx.table && ctx.table.imei === ctx.device) writeTable(next, ctx.table);
   return next;
 }
 

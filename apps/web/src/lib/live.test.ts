@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { callKeys, Code, encryptJson, ENCRYPTED_FIELD, Header, type LiveMessage, openData, signingKey } from '@wildtrack/contract';
-import { startLive } from './live';
+import { applyLiveMessage, startLive } from './live';
 import { queryKeys } from './queryKeys';
 import { positionKeys } from './tracks/hooks';
 
@@ -96,5 +96,12 @@ describe('the live connection', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(fetchMock).toHaveBeenCalledTimes(4);
     stop();
+  });
+
+  it("reads the device tree again when a share to the user ended or changed ('access'): a revoked device leaves the tree", () => {
+    const invalidate = vi.spyOn(client, 'invalidateQueries');
+    applyLiveMessage(client, { type: 'access', id: 'a:0' }, new Set(), () => undefined);
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.tree });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: positionKeys.all });
   });
 });

@@ -72,6 +72,11 @@ export function applyLiveMessage(client: QueryClient, msg: LiveMessage, pendingF
       pendingFixes.add(msg.imei);
       flushFixes();
       break;
+    case 'access':
+      // a share to the user ended or changed: the tree drops (or re-reads) its devices, and what shows them reads them again
+      void client.invalidateQueries({ queryKey: queryKeys.tree });
+      void client.invalidateQueries({ queryKey: positionKeys.all });
+      break;
     case 'resync':
       if (msg.what === 'notice') void client.invalidateQueries({ queryKey: queryKeys.notices });
       else if (msg.what === 'event') void client.invalidateQueries({ queryKey: queryKeys.events });

@@ -1,4 +1,18 @@
-import { formatTime, ImeiSchema, parseOffset, parseTime, SENSOR_KIND_NAMES, type SensorKindName, spanRange } from '@wildtrack/contract';
+import {
+  DEFAULT_PAGE_SIZE,
+  FIX_SORT_FIELDS,
+  formatTime,
+  ImeiSchema,
+  PAGE_SIZE_OPTIONS,
+  parseOffset,
+  parseTime,
+  PositionFilterSchema,
+  SENSOR_KIND_NAMES,
+  spanRange,
+  type PositionFilter,
+  type SensorKindName,
+  type SortOrder,
+} from '@wildtrack/contract';
 import { useSyncExternalStore } from 'react';
 import { z } from 'zod';
 import { readStoredJson, removeStored, writeStoredJson } from '../browser/storage';
@@ -28,6 +42,33 @@ export interface ChartView {
   to: number;
 }
 
+/**
+ * /track's fixes table (issue 28): its page, page size, sort and position filters, for the device it
+ * was shown for (another device's table opens on its first page, with the defaults).
+ */
+export interface TrackTable {
+  imei: string;
+  page: number;
+  pageSize: number;
+  sortField?: (typeof FIX_SORT_FIELDS)[number] | undefined;
+  sortOrder?: SortOrder | undefined;
+  filter: PositionFilter;
+}
+
+export const TrackTableSchema = z.object({
+  imei: ImeiSchema,
+  page: z.number().int().min(1),
+  pageSize: z.number().refine((n) => (PAGE_SIZE_OPTIONS as readonly number[]).includes(n)),
+  sortField: z.enum(FIX_SORT_FIELDS).optional(),
+  sortOrder: z.enum(['ascend', 'descend']).optional(),
+  filter: PositionFilterSchema,
+});
+
+/** A table shown for the first time: page 1 of the default size, time order, no filter. */
+export function defaultTrackTable(imei: string): TrackTable {
+  return { imei, page: 1, pageSize: DEFAULT_PAGE_SIZE, filter: {} };
+}
+
 export interface ViewContext {
   /** The device chosen on /device and /track (the tree's selection there), null before any. */
   device: string | null;
@@ -39,6 +80,8 @@ export interface ViewContext {
   kind: TrackKind;
   /** The sensor chart's zoom on /track, null for the whole range; forgotten with a new kind, range or device. */
   zoom: ChartView | null;
+  /** /track's table as last shown, null before any. */
+  table: TrackTable | null;
   /**
    * Whether the user chose any of it (or a link named it). Until then the screens keep their URLs bare:
    * a default (the tree's first device, the last 7 days) is no view worth a link.
@@ -74,6 +117,7 @@ const StoredContext = z.object({
   // kept by an earlier version without them: the defaults
   kind: z.enum(TRACK_KINDS).default('positions'),
   zoom: ChartViewSchema.nullable().default(null),
+  table: TrackTableSchema.nullable().default(null),
   explicit: z.boolean(),
 });
 
@@ -81,7 +125,7 @@ const listeners = new Set<() => void>();
 let state: ViewContext | null = null;
 
 export function defaultContext(): ViewContext {
-  return { device: null, imeis: [], range: { span: DEFAULT_SPAN_DAYS }, tab: 'details', kind: 'positions', zoom: null, explicit: false };
+  return { device: null, imeis: [], range: { span: DEFAULT_SPAN_DAYS }, tab: 'details', kind: 'positions', zoom: null, table: null, explicit: false };
 }
 
 function load(): ViewContext {
@@ -154,6 +198,34 @@ export function setTrackZoom(zoom: ChartView | null): void {
   if (next && next.from >= next.to) return;
   if (prev.zoom?.from === next?.from && prev.zoom?.to === next?.to) return;
   update({ ...prev, zoom: next });
+}
+
+/** The same table, whatever the order its fields were written in. */
+function sameTable(a: TrackTable | null, b: TrackTable | null): boolean {
+  if (a === null || b === null) return a === b;
+  const filterText = (f: PositionFilter) => JSON.stringify(Object.entries(f).filter(([, v]) => v !== undefined).sort(([x], [y]) => (x < y ? -1 : 1)));
+  return a.imei === b.imei && a.page === b.page && a.pageSize === b.pageSize && a.sortField === b.sortField && a.sortOrder === b.sortOrder && filterText(a.filter) === filterText(b.filter);
+}
+
+/** Counts the tables a link (a URL read by the router) changed: the table shown opens afresh on each. */
+let tableLinks = 0;
+
+/**
+ * /track's table as shown (its page, size, sort and filters): what a reload or a link opens again.
+ * `fromLink`: read from a URL, which the screen showing a table then opens afresh (useTrackTableLinks).
+ */
+export function setTrackTable(table: TrackTable | null, fromLink = false): void {
+  const prev = getViewContext();
+  if (sameTable(prev.table, table)) return;
+  if (fromLink) tableLinks += 1;
+  update({ ...prev, table });
+}
+
+const getTableLinks = () => tableLinks;
+
+/** How many times a link changed /track's table: the table's key, so that it opens on the link's. */
+export function useTrackTableLinks(): number {
+  return useSyncExternalStore(subscribe, getTableLinks, getTableLinks);
 }
 
 /** A custom range from its two instants. */

@@ -122,6 +122,17 @@ export function userValues(user: User): StoredUser {
   };
 }
 
+/**
+ * A fresh copy of the user from the server (GetUserInfo when the shell opens, ModifyInfo's answer): every
+ * kept value but the time zone. The zone this browser shows is the one it chose or signed in with; the
+ * server's copy changes when the account signs in somewhere else (until a zone is saved in Settings), and
+ * a phone signing in in New York must not move this desktop's tables by five hours (issue 28 item 3).
+ */
+export function refreshStoredUser(user: User): void {
+  const { timeZone: _, ...values } = userValues(user);
+  writeStoredUser(values);
+}
+
 export function storeLoginResult(result: LoginResult): void {
   writeStoredUser({
     ...userValues(result.User),
@@ -187,9 +198,19 @@ export function signInTimeZone(now: Date = new Date()): string {
   return chosenTimeZone() ?? browserTimeZone(now);
 }
 
-/** Remembers a time zone the user picked for 30 days (§9). */
+/** Remembers a time zone the user picked on this browser for 30 days (§9); it wins over any other (`currentZone`). */
 export function rememberTimeZone(zone: string): void {
   Cookies.set(CHOSEN_TIME_ZONE_COOKIE, zone, { path: '/', sameSite: 'Lax', expires: TIME_ZONE_KEEP_DAYS });
+  writeStoredUser({ timeZone: zone });
+}
+
+/**
+ * The zone this browser shows times in, in one order: the zone chosen on this browser (Settings, 30
+ * days), else the one kept at this browser's sign-in (the account's Settings zone, or the zone it signed
+ * in with), else the browser's own. Nothing the server says later changes it (`refreshStoredUser`).
+ */
+export function currentZone(stored: string = readStoredUser().timeZone, now: Date = new Date()): string {
+  return chosenTimeZone() || stored || browserTimeZone(now);
 }
 
 export function markSafetyPrompt(needed: boolean): void {
@@ -239,10 +260,9 @@ export function useSignedIn(): boolean {
 }
 
 /**
- * The user's time zone, the one every screen shows times in and sends as `timeZone`: the user's setting
- * kept at sign-in, else the zone sign-in sends (which the server stored as the setting). The one
- * fallback: the web and the server then read and write times in the same zone.
+ * The time zone every screen shows times in and sends as `timeZone` (`currentZone`), so the web and the
+ * server read and write times in the same zone whatever the account's zone on the server is.
  */
 export function useZone(): string {
-  return useSession().user.timeZone || signInTimeZone();
+  return currentZone(useSession().user.timeZone);
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineCall, EmptyBody, ZeroOne } from '../call.js';
 import { PageSchema, SortOrderSchema, TimeZoneField } from '../paging.js';
-import { freeText, ImeiSchema as imei, plainLines, plainText, required } from '../validation.js';
+import { BatteryType, DeviceType, INSTR_SUPPORT_NAMES, type InstrSupportName, SENSOR_FLAG_NAMES, type SensorFlagName } from '../device.js';
+import { DeviceImeiSchema, freeText, ImeiSchema as imei, plainLines, plainText, required } from '../validation.js';
 
 /**
  * Tree, folders, devices, animal info and work status (§3, §7.2). Ids travel as strings (IdStr) so
@@ -224,6 +225,56 @@ export const UpdateProperty = defineCall({
   }),
   data: z.null(),
   summary: 'Edits device properties (caption, description, species type, status); needs EditDevice.',
+});
+
+export const REGISTER_DEVICE_PATH = '/api/Device/Register';
+/** The device types a console registration takes (not Unknown). */
+export const REGISTER_DEVICE_TYPES = [DeviceType.Tracker, DeviceType.VHFReceiver, DeviceType.Phone] as const;
+export const REGISTER_BATTERY_TYPES = [BatteryType.Unknown, BatteryType.Li, BatteryType.LIC, BatteryType.LiSOCl2Added] as const;
+
+// a union of literals (not a refined number) so that what reads the schema — the harness's body generator,
+// the web's form — sees the values it allows
+const oneOfNumbers = <T extends readonly [number, number, ...number[]]>(values: T) =>
+  z.union(values.map((v) => z.literal(v)) as unknown as [z.ZodLiteral<T[number]>, z.ZodLiteral<T[number]>, ...z.ZodLiteral<T[number]>[]], {
+    error: (issue) => (issue.input === undefined ? 'validation.choose' : 'validation.invalidValue'),
+  });
+
+/**
+ * A real device registered from the console (issue 28 item 1): its IMEI with the check digit, type,
+ * model, name, sensors (Device.Sensor flag names), the instructions it can carry out (Device.InstrSupport
+ * flag names: acceleration on/off and frequency, voltage-adaptive GNSS, postback at set hours; an
+ * instruction needing one it lacks is refused), battery type and the folder of the caller's organisation
+ * ('-1' the root). The caption defaults to the IMEI.
+ */
+export const RegisterDeviceBody = z.object({
+  imei: DeviceImeiSchema,
+  deviceType: oneOfNumbers(REGISTER_DEVICE_TYPES),
+  model: z.string().trim().max(40, { error: 'validation.tooLong' }).refine(plainText.check, { error: plainText.error }).default(''),
+  caption: z.string().trim().max(40, { error: 'validation.tooLong' }).refine(plainText.check, { error: plainText.error }).default(''),
+  sensors: z.array(z.enum(SENSOR_FLAG_NAMES as [SensorFlagName, ...SensorFlagName[]], { error: 'validation.invalidValue' })).max(32).default(['GNSS']),
+  instrSupport: z.array(z.enum(INSTR_SUPPORT_NAMES as [InstrSupportName, ...InstrSupportName[]], { error: 'validation.invalidValue' })).max(16).default([]),
+  batteryType: oneOfNumbers(REGISTER_BATTERY_TYPES).default(BatteryType.Unknown),
+  folderId: folderId.default('-1'),
+});
+export type RegisterDeviceInput = z.output<typeof RegisterDeviceBody>;
+
+export const RegisteredDeviceSchema = z.object({
+  IMEI: z.string(),
+  Caption: z.string(),
+  /** The device's ingest secret: shown this once, never answered again (the server keeps it to check signatures). */
+  Secret: z.string(),
+  /** An example signed ingest request (a fix sent to /ingest/v1/batch, signed with the secret now), as text to copy. */
+  ExampleRequest: z.string(),
+});
+export type RegisteredDevice = z.infer<typeof RegisteredDeviceSchema>;
+
+export const RegisterDevice = defineCall({
+  path: REGISTER_DEVICE_PATH,
+  auth: 'session',
+  access: ['primary', 'folder edit'],
+  body: RegisterDeviceBody,
+  data: RegisteredDeviceSchema,
+  summary: "Registers a real device of the caller's organisation with its abilities and answers its ingest secret, shown once, with an example signed request (primary user only).",
 });
 
 /** Device detail (§3) as the details tab shows it; times in the caller's zone. */

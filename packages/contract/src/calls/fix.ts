@@ -253,6 +253,15 @@ export const GetLastFixByImei = defineCall({
   summary: "A device's latest valid fix, null when it has none.",
 });
 
+export const GetFixSpan = defineCall({
+  path: '/api/Fix/GetSpan',
+  auth: 'session',
+  access: 'device read',
+  body: z.object({ imei, timeZone: TimeZoneField }),
+  data: z.object({ FirstTime: z.string(), LastTime: z.string() }).nullable(),
+  summary: "The pick times of a device's first and last fix (any fix), null when it has none; a share recipient's within the share's data period.",
+});
+
 export const MAX_FIXES_PER_MARK = 10_000;
 
 export const ConvertFixInvalid = defineCall({

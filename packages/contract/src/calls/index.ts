@@ -10,7 +10,7 @@ export { GetLoginQRCode, QRCodeLogin, GetQRCodeLoginRequest, ConfirmQRCodeLogin 
 export {
   GetTree, GetTreeState, GetFolderTree, CreateFolder, UpdateFolderName, DeleteFolder, MoveFolder, MoveDevice, UpdateRemarkName,
   SetSecondLevelFixEnable, UpdateProperty, GetDetailByIMEI, GetDetailByFolder, GetCountByFolder, GetHandheldList,
-  SetExperienceFuncEnable,
+  SetExperienceFuncEnable, RegisterDevice,
 } from './device.js';
 export {
   GetBirdInfo, GetBeastInfo, GetOtherSpeciesInfo, SaveBirdInfo, SaveBeastInfo, SaveOtherSpeciesInfo, GetWorkStatus, GetWorkStatusList,
@@ -18,7 +18,7 @@ export {
 export { ImageUpload } from './upload.js';
 export { GetTileLayers } from './map.js';
 export {
-  GetFixCount, GetFixListByPage, GetFix, GetFixList, GetFixListByImeis, GetAvgListByImeisAndTime, GetLastFixList, GetLastFixByImei,
+  GetFixCount, GetFixListByPage, GetFix, GetFixList, GetFixListByImeis, GetAvgListByImeisAndTime, GetLastFixList, GetLastFixByImei, GetFixSpan,
   ConvertFixInvalid, GetConvertedInvalidCount, GetConvertedInvalidListPage,
 } from './fix.js';
 export { GetObservedWork } from '../device-state.js';

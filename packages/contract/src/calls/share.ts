@@ -40,8 +40,29 @@ export function windowOrdered(effectiveTime: string, failureTime: string): boole
   return timeKey(failureTime) > timeKey(effectiveTime);
 }
 
+/**
+ * The data a share lets its recipient read (issue 28), apart from when the share is valid (its window):
+ * - ALL:    every record of the device, all of its history;
+ * - FROM:   the records taken from `dataFrom` on (a time in the body's zone);
+ * - WINDOW: only the records taken inside the share's window (what every share did before issue 28).
+ * The window alone decides whether the share is valid now; the data period only what the recipient reads
+ * while it is. A create that names none gets WINDOW (an older caller's share reads what it always read);
+ * an update that names none keeps the share's. The console sends ALL unless its user chooses otherwise.
+ */
+export const SHARE_DATA_PERIODS = ['ALL', 'FROM', 'WINDOW'] as const;
+export const ShareDataPeriodSchema = z.enum(SHARE_DATA_PERIODS, { error: 'validation.shareDataPeriod' });
+export type ShareDataPeriod = z.infer<typeof ShareDataPeriodSchema>;
+
+/** FROM names its first time: 601 naming dataFrom otherwise (a refinement: the fields alone cannot say it). */
+export function dataFromRequired(body: { dataPeriod?: ShareDataPeriod | undefined; dataFrom?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (body.dataPeriod === 'FROM' && body.dataFrom === undefined) ctx.addIssue({ code: 'custom', path: ['dataFrom'], message: 'validation.shareDataFrom' });
+}
+
 /** The window and rights of a share, as a create or an update sends them; times in the body's (or caller's) zone. */
 const terms = {
+  dataPeriod: ShareDataPeriodSchema.optional(),
+  /** The first time FROM lets the recipient read; ignored for ALL and WINDOW. */
+  dataFrom: TimeTextSchema.optional(),
   effectiveTime: TimeTextSchema,
   failureTime: TimeTextSchema,
   canEditDevice: z.boolean().default(false),
@@ -72,6 +93,10 @@ export const ShareRecordSchema = z.object({
   SharerName: z.string(),
   /** PENDING: the window has not begun; ACTIVE: open now; EXPIRED: over. */
   State: z.enum(['PENDING', 'ACTIVE', 'EXPIRED']),
+  /** What the recipient reads while the share is valid (SHARE_DATA_PERIODS). */
+  DataPeriod: ShareDataPeriodSchema,
+  /** FROM's first time in the caller's zone; '' for ALL and WINDOW. */
+  DataFrom: z.string(),
 });
 export type ShareRecord = z.infer<typeof ShareRecordSchema>;
 
@@ -96,9 +121,9 @@ export const CreateShare = defineCall({
     imeis: z.array(imei).min(1, { error: 'validation.imeis.empty' }).max(SHARE_MAX_DEVICES),
     account: ShareAccountSchema,
     ...terms,
-  }),
+  }).superRefine(dataFromRequired),
   data: z.object({ Count: z.number().int() }),
-  summary: 'Shares the devices with an account for a window with the chosen rights, all or none (one transaction); a device already shared with it gets the new terms.',
+  summary: 'Shares the devices with an account for a window with the chosen rights and data period (omitted: WINDOW), all or none (one transaction); a device already shared with it gets the new terms.',
 });
 
 export const GetSharedCount = defineCall({
@@ -141,9 +166,9 @@ export const UpdateShare = defineCall({
   path: '/api/DeviceShare/Update',
   auth: 'session',
   access: 'session',
-  body: z.object({ shareId, ...terms }),
+  body: z.object({ shareId, ...terms }).superRefine(dataFromRequired),
   data: ShareRecordSchema,
-  summary: "Changes the window and rights of a share the caller gave (the primary user: any of the organisation's).",
+  summary: "Changes the window, rights and data period (omitted: unchanged) of a share the caller gave (the primary user: any of the organisation's).",
 });
 
 export const RevokeShare = defineCall({

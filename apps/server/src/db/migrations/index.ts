@@ -30,6 +30,9 @@ import * as userNotices from './2026-11-25T07-00-00_user_notices.js';
 import * as fenceCrossingWrites from './2026-11-26T01-00-00_fence_crossing_writes.js';
 import * as instructionErrorReason from './2026-11-27T01-00-00_instruction_error_reason.js';
 import * as fenceStaging from './2026-12-03T07-30-00_fence_staging.js';
+import * as timeZoneChosen from './2026-12-07T14-30-00_time_zone_chosen.js';
+import * as archivePastImports from './2026-12-07T15-00-00_archive_past_imports.js';
+import * as shareDataPeriod from './2026-12-07T15-00-00_share_data_period.js';
 
 /**
  * Every migration, by its frozen name. Listed here rather than read from disk so that the bundled
@@ -67,4 +70,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T01-00-00_fence_crossing_writes': fenceCrossingWrites,
   '2026-11-27T01-00-00_instruction_error_reason': instructionErrorReason,
   '2026-12-03T07-30-00_fence_staging': fenceStaging,
+  '2026-12-07T14-30-00_time_zone_chosen': timeZoneChosen,
+  '2026-12-07T15-00-00_archive_past_imports': archivePastImports,
+  '2026-12-07T15-00-00_share_data_period': shareDataPeriod,
 };

@@ -376,7 +376,7 @@ export class AccountService {
       lcid: lang === 'en' ? LanguageId.en : LanguageId.zh,
       ...(address.kind === 'email' ? { email: address.email } : { phone: address.phone }),
     });
-    if (timeZone) await this.users.setTimeZone(userId, timeZone);
+    if (timeZone) await this.users.setSignInTimeZone(userId, timeZone);
     return { UserName: userName };
   }
 

@@ -307,7 +307,7 @@ export class AuthService {
     const sessionId = newSessionId();
     const key = Buffer.from(signingKey(token)).toString('hex');
     await this.auth.createSession({ public_id: sessionId, signing_key: key, user_id: user.userId, now, ip: meta.ip, user_agent: meta.userAgent.slice(0, 300) });
-    await this.users.setTimeZone(user.userId, input.timeZone);
+    await this.users.setSignInTimeZone(user.userId, input.timeZone);
     await this.users.recordSignIn(user.userId, now);
     const profile = await this.users.getUser(user.userId);
     const allRights = { EditDevice: true, EditFix: true, RemoteInstr: true, ShareDevice: true, DownloadData: true };

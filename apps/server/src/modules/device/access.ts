@@ -1,4 +1,4 @@
-import { Code, type DevicePermission, formatTime } from '@wildtrack/contract';
+import { Code, type DevicePermission, formatTime, type ShareDataPeriod } from '@wildtrack/contract';
 import { AppError } from '../../http/errors.js';
 import type { SessionInfo } from '../../http/caller.js';
 
@@ -7,7 +7,8 @@ import type { SessionInfo } from '../../http/caller.js';
  * device the caller can't see gets the same answer as one that doesn't exist.
  * - own:     a device of the caller's organisation — every right;
  * - shared:  another user shared it with the caller and the share window is open — the share's rights
- *            (edit, remote instructions, download), never editing fixes or sharing further;
+ *            (edit, remote instructions, download), never editing fixes or sharing further, on the records
+ *            of the share's data period (all history, from a time on, or only its window: issue 28);
  * - example: a sample device, shown while the caller's experience flag is on — read-only, its data
  *            can be downloaded; only the caller's own remark name can change.
  */
@@ -16,9 +17,11 @@ export type AccessKind = 'own' | 'shared' | 'example';
 export interface DeviceAccess {
   kind: AccessKind;
   rights: { EditDevice: boolean; EditFix: boolean; RemoteInstr: boolean; ShareDevice: boolean; DownloadData: boolean };
-  /** Share window (epoch ms), for shared devices. */
+  /** Share window (epoch ms), for shared devices: when the share is valid. */
   effective: number | null;
   failure: number | null;
+  /** The records a shared device's recipient reads (shareDataRange); null for an own or example device (all of them). */
+  data: TimeRange | null;
   sharedBy?: { userId: number; name: string };
 }
 
@@ -58,6 +61,9 @@ export interface ShareGrant {
   deviceId: number;
   effective: number;
   failure: number;
+  /** Its data period as stored (null: a share made before there were any, WINDOW): what the reader reads, shareDataRange. */
+  dataPeriod: ShareDataPeriod | null;
+  dataFrom: number | null;
   editDevice?: boolean;
   remoteInstr?: boolean;
   downloadData?: boolean;
@@ -79,7 +85,7 @@ export interface Reader {
  * and its window; else a sample device while the experience switch is on: read-only.
  */
 export function accessOf(device: DeviceRef, reader: Reader, now: number): DeviceAccess | null {
-  if (device.orgId === reader.orgId) return { kind: 'own', rights: OWN_RIGHTS, effective: null, failure: null };
+  if (device.orgId === reader.orgId) return { kind: 'own', rights: OWN_RIGHTS, effective: null, failure: null, data: null };
   let share: ShareGrant | undefined;
   for (const s of reader.shares) {
     if (s.deviceId === device.deviceId && s.effective <= now && now < s.failure && (!share || s.failure > share.failure)) share = s;
@@ -96,10 +102,11 @@ export function accessOf(device: DeviceRef, reader: Reader, now: number): Device
       },
       effective: share.effective,
       failure: share.failure,
+      data: shareDataRange(share.dataPeriod, share.dataFrom, share.effective, share.failure),
       ...(share.sharedBy ? { sharedBy: share.sharedBy } : {}),
     };
   }
-  if (device.samples && reader.experience) return { kind: 'example', rights: EXAMPLE_RIGHTS, effective: null, failure: null };
+  if (device.samples && reader.experience) return { kind: 'example', rights: EXAMPLE_RIGHTS, effective: null, failure: null, data: null };
   return null;
 }
 
@@ -124,6 +131,8 @@ export interface AccessRow {
   download_data: number | null;
   effective_time: number | null;
   failure_time: number | null;
+  data_period: ShareDataPeriod | null;
+  data_from: number | null;
   owner_user_id: number | null;
   owner_name: string | null;
 }
@@ -139,6 +148,8 @@ export function accessOfRow(row: AccessRow, session: Pick<SessionInfo, 'orgId'>,
             deviceId,
             effective: Number(row.effective_time),
             failure: Number(row.failure_time),
+            dataPeriod: row.data_period,
+            dataFrom: row.data_from === null ? null : Number(row.data_from),
             editDevice: row.edit_device === 1,
             remoteInstr: row.remote_instr === 1,
             downloadData: row.download_data === 1,
@@ -154,16 +165,27 @@ export interface TimeRange {
   to: number;
 }
 
-/** What of an access decides its window. */
-export type WindowOfAccess = Pick<DeviceAccess, 'kind' | 'effective' | 'failure'>;
+/**
+ * The records a share's data period (stored as data_period, data_from) lets its recipient read, both ends
+ * included: ALL every one, FROM those from `dataFrom` on, WINDOW (and a share stored before issue 28) those
+ * inside its window (a record taken at the window's end is the recipient's, as for fixes).
+ */
+export function shareDataRange(period: ShareDataPeriod | null, dataFrom: number | null, effective: number, failure: number): TimeRange {
+  if (period === 'ALL') return { from: Number.NEGATIVE_INFINITY, to: Number.POSITIVE_INFINITY };
+  if (period === 'FROM' && dataFrom !== null) return { from: Number(dataFrom), to: Number.POSITIVE_INFINITY };
+  return { from: effective, to: failure };
+}
+
+/** What of an access decides what its holder reads. */
+export type WindowOfAccess = Pick<DeviceAccess, 'kind' | 'data'>;
 
 /**
- * What of the device's time line the access lets its holder read: a share's window, both ends included
- * (a record taken at the window's end is the recipient's, as for fixes); all of it for an own or example device.
+ * What of the device's time line the access lets its holder read: a share's data period (shareDataRange,
+ * not its window, which only says whether the share is valid now); all of it for an own or example device.
  */
 export function windowOf(access: WindowOfAccess): TimeRange {
-  if (access.kind !== 'shared') return { from: Number.NEGATIVE_INFINITY, to: Number.POSITIVE_INFINITY };
-  return { from: access.effective ?? Number.NEGATIVE_INFINITY, to: access.failure ?? Number.POSITIVE_INFINITY };
+  if (access.kind !== 'shared' || access.data === null) return { from: Number.NEGATIVE_INFINITY, to: Number.POSITIVE_INFINITY };
+  return access.data;
 }
 
 /**
@@ -174,6 +196,20 @@ export function windowOf(access: WindowOfAccess): TimeRange {
 export function clampToWindow(range: TimeRange, access: WindowOfAccess): TimeRange {
   const w = windowOf(access);
   return { from: Math.max(range.from, w.from), to: Math.min(range.to, w.to) };
+}
+
+/**
+ * clampToWindow for a range the caller asked for (a list, a page, an export of one device): a range with
+ * some time in it that misses all of the share's data period is refused (1001, 'share.dataFrom' or
+ * 'share.dataWindow' naming the period in the caller's zone), so a recipient is told why there is nothing,
+ * not shown an empty list; otherwise the clamped range.
+ */
+export function clampAsked(range: TimeRange, access: WindowOfAccess, zone: string): TimeRange {
+  const clamped = clampToWindow(range, access);
+  if (clamped.from <= clamped.to || range.from > range.to) return clamped;
+  const w = windowOf(access);
+  if (w.to === Number.POSITIVE_INFINITY) throw new AppError(Code.Failed, 'share.dataFrom', { from: formatTime(w.from, zone) });
+  throw new AppError(Code.Failed, 'share.dataWindow', { from: formatTime(w.from, zone), to: formatTime(w.to, zone) });
 }
 
 /** Whether a record taken at `time` is inside what the access lets its holder read (windowOf). */

@@ -32,6 +32,8 @@ export interface SharedDeviceRow extends TreeDeviceRow {
   download_data: number;
   effective_time: number;
   failure_time: number;
+  data_period: 'ALL' | 'FROM' | 'WINDOW';
+  data_from: number | null;
   owner_user_id: number;
   owner_name: string;
 }
@@ -86,7 +88,7 @@ function imeisIn(sqlite: boolean, imeis: string | string[]) {
 const ACCESS_COLUMNS = [
   'o.is_samples', 'r.remark_name',
   's.id as share_id', 's.edit_device', 's.remote_instr', 's.download_data', 's.effective_time as share_effective', 's.failure_time as share_failure',
-  's.owner_user_id', 'ou.nick_name as owner_name',
+  's.data_period as share_data_period', 's.data_from as share_data_from', 's.owner_user_id', 'ou.nick_name as owner_name',
 ] as const;
 
 /** A device's columns in the brief access query: its access (org_id) and what names it. */
@@ -298,7 +300,7 @@ export class DeviceGateRepository {
       .innerJoin('users as ou', 'ou.id', 's.owner_user_id')
       .select([
         's.id as share_id', 's.edit_device', 's.remote_instr', 's.download_data', 's.effective_time', 's.failure_time', 's.owner_user_id',
-        'ou.nick_name as owner_name',
+        's.data_period', 's.data_from', 'ou.nick_name as owner_name',
       ])
       .where('s.recipient_user_id', '=', userId)
       .where('s.effective_time', '<=', now)
@@ -322,7 +324,7 @@ export class DeviceGateRepository {
       .innerJoin('devices as d', 'd.id', 's.device_id')
       .innerJoin('users as r', 'r.id', 's.recipient_user_id')
       .innerJoin('users as o', 'o.id', 's.owner_user_id')
-      .select(['s.device_id', 's.edit_device', 's.remote_instr', 's.download_data', 's.effective_time', 's.failure_time', 's.owner_user_id', 'o.nick_name as owner_name'])
+      .select(['s.device_id', 's.edit_device', 's.remote_instr', 's.download_data', 's.effective_time', 's.failure_time', 's.data_period', 's.data_from', 's.owner_user_id', 'o.nick_name as owner_name'])
       .where('s.device_id', 'in', [...deviceIds])
       .where('r.org_id', '=', orgId)
       .where('r.enabled', '=', 1)
@@ -335,7 +337,8 @@ export class DeviceGateRepository {
       devices: devices.map((d) => ({ id: Number(d.id), orgId: Number(d.org_id) })),
       shares: shares.map((s) => ({
         deviceId: Number(s.device_id), edit: Number(s.edit_device) === 1, remote: Number(s.remote_instr) === 1, download: Number(s.download_data) === 1,
-        effective: Number(s.effective_time), failure: Number(s.failure_time), ownerId: Number(s.owner_user_id), ownerName: s.owner_name,
+        effective: Number(s.effective_time), failure: Number(s.failure_time),
+        dataPeriod: s.data_period, dataFrom: s.data_from === null ? null : Number(s.data_from), ownerId: Number(s.owner_user_id), ownerName: s.owner_name,
       })),
     };
   }

@@ -28,7 +28,10 @@ import {
 import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { AppError } from '../../http/errors.js';
-import { accessOfRow, type DeviceAccess, deviceNotFound, OWN_RIGHTS, permissionOf, requireRight } from './access.js';
+import { accessOfRow, type DeviceAccess, deviceNotFound, OWN_RIGHTS, permissionOf, requireRight, shareDataRange, type TimeRange } from './access.js';
+
+/** Both ranges' span: what any of several shares lets read. */
+const widest = (a: TimeRange, b: TimeRange | null | undefined): TimeRange => (b ? { from: Math.min(a.from, b.from), to: Math.max(a.to, b.to) } : a);
 import type { DeviceGateRepository } from './gate-repository.js';
 import { captionFor } from './samples.js';
 import { buildTree, folderNotFound, parseFolderRef, refuseReadOnlyFolder, ReportGaps, treeState } from './tree.js';
@@ -63,7 +66,7 @@ export class DeviceGate {
   /** The caller's access to a device by its access query's row (read at `now`), by the read rule (access.ts), or "no such device". */
   private async accessOfRow(caller: Caller, row: BriefRow, now: number): Promise<DeviceAccess> {
     const experience = row.is_samples === 1 ? await this.q.experienceFlag(caller.session.userId) : false;
-    const access = accessOfRow({ ...row, effective_time: row.share_effective, failure_time: row.share_failure }, caller.session, experience, now);
+    const access = accessOfRow({ ...row, effective_time: row.share_effective, failure_time: row.share_failure, data_period: row.share_data_period, data_from: row.share_data_from }, caller.session, experience, now);
     if (!access) throw deviceNotFound();
     return access;
   }
@@ -119,7 +122,7 @@ export class DeviceGate {
   async orgAccess(orgId: number, deviceIds: readonly number[], now = clockNow()): Promise<Map<number, DeviceAccess>> {
     const { devices, shares } = await this.q.orgGrants(orgId, deviceIds, now);
     const out = new Map<number, DeviceAccess>();
-    for (const d of devices) if (d.orgId === orgId) out.set(d.id, { kind: 'own', rights: OWN_RIGHTS, effective: null, failure: null });
+    for (const d of devices) if (d.orgId === orgId) out.set(d.id, { kind: 'own', rights: OWN_RIGHTS, effective: null, failure: null, data: null });
     for (const s of shares) {
       if (out.get(s.deviceId)?.kind === 'own') continue;
       const had = out.get(s.deviceId);
@@ -134,6 +137,7 @@ export class DeviceGate {
         },
         effective: Math.min(s.effective, had?.effective ?? Infinity),
         failure: Math.max(s.failure, had?.failure ?? -Infinity),
+        data: widest(shareDataRange(s.dataPeriod, s.dataFrom, s.effective, s.failure), had?.data),
         sharedBy: had?.sharedBy ?? { userId: s.ownerId, name: s.ownerName },
       });
     }

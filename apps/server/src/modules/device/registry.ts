@@ -5,7 +5,8 @@ import {
   DeviceType,
   ImeiSchema,
   type InstrSupportName,
-  InstrSupportFlag,
+  INSTR_SUPPORT_NAMES,
+  instrSupportMask,
   sensorMask,
   type SensorFlagName,
   SENSOR_FLAG_NAMES,
@@ -46,6 +47,15 @@ export function parseSensors(text: string): SensorFlagName[] {
   return names as SensorFlagName[];
 }
 
+/** A comma-separated list of instruction abilities (InstrSupport names); '' is none. */
+export function parseInstrSupport(text: string): InstrSupportName[] {
+  const names = text.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const n of names) {
+    if (!INSTR_SUPPORT_NAMES.includes(n as InstrSupportName)) throw new DeviceInputError(`unknown instruction ability ${n}; known: ${INSTR_SUPPORT_NAMES.join(', ')}`);
+  }
+  return names as InstrSupportName[];
+}
+
 /**
  * Registers devices and lists them for the operator (CLI, Movebank import, the sample fleet): no caller,
  * no access rules. What a signed-in user does with devices is DeviceGate's.
@@ -71,7 +81,7 @@ export class DeviceRegistry {
       model: input.model ?? '',
       caption: input.caption?.trim() || imei,
       sensors: sensorMask(input.sensors ?? []),
-      instr_support: (input.instrSupport ?? []).reduce((m, n) => m | InstrSupportFlag[n], 0),
+      instr_support: instrSupportMask(input.instrSupport ?? []),
       species_type: input.speciesType ?? SpeciesType.Unknown,
       battery_type: input.batteryType ?? BatteryType.Unknown,
       status: input.status ?? DeviceStatus.Working,

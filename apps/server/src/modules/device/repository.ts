@@ -1,5 +1,7 @@
 import { type Kysely, sql } from 'kysely';
+import { DeviceStatus } from '@wildtrack/contract';
 import type { Database, NewDevice } from '../../db/schema.js';
+import { silentAfterMs } from '../../domain/device-events.js';
 
 /** Device records as the registry, imports and animal info write them (not the console's caller view). */
 export class DeviceRepository {
@@ -62,6 +64,27 @@ export class DeviceRepository {
   }
 
   /** Adds sensor flags (bitwise or), keeping those the device has. */
+  /**
+   * Archives a device at work (status Working) whose last record is older than its schedule allows as of
+   * `now` (the silent mark's rule, silentAfterMs): its status becomes Retrieved (§4 "picked up/retrieved",
+   * shown as archived; docs/api.md "A device's lifecycle"). A device that never reported, or that reports
+   * on time, is left as it is. Answers whether it was archived.
+   */
+  async archiveIfPast(deviceId: number, now: number): Promise<boolean> {
+    const d = await this.db
+      .selectFrom('devices as d')
+      .leftJoin('device_work_status as w', 'w.device_id', 'd.id')
+      .select(['d.status', 'd.last_work_time', 'w.settings'])
+      .where('d.id', '=', deviceId)
+      .executeTakeFirst();
+    if (!d || Number(d.status) !== DeviceStatus.Working || d.last_work_time === null) return false;
+    if (now - Number(d.last_work_time) <= silentAfterMs(d.settings)) return false;
+    const r = await this.db.updateTable('devices').set({ status: DeviceStatus.Retrieved }).where('id', '=', deviceId).where('status', '=', DeviceStatus.Working).executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 0) return false;
+    await bumpTree(this.db, { deviceId });
+    return true;
+  }
+
   async addSensors(deviceId: number, mask: number): Promise<void> {
     await this.db
       .updateTable('devices')
@@ -69,6 +92,12 @@ export class DeviceRepository {
       .where('id', '=', deviceId)
       .execute();
     await bumpTree(this.db, { deviceId });
+  }
+
+  /** Whether the user is their organisation's primary user (IsPrimary). */
+  async isPrimary(orgId: number, userId: number): Promise<boolean> {
+    const r = await this.db.selectFrom('users').select('is_primary').where('id', '=', userId).where('org_id', '=', orgId).executeTakeFirst();
+    return Number(r?.is_primary ?? 0) === 1;
   }
 
   async folderInOrg(folderId: number, orgId: number): Promise<boolean> {

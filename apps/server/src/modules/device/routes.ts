@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { calls } from '@wildtrack/contract';
 import { type CallHooks, registerCall } from '../../http/calls.js';
+import type { DeviceEnrolment } from './enrol.js';
 import type { DeviceGate } from './gate.js';
 import type { MountService } from './mount.js';
 
-export function deviceRoutes(app: FastifyInstance, hooks: CallHooks, devices: DeviceGate, mount: MountService): void {
+export function deviceRoutes(app: FastifyInstance, hooks: CallHooks, devices: DeviceGate, mount: MountService, enrolment: DeviceEnrolment): void {
+  registerCall(app, hooks, calls.RegisterDevice, async ({ body, caller }) => enrolment.register(caller, body));
   registerCall(app, hooks, calls.GetTree, async ({ caller }) => devices.tree(caller));
   registerCall(app, hooks, calls.GetTreeState, async ({ caller }) => devices.treeState(caller));
   registerCall(app, hooks, calls.GetFolderTree, async ({ caller }) => ({ Folders: await devices.folderTree(caller) }));

@@ -3,7 +3,7 @@ import { DeviceStatus, EventType } from '@wildtrack/contract';
 import { recordSilences } from '../../db/event-writes.js';
 import { sampleFleet } from '@wildtrack/sample-fleet';
 import { loadConfig } from '../../config.js';
-import { LIVE_SAMPLES_EVERY_MS, startLiveSamples } from '../../jobs/index.js';
+import { LIVE_SAMPLES_EVERY_MS, liveSampleFleet, liveSampleJob, startJobs } from '../../jobs/index.js';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { DeviceRepository } from './repository.js';
 import { ensureSampleDevices } from './samples.js';
@@ -136,7 +136,7 @@ describe('the live sample fleet as a job (SQLite, fake timers, an injected clock
     vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval'] });
     let now = T0;
     const n0 = (await storkFixes()).length;
-    expect(startLiveSamples(t.app, off, t.database.db, t.services.ingest, () => now)).toBeNull();
+    expect(liveSampleFleet(off, t.database.db, t.services.ingest)).toBeNull();
     for (let k = 1; k <= 3; k++) {
       now = T0 + k * 10 * MIN;
       await vi.advanceTimersByTimeAsync(10 * LIVE_SAMPLES_EVERY_MS);
@@ -145,7 +145,9 @@ describe('the live sample fleet as a job (SQLite, fake timers, an injected clock
 
     // on: the first tick at once (the gap up to now), then one a minute of the timers, each to the clock
     now = T0 + 10 * MIN;
-    expect(startLiveSamples(t.app, { sampleDevices: true, samplesLive: true }, t.database.db, t.services.ingest, () => now)).not.toBeNull();
+    const fleet = liveSampleFleet({ sampleDevices: true, samplesLive: true }, t.database.db, t.services.ingest);
+    expect(fleet).not.toBeNull();
+    startJobs(t.app, [liveSampleJob(fleet!, () => now)]);
     await vi.advanceTimersByTimeAsync(0);
     const lastTick = async () => Number((await t.database.db.selectFrom('devices').select('last_work_time').where('id', '=', stork).executeTakeFirstOrThrow()).last_work_time);
     await vi.waitFor(async () => expect(await lastTick()).toBeGreaterThan(T0 + 9 * MIN), WAIT);

@@ -109,14 +109,14 @@ export async function buildTree(q: DeviceGateRepository, caller: Caller, orgName
     byId.set(Number(f.id), { IdStr: String(f.id), ParentIdStr: f.parent_id === null ? ROOT_FOLDER_ID : String(f.parent_id), Name: f.name, DeviceCount: 0, Example: false, Folders: [], Devices: [] });
   }
   for (const f of folders) (f.parent_id === null ? root : (byId.get(Number(f.parent_id)) ?? root)).Folders.push(byId.get(Number(f.id))!);
-  const ownAccess: DeviceAccess = { kind: 'own', rights: OWN_RIGHTS, effective: null, failure: null };
+  const ownAccess: DeviceAccess = { kind: 'own', rights: OWN_RIGHTS, effective: null, failure: null, data: null };
   const ownPerm = own.length > 0 ? permissionOfAccess(ownAccess) : 0;
   for (const r of own) add((r[1] !== null && byId.get(r[1])) || root, r[0], ownAccess, ownPerm, r);
 
   const out: TreeFolder[] = [root];
   if (experience) {
     const samples = await q.sampleDevices(session.userId);
-    const exampleAccess: DeviceAccess = { kind: 'example', rights: EXAMPLE_RIGHTS, effective: null, failure: null };
+    const exampleAccess: DeviceAccess = { kind: 'example', rights: EXAMPLE_RIGHTS, effective: null, failure: null, data: null };
     const folder: TreeFolder = { IdStr: EXPERIENCE_FOLDER_ID, ParentIdStr: '', Name: message(lang, 'tree.experience'), DeviceCount: 0, Example: true, Folders: [], Devices: [] };
     const perm = samples.length > 0 ? permissionOfAccess(exampleAccess) : 0;
     for (const r of samples) add(folder, Number(r.id), exampleAccess, perm, toArray(r));

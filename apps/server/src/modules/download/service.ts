@@ -24,6 +24,7 @@ import { checkedRange } from '../../http/range.js';
 import { clampToWindow } from '../device/access.js';
 import type { DeviceGate, ResolvedDevice } from '../device/gate.js';
 import type { DownloadTaskRepository, DownloadTaskRow, TaskProgress } from './repository.js';
+import type { NoticeTemplate, NoticeText } from '../notice/service.js';
 import { now as clockNow } from '../../lib/clock.js';
 
 /** How often a running task writes its progress (its heartbeat) and looks for a cancel from another process. */
@@ -85,6 +86,27 @@ export function zipEntryName(text: string): string {
 }
 
 /**
+ * The owner's notice of a task that ended (§2.1 /download): "your download is ready" with the task's name,
+ * range (in the task's zone, as its list shows it) and until when its file is kept, or that it failed and why;
+ * rendered in the reader's language when read.
+ */
+export function taskEndedNotice(task: DownloadTaskRow): NoticeTemplate {
+  const params = {
+    title: task.title,
+    start: formatTime(Number(task.start_time), task.time_zone),
+    end: formatTime(Number(task.end_time), task.time_zone),
+  };
+  if (task.status === 'SUCCESSFUL') {
+    return {
+      title: { key: 'downloadTask.ready' },
+      body: { key: 'downloadTask.readyBody', params: { ...params, expires: { time: Number(task.expires_at ?? 0) } } },
+    };
+  }
+  const reason: NoticeText = task.error ? (JSON.parse(task.error) as NoticeText) : { key: 'downloadTask.failed', params: { id: Number(task.id) } };
+  return { title: { key: 'downloadTask.failedTitle' }, body: { key: 'downloadTask.failedBody', params: { ...params, reason } } };
+}
+
+/**
  * Download tasks (§2.1 /download, §4 Download task). A task is a row; a server process claims it (one only:
  * the repository's claim) and writes one zip of a file per device × kind under $WILDTRACK_DATA/downloads/
  * <user>/<task id>.zip, named by the server (never by the user's text), first as `.part` and renamed when
@@ -108,8 +130,8 @@ export class DownloadTaskService {
      */
     private readonly opts: { keepMs: number; runs?: boolean; perUser?: number },
     private readonly log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void },
-    /** Told when a task ends SUCCESSFUL or FAILED (its owner's notice), with the task as stored then. */
-    private readonly onEnded: (task: DownloadTaskRow) => Promise<void> = async () => undefined,
+    /** Sends a notice to one user: the owner's, when a task ends SUCCESSFUL or FAILED (taskEndedNotice). */
+    private readonly notify: (userId: number, notice: NoticeTemplate) => Promise<unknown> = async () => undefined,
   ) {}
 
   private dir(userId: number): string {
@@ -416,11 +438,11 @@ export class DownloadTaskService {
     }
   }
 
-  /** Tells onEnded (the owner's notice) of a task that ended; a failure to is logged, the task stays as it ended. */
+  /** Sends the owner the notice of a task that ended, as stored then; a failure to is logged, the task stays as it ended. */
   private async ended(id: number): Promise<void> {
     try {
       const row = await this.repo.byId(id);
-      if (row) await this.onEnded(row);
+      if (row) await this.notify(Number(row.user_id), taskEndedNotice(row));
     } catch (err) {
       this.log.warn({ err, downloadTaskId: id }, 'download task notice not sent');
     }

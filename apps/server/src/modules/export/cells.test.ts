@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatTime } from '@wildtrack/contract';
-import { Bytes, CsvCells, XlsxCells } from './cells.js';
+import { Bytes, CsvCells, timeText, XlsxCells } from './cells.js';
 
 const written = (b: Bytes) => Buffer.concat(b.take()).toString('utf8');
 
@@ -28,7 +28,7 @@ describe('Bytes', () => {
     expect(lines.slice(values.length)).toEqual(['', '', '', '']);
   });
 
-  it('writes times as formatTime does, in the zone, across days and before 1970', () => {
+  it('writes times as formatTime does, in the zone, across days and before 1970, with their milliseconds when they have some', () => {
     for (const zone of ['+08:00', '-12:00', '+00:00', '+12:00', '-03:00']) {
       const b = new Bytes(zone);
       const start = Date.UTC(2024, 1, 28, 10, 0, 0);
@@ -37,8 +37,18 @@ describe('Bytes', () => {
         b.time(t);
         b.byte(10);
       }
-      expect(written(b)).toBe(times.map((t) => `${formatTime(t, zone)}\n`).join(''));
+      const ms = (t: number) => (((t % 1000) + 1000) % 1000 === 0 ? '' : `.${String(((t % 1000) + 1000) % 1000).padStart(3, '0')}`);
+      expect(written(b)).toBe(times.map((t) => `${formatTime(t, zone)}${ms(t)}\n`).join(''));
+      for (const t of times) expect(timeText(t, zone)).toBe(`${formatTime(t, zone)}${ms(t)}`);
     }
+    const b = new Bytes('+08:00');
+    for (const t of [Date.UTC(2026, 10, 25, 2, 30, 0, 250), Date.UTC(2026, 10, 25, 2, 30, 0, 5), Date.UTC(2026, 10, 25, 2, 30, 1)]) {
+      b.time(t);
+      b.byte(10);
+    }
+    b.time(Date.UTC(2026, 10, 25, 2, 30, 1), true);
+    expect(written(b)).toBe('2026-11-25 10:30:00.250\n2026-11-25 10:30:00.005\n2026-11-25 10:30:01\n2026-11-25 10:30:01.000');
+    expect(timeText(Date.UTC(2026, 10, 25, 2, 30, 1), '+08:00', true)).toBe('2026-11-25 10:30:01.000');
   });
 
   it('writes text as UTF-8 across its pieces, however long', () => {
@@ -62,27 +72,31 @@ describe('cells', () => {
     c.num(1.5);
     c.time(0);
     c.time(null);
+    c.time(250);
     c.end();
     c.text('line\nbreak');
     c.num(Number.NaN);
     c.end();
-    expect(written(b)).toBe('"a,b",,"say ""hi""",1.5,1970-01-01 08:00:00,\r\n"line\nbreak",\r\n');
+    expect(written(b)).toBe('"a,b",,"say ""hi""",1.5,1970-01-01 08:00:00,,1970-01-01 08:00:00.250\r\n"line\nbreak",\r\n');
   });
 
-  it('writes XLSX cells with their references, text escaped as inline strings, empty cells left out', () => {
-    const b = new Bytes();
+  it('writes XLSX cells with their references, text escaped as inline strings, times as date cells in the zone, empty cells left out', () => {
+    const b = new Bytes('+08:00');
     const c = new XlsxCells(b);
     c.row(7);
     c.text('<a & "b">');
     c.num(null);
     c.num(-0.25);
     c.time(0);
-    for (let i = 0; i < 24; i++) c.text(null);
+    c.time(Date.UTC(2026, 10, 25, 2, 30, 0, 250));
+    for (let i = 0; i < 23; i++) c.text(null);
     c.num(3);
     c.end();
-    expect(written(b)).toBe(
-      '<row r="7"><c r="A7" t="inlineStr"><is><t>&lt;a &amp; &quot;b&quot;&gt;</t></is></c><c r="C7"><v>-0.25</v></c>' +
-        '<c r="D7" t="inlineStr"><is><t>1970-01-01 00:00:00</t></is></c><c r="AC7"><v>3</v></c></row>',
-    );
+    const xml = written(b);
+    const m = /^<row r="7"><c r="A7" t="inlineStr"><is><t>&lt;a &amp; &quot;b&quot;&gt;<\/t><\/is><\/c><c r="C7"><v>-0.25<\/v><\/c><c r="D7" s="1"><v>([\d.]+)<\/v><\/c><c r="E7" s="2"><v>([\d.]+)<\/v><\/c><c r="AC7"><v>3<\/v><\/c><\/row>$/.exec(xml);
+    expect(m, xml).not.toBeNull();
+    // 1970-01-01 08:00 local is Excel's day 25569 and a third; 10:30:00.250 local, the 37800.25th second of 2026-11-25.
+    expect(Number(m![1])).toBeCloseTo(25569 + 1 / 3, 10);
+    expect((Number(m![2]) - (Date.UTC(2026, 10, 25) / 86_400_000 + 25569)) * 86_400).toBeCloseTo(37800.25, 4);
   });
 });

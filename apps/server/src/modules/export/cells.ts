@@ -9,8 +9,11 @@ import { formatTime, parseOffset } from '@wildtrack/contract';
 export interface CellOut {
   text(v: string | null): void;
   num(v: number | null): void;
-  /** A time (epoch ms) as 'YYYY-MM-DD HH:mm:ss' in the file's zone. */
-  time(ms: number | null): void;
+  /**
+   * A time (epoch ms) in the file's zone: 'YYYY-MM-DD HH:mm:ss' in text, with '.SSS' when the time has
+   * milliseconds (or always, `withMs`: acceleration samples, a column of them); a date cell in XLSX.
+   */
+  time(ms: number | null, withMs?: boolean): void;
   /** Ends the row. */
   end(): void;
 }
@@ -32,18 +35,40 @@ export function neutralise(v: string): string {
   return FORMULA_START.test(v) && !PLAIN_NUMBER.test(v) ? `'${v}` : v;
 }
 
-/** A cell: text, a number, or nothing (an empty cell). */
-export type Cell = string | number | null;
+/** A time cell of a row of cells: the instant, written as each file writes times (`CellOut.time`). */
+export interface TimeCell {
+  at: number;
+  withMs?: boolean;
+}
 
-/** A row of ready cells (times already text) into `o`. */
+/** A cell: text, a number, a time, or nothing (an empty cell). */
+export type Cell = string | number | TimeCell | null;
+
+/** A row of ready cells into `o`. */
 export function emitCells(row: readonly Cell[], o: CellOut): void {
   for (let i = 0; i < row.length; i++) {
     const v = row[i];
     if (typeof v === 'number') o.num(v);
+    else if (v !== null && typeof v === 'object') o.time(v.at, v.withMs);
     else o.text(v ?? null);
   }
   o.end();
 }
+
+/** A time as the text files write it: formatTime in the zone, with '.SSS' when it has milliseconds or `withMs`. */
+export function timeText(ms: number, zone: string, withMs = false): string {
+  const frac = ((ms % 1000) + 1000) % 1000;
+  return frac === 0 && !withMs ? formatTime(ms, zone) : `${formatTime(ms, zone)}.${String(frac).padStart(3, '0')}`;
+}
+
+/**
+ * How a header names the zone of its column's times, 'PickTime (UTC+08:00)' (issue 28 item 3): every
+ * export and archive file says what its times are, in one header line a CSV reader (R, pandas) takes as is.
+ */
+export const zonedHeader = (header: string, zone: string) => `${header} (UTC${zone})`;
+
+/** Excel's day 0 (1899-12-30) to 1970-01-01, in days: a date cell's number is days since then, in local time. */
+const EXCEL_EPOCH_DAYS = 25_569;
 
 const CHUNK = 1 << 18;
 const DAY_MS = 86_400_000;
@@ -207,19 +232,26 @@ export class Bytes {
     }
   }
 
-  /** 'YYYY-MM-DD HH:mm:ss' in the zone, as formatTime writes it. */
-  time(ms: number): void {
+  /** The zone's local time of `ms` as Excel's date number (days since 1899-12-30, the time of day the fraction). */
+  serial(ms: number): void {
+    this.num((ms + this.offsetMs) / DAY_MS + EXCEL_EPOCH_DAYS);
+  }
+
+  /** 'YYYY-MM-DD HH:mm:ss' in the zone, as formatTime writes it, then '.SSS' when the time has milliseconds or `withMs`. */
+  time(ms: number, withMs = false): void {
     const local = ms + this.offsetMs;
     const d = Math.floor(local / DAY_MS);
     if (d !== this.day) {
       this.day = d;
       this.date.write(formatTime(d * DAY_MS - this.offsetMs, this.zone).slice(0, 11), 0, 'latin1');
     }
-    this.room(19);
+    this.room(23);
     const buf = this.buf;
     buf.set(this.date, this.at);
     let at = this.at + 11;
-    const s = Math.floor((local - d * DAY_MS) / 1000);
+    const inDay = local - d * DAY_MS;
+    const s = Math.floor(inDay / 1000);
+    const frac = inDay - s * 1000;
     const h = Math.floor(s / 3600) * 2;
     const m = (Math.floor(s / 60) % 60) * 2;
     const sec = (s % 60) * 2;
@@ -231,6 +263,13 @@ export class Bytes {
     buf[at++] = 58;
     buf[at++] = DIGITS2[sec]!;
     buf[at++] = DIGITS2[sec + 1]!;
+    if (frac !== 0 || withMs) {
+      buf[at++] = 46;
+      buf[at++] = 48 + Math.floor(frac / 100);
+      const rest = (frac % 100) * 2;
+      buf[at++] = DIGITS2[rest]!;
+      buf[at++] = DIGITS2[rest + 1]!;
+    }
     this.at = at;
   }
 }
@@ -260,9 +299,9 @@ export class CsvCells implements CellOut {
     if (v !== null) this.out.num(v);
   }
 
-  time(ms: number | null): void {
+  time(ms: number | null, withMs = false): void {
     this.sep();
-    if (ms !== null) this.out.time(ms);
+    if (ms !== null) this.out.time(ms, withMs);
   }
 
   end(): void {
@@ -295,11 +334,18 @@ const ROW_CLOSE = ascii('</row>');
 const NUM_OPEN = ascii('"><v>');
 const NUM_CLOSE = ascii('</v></c>');
 const TEXT_OPEN = ascii('" t="inlineStr"><is><t>');
+/** A date cell: its number in style 1 (XLSX_DATE_FORMATS[0]) or, with milliseconds, style 2. */
+const DATE_OPEN = ascii('" s="1"><v>');
+const DATE_MS_OPEN = ascii('" s="2"><v>');
 const TEXT_CLOSE = ascii('</t></is></c>');
+
+/** The number formats of the workbook's date cells (styles.xml cellXfs 1 and 2): a time to the second, to the millisecond. */
+export const XLSX_DATE_FORMATS = ['yyyy-mm-dd hh:mm:ss', 'yyyy-mm-dd hh:mm:ss.000'] as const;
 
 /**
  * A worksheet's cells (<sheetData>'s rows): numbers as numbers, text as inline strings (no shared-string
- * table held in memory), times as the text the CSV writes; empty cells left out. `row(r)` opens row r.
+ * table held in memory), times as date cells (the zone's local time as Excel's date number, in a date
+ * format, to the millisecond when the time has them); empty cells left out. `row(r)` opens row r.
  */
 export class XlsxCells implements CellOut {
   private col = 0;
@@ -352,15 +398,15 @@ export class XlsxCells implements CellOut {
     this.out.bytes(NUM_CLOSE);
   }
 
-  time(ms: number | null): void {
+  time(ms: number | null, withMs = false): void {
     if (ms === null) {
       this.col++;
       return;
     }
     this.open();
-    this.out.bytes(TEXT_OPEN);
-    this.out.time(ms);
-    this.out.bytes(TEXT_CLOSE);
+    this.out.bytes(withMs || ms % 1000 !== 0 ? DATE_MS_OPEN : DATE_OPEN);
+    this.out.serial(ms);
+    this.out.bytes(NUM_CLOSE);
   }
 
   end(): void {
@@ -368,7 +414,7 @@ export class XlsxCells implements CellOut {
   }
 }
 
-/** Cells collected as arrays (times as text in the zone), for a writer that takes rows of values (ExcelJS). */
+/** Cells collected as arrays (times as text in the zone, `timeText`), for a writer that takes rows of values. */
 export class RowCollector implements CellOut {
   private rows: Cell[][] = [];
   private row: Cell[] = [];
@@ -382,8 +428,8 @@ export class RowCollector implements CellOut {
     this.row.push(v === null || !Number.isFinite(v) ? null : v);
   }
 
-  time(ms: number | null): void {
-    this.row.push(ms === null ? null : formatTime(ms, this.zone));
+  time(ms: number | null, withMs = false): void {
+    this.row.push(ms === null ? null : timeText(ms, this.zone, withMs));
   }
 
   end(): void {

@@ -1,20 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_BASE, type CallDef, calls, Code, DeviceType, LanguageId, message, packSamples, signedHeaders, SpeciesType } from '@wildtrack/contract';
+import { API_BASE, type CallDef, calls, Code, DeviceType, formatTime, LanguageId, message, packSamples, signedHeaders, SpeciesType } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { BASE, DAY, HOUR, local, MIN, NOW, ZONE } from '../../test/fixed-time.js';
 import { now as clockNow, useFixedClock } from '../../test/clock.js';
 import { zipEntries } from '../../test/zip-entries.js';
 
-/** The rows of an XLSX's first sheet as text (inline strings and numbers, as the writer makes them). */
+/** A date cell's number (days since 1899-12-30 in the file's local time) as the CSV's text of that time, '.SSS' for style 2. */
+const dateText = (serial: string, style: string) => {
+  const localMs = Math.round((Number(serial) - 25569) * DAY);
+  return formatTime(localMs, '+00:00') + (style === '2' ? `.${String(localMs % 1000).padStart(3, '0')}` : '');
+};
+
+/** The rows of an XLSX's first sheet as text (inline strings, numbers, and date cells as dateText), as the writer makes them. */
 function sheetRows(xlsx: Buffer, sheet = 1): string[][] {
   const xml = zipEntries(xlsx).get(`xl/worksheets/sheet${sheet}.xml`)!.toString('utf8');
   const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
   return [...xml.matchAll(/<row r="\d+">(.*?)<\/row>/g)].map(([, cells]) => {
     const row: string[] = [];
-    for (const [, ref, body] of cells!.matchAll(/<c r="([A-Z]+)\d+"[^>]*>(.*?)<\/c>/g)) {
+    for (const [, ref, attrs, body] of cells!.matchAll(/<c r="([A-Z]+)\d+"([^>]*)>(.*?)<\/c>/g)) {
       const col = [...ref!].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
       while (row.length < col) row.push('');
-      row.push(unescape(/<t>(.*)<\/t>/.exec(body!)?.[1] ?? /<v>(.*)<\/v>/.exec(body!)?.[1] ?? ''));
+      const style = / s="(\d+)"/.exec(attrs!)?.[1];
+      const value = /<v>(.*)<\/v>/.exec(body!)?.[1];
+      row.push(style && value !== undefined ? dateText(value, style) : unescape(/<t>(.*)<\/t>/.exec(body!)?.[1] ?? value ?? ''));
     }
     return row;
   });
@@ -117,17 +125,18 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
     expect(res.headers['content-type']).toBe('application/octet-stream');
     expect(decodeURIComponent(String(res.headers['content-disposition']).split("''")[1]!)).toBe('Stork, _Max_-positions-CSV(EXP-STORK).csv');
     const rows = csvRows(res.body);
-    expect(rows[0]!.slice(0, 4)).toEqual(['IMEI', 'PickTime', 'Longitude', 'Latitude']);
+    expect(rows[0]!.slice(0, 4)).toEqual(['IMEI', 'PickTime (UTC+08:00)', 'Longitude', 'Latitude']);
     expect(rows).toHaveLength(31);
     expect(rows[1]!.slice(0, 6)).toEqual(['EXP-STORK', local(BASE), '116.5', '39.9', '50', '0']);
     expect(rows[30]![1]).toBe(local(BASE + 29 * 10 * MIN));
     const utc = csvRows((await post(calls.ExportData, { imei: 'EXP-STORK', kind: 'fix', fileType: 'csv', startTime: local(BASE, '+00:00'), endTime: local(BASE + DAY, '+00:00'), timeZone: '+00:00' })).body);
+    expect(utc[0]![1]).toBe('PickTime (UTC+00:00)');
     expect(utc[1]![1]).toBe(local(BASE, '+00:00'));
     const zh = csvRows((await post(calls.ExportData, { imei: 'EXP-STORK', kind: 'fix', fileType: 'csv', ...range }, alice, 'zh')).body);
-    expect(zh[0]!.slice(0, 3)).toEqual(['IMEI', '定位时间', '经度']);
+    expect(zh[0]!.slice(0, 3)).toEqual(['IMEI', '定位时间 (UTC+08:00)', '经度']);
     // A page of the range: rows 11-20.
     const page = csvRows((await post(calls.ExportData, { imei: 'EXP-STORK', kind: 'fix', fileType: 'csv', ...range, currentPage: 2, pageSize: 10 })).body);
-    expect(page.map((r) => r[1])).toEqual(['PickTime', ...Array.from({ length: 10 }, (_, i) => local(BASE + (10 + i) * 10 * MIN))]);
+    expect(page.map((r) => r[1])).toEqual(['PickTime (UTC+08:00)', ...Array.from({ length: 10 }, (_, i) => local(BASE + (10 + i) * 10 * MIN))]);
   });
 
   it('exports positions as XLSX with the same rows, and sensors, acceleration samples and events', async () => {
@@ -141,7 +150,7 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
 
     const temp = csvRows((await post(calls.ExportData, { imei: 'EXP-STORK', kind: 'temperature', fileType: 'csv', ...range })).body);
     expect(temp).toEqual([
-      ['IMEI', 'Time', 'Temperature (°C)'],
+      ['IMEI', 'Time (UTC+08:00)', 'Temperature (°C)'],
       ['EXP-STORK', local(BASE + HOUR), '21.5'],
       ['EXP-STORK', local(BASE + 2 * HOUR), '22.25'],
     ]);
@@ -150,7 +159,40 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
     expect(acc[1]!.slice(0, 8)).toEqual(['EXP-STORK', local(BASE + 3 * HOUR), `${local(BASE + 3 * HOUR)}.000`, '10', 'XYZ', '2048', '2100', '2400']);
     expect(acc[1]!.slice(8, 11)).toEqual(['0', '0.156', '1.408']);
     const events = csvRows((await post(calls.ExportData, { imei: 'EXP-STORK', kind: 'event', fileType: 'csv', ...range })).body);
-    expect(events[0]).toEqual(['IMEI', 'Time', 'Event', 'Content']);
+    expect(events[0]).toEqual(['IMEI', 'Time (UTC+08:00)', 'Event', 'Content']);
+  });
+
+  it('states the zone in the time headers, keeps milliseconds where a time has them, and writes XLSX times as date cells (issue 28 item 3)', async () => {
+    const device = await t.services.devices.register({ orgId: await t.services.devices.orgIdByName('Stork Lab'), imei: 'EXP-MS', type: DeviceType.Tracker, speciesType: SpeciesType.Bird, sensors: ['GNSS'], caption: 'Ms' });
+    const at = BASE + 2 * HOUR + 250;
+    await t.database.db
+      .insertInto('fixes')
+      .values({ device_id: device.id, pick_time: at, lon: 116.5, lat: 39.9, alt: 5, speed: 1, course: 2, temperature: 20, activity: 1, voltage: 3.9, channel: 1, satellites: 8, hdop: 1.2, vdop: 1.5, grade: 1, valid: 1, tx_time: at + 29_750, received_at: now, invalid_by: null, invalid_at: null, invalid_reason: null, extra: null })
+      .execute();
+    const body = { imei: 'EXP-MS', kind: 'fix', startTime: local(BASE, '-05:00'), endTime: local(BASE + DAY, '-05:00'), timeZone: '-05:00' };
+    const csv = csvRows((await post(calls.ExportData, { ...body, fileType: 'csv' })).body);
+    expect(csv[0]![1]).toBe('PickTime (UTC-05:00)');
+    expect(csv[0]![16]).toBe('TransmissionTime (UTC-05:00)');
+    expect(csv[1]![1]).toBe(`${local(at, '-05:00')}.250`);
+    expect(csv[1]![16]).toBe(local(at + 29_750, '-05:00'));
+
+    const xlsx = (await post(calls.ExportData, { ...body, fileType: 'xls' })).rawPayload;
+    const files = zipEntries(xlsx);
+    const sheet = files.get('xl/worksheets/sheet1.xml')!.toString('utf8');
+    const styles = files.get('xl/styles.xml')!.toString('utf8');
+    // The time is a number in a date style, not text: the milliseconds' format for the fix, the seconds' for the transmission.
+    const cell = (ref: string) => new RegExp(`<c r="${ref}"([^>]*)><v>([^<]*)</v></c>`).exec(sheet);
+    expect(cell('B2')?.[1]).toBe(' s="2"');
+    expect(cell('Q2')?.[1]).toBe(' s="1"');
+    expect(sheet).toContain('<c r="B1" t="inlineStr"><is><t>PickTime (UTC-05:00)</t></is></c>');
+    expect(styles).toContain('<numFmt numFmtId="164" formatCode="yyyy-mm-dd hh:mm:ss"/>');
+    expect(styles).toContain('<numFmt numFmtId="165" formatCode="yyyy-mm-dd hh:mm:ss.000"/>');
+    expect(styles).toMatch(/<cellXfs count="3"><xf [^>]*\/><xf numFmtId="164"[^>]*applyNumberFormat="1"\/><xf numFmtId="165"[^>]*applyNumberFormat="1"\/><\/cellXfs>/);
+    expect(files.get('xl/_rels/workbook.xml.rels')!.toString('utf8')).toContain('Target="styles.xml"');
+    expect(files.get('[Content_Types].xml')!.toString('utf8')).toContain('PartName="/xl/styles.xml"');
+    // Its number is the local time in the zone asked: -05:00.
+    expect(dateText(cell('B2')![2]!, '2')).toBe(`${local(at, '-05:00')}.250`);
+    expect(sheetRows(xlsx)[1]!.slice(0, 2)).toEqual(['EXP-MS', `${local(at, '-05:00')}.250`]);
   });
 
   it('writes a header only for an empty range, and a share only its window', async () => {

@@ -69,7 +69,7 @@ export async function writeExport(db: Kysely<Database>, p: ExportParams, out: Wr
     const table = await fileTable(repo, device, p, q);
     const sink: Sink =
       p.fileType === 'xls'
-        ? xlsxSink(out, table.headers, KIND_LABELS[p.kind][p.language], p.timeZone)
+        ? xlsxSink(out, table.headers, KIND_LABELS[p.kind][p.language], p.timeZone, table.timeColumns)
         : csvSink(out, table.headers, p.fileType !== 'movebank', p.timeZone);
     for await (const batch of table.batches()) {
       signal?.throwIfAborted();

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, SHARED_DATA, type TestApp } from '../../test/helper.js';
-import { movebankServices } from '../../import-services.js';
+import { movebankServices } from '../../app.js';
 import { importMovebank } from '../movebank/index.js';
 import { burstSamples } from '../sensor/burst-samples.js';
 import { addSampleDevices } from '../../test/samples.js';

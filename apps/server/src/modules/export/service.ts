@@ -7,7 +7,7 @@ import type { Caller } from '../../http/caller.js';
 import type { FileAnswer } from '../../http/calls.js';
 import { AppError } from '../../http/errors.js';
 import { checkedRange } from '../../http/range.js';
-import { clampToWindow } from '../device/access.js';
+import { clampAsked } from '../device/access.js';
 import type { DeviceGate } from '../device/gate.js';
 import { exportFileName, writeExport } from './export.js';
 
@@ -29,7 +29,7 @@ export class ExportService {
     const device = await this.devices.resolve(caller, body.imei);
     if (!device.access.rights.DownloadData) throw new AppError(Code.Forbidden, 'export.noDownloadRight');
     const { from, to } = checkedRange(caller, body);
-    const { from: start, to: end } = clampToWindow({ from, to }, device.access);
+    const { from: start, to: end } = clampAsked({ from, to }, device.access, caller.zone);
     const page = body.currentPage !== undefined && body.pageSize !== undefined ? { skip: (body.currentPage - 1) * body.pageSize, limit: body.pageSize } : {};
     const params = {
       imei: device.imei,

@@ -1,23 +1,23 @@
-import { type ExportKind, formatTime, gradeLetter, type Lang, parseOffset, SENSOR_KIND_NAMES, SENSOR_KINDS, SensorKind, type SensorKindName } from '@wildtrack/contract';
+import { type ExportKind, gradeLetter, type Lang, SENSOR_KIND_NAMES, SENSOR_KINDS, SensorKind, type SensorKindName } from '@wildtrack/contract';
 import { describeEvent } from '../event/service.js';
 import { burstSamples } from '../sensor/burst-samples.js';
-import { formatTimeMs } from '../sensor/service.js';
-import { type Cell, type CellOut, emitCells, RowCollector } from './cells.js';
+import { type Cell, type CellOut, emitCells, RowCollector, zonedHeader } from './cells.js';
 import type { ExportDevice, ExportFixCells, ExportQuery, ExportRepository } from './repository.js';
 
 export type { Cell } from './cells.js';
 
-/** A header in both languages. */
-type Label = { zh: string; en: string };
+/** A header in both languages; `time`: a column of times, its header naming the file's zone. */
+type Label = { zh: string; en: string; time?: true };
 
 const L = (zh: string, en: string): Label => ({ zh, en });
+const T = (zh: string, en: string): Label => ({ zh, en, time: true });
 
 const IMEI = L('IMEI', 'IMEI');
-const TIME = L('时间', 'Time');
+const TIME = T('时间', 'Time');
 
 const FIX_COLUMNS: Label[] = [
   IMEI,
-  L('定位时间', 'PickTime'),
+  T('定位时间', 'PickTime'),
   L('经度', 'Longitude'),
   L('纬度', 'Latitude'),
   L('海拔(m)', 'Altitude (m)'),
@@ -32,13 +32,13 @@ const FIX_COLUMNS: Label[] = [
   L('VDOP', 'VDOP'),
   L('精度等级', 'PrecisionGrade'),
   L('有效性', 'Validity'),
-  L('传输时间', 'TransmissionTime'),
-  L('标记无效时间', 'Marked invalid at'),
+  T('传输时间', 'TransmissionTime'),
+  T('标记无效时间', 'Marked invalid at'),
 ];
 
 const ACCELERATION_COLUMNS: Label[] = [
   IMEI,
-  L('片段开始时间', 'BurstTime'),
+  T('片段开始时间', 'BurstTime'),
   TIME,
   L('频率(Hz)', 'Frequency (Hz)'),
   L('轴', 'Axes'),
@@ -51,7 +51,7 @@ const ACCELERATION_COLUMNS: Label[] = [
   L('ODBA(g)', 'ODBA (g)'),
 ];
 
-const EVENT_COLUMNS: Label[] = [IMEI, L('发生时间', 'Time'), L('事件', 'Event'), L('内容', 'Content')];
+const EVENT_COLUMNS: Label[] = [IMEI, T('发生时间', 'Time'), L('事件', 'Event'), L('内容', 'Content')];
 
 /** Each kind's name in a file's name and a sheet's name; the scalar kinds' from their rows (contract sensor-kinds.ts). */
 export const KIND_LABELS: Record<ExportKind, Label> = {
@@ -63,41 +63,26 @@ export const KIND_LABELS: Record<ExportKind, Label> = {
 
 const VALIDITY: Record<Lang, [string, string]> = { zh: ['无效', '有效'], en: ['invalid', 'valid'] };
 
-const DAY_MS = 86_400_000;
-/** '00' to '59', made once: a row's time takes three of them. */
-const P2 = Array.from({ length: 60 }, (_, n) => String(n).padStart(2, '0'));
-
-/**
- * formatTime for one zone, for millions of rows: the offset parsed once and the date part kept while the
- * times stay on one day (rows come in time order), so a row costs a few string joins instead of a Date.
- */
-export function timeFormatter(zone: string): (ms: number | null) => string | null {
-  const offset = (parseOffset(zone) ?? 0) * 60_000;
-  let day = Number.NaN;
-  let date = '';
-  return (ms) => {
-    if (ms === null) return null;
-    const local = ms + offset;
-    const d = Math.floor(local / DAY_MS);
-    if (d !== day) {
-      day = d;
-      date = formatTime(d * DAY_MS - offset, zone).slice(0, 11);
-    }
-    const s = Math.floor((local - d * DAY_MS) / 1000);
-    return `${date}${P2[Math.floor(s / 3600)]}:${P2[Math.floor(s / 60) % 60]}:${P2[s % 60]}`;
-  };
-}
-
 const round = (v: number, digits: number) => {
   const f = 10 ** digits;
   return Math.round(v * f) / f;
 };
 
-/** A kind's headers in `lang`. */
-export function headersOf(kind: ExportKind, lang: Lang): string[] {
-  const labels =
-    kind === 'fix' ? FIX_COLUMNS : kind === 'acceleration' ? ACCELERATION_COLUMNS : kind === 'event' ? EVENT_COLUMNS : [IMEI, TIME, ...SENSOR_KINDS[kind].values.map((v) => v.export)];
-  return labels.map((l) => l[lang]);
+function labelsOf(kind: ExportKind): Label[] {
+  return kind === 'fix' ? FIX_COLUMNS : kind === 'acceleration' ? ACCELERATION_COLUMNS : kind === 'event' ? EVENT_COLUMNS : [IMEI, TIME, ...SENSOR_KINDS[kind].values.map((v) => v.export)];
+}
+
+/**
+ * A kind's headers in `lang`, each time column's naming the file's zone (issue 28 item 3): the file says
+ * what its times are without the request that made it, and a CSV stays one header line for R and pandas.
+ */
+export function headersOf(kind: ExportKind, lang: Lang, zone: string): string[] {
+  return labelsOf(kind).map((l) => (l.time ? zonedHeader(l[lang], zone) : l[lang]));
+}
+
+/** The indexes of a kind's time columns. */
+export function timeColumnsOf(kind: ExportKind): number[] {
+  return labelsOf(kind).flatMap((l, i) => (l.time ? [i] : []));
 }
 
 /** What a table's rows are made from. */
@@ -112,12 +97,14 @@ export interface TableSource {
 /** A file's table: its headers, its rows a batch at a time in time order, and how a row's cells are written. */
 export interface Table<R = unknown> {
   headers: string[];
+  /** The columns that hold times (date cells in XLSX, made wide enough). */
+  timeColumns?: readonly number[];
   batches: () => AsyncGenerator<readonly R[]>;
   emit: (row: R, o: CellOut) => void;
 }
 
 /** A table of rows that are arrays of ready cells. */
-export const cellTable = (headers: string[], batches: () => AsyncGenerator<Cell[][]>): Table<Cell[]> => ({ headers, batches, emit: emitCells });
+export const cellTable = (headers: string[], batches: () => AsyncGenerator<Cell[][]>, timeColumns: readonly number[] = []): Table<Cell[]> => ({ headers, timeColumns, batches, emit: emitCells });
 
 /**
  * A kind's table as the CSV and XLSX files write it: the console's values (signed degrees, km/h, V,
@@ -125,7 +112,8 @@ export const cellTable = (headers: string[], batches: () => AsyncGenerator<Cell[
  * the read arrays straight into the file's cells; the other kinds as arrays of cells.
  */
 export function tableOf(kind: ExportKind, s: TableSource): Table {
-  const headers = headersOf(kind, s.lang);
+  const headers = headersOf(kind, s.lang, s.zone);
+  const timeColumns = timeColumnsOf(kind);
   if (kind === 'fix') {
     const { repo, q, lang } = s;
     const imei = s.device.imei;
@@ -133,6 +121,7 @@ export function tableOf(kind: ExportKind, s: TableSource): Table {
     const grades = new Map<number, string>();
     const table: Table<ExportFixCells> = {
       headers,
+      timeColumns,
       batches: () => repo.fixCells(q),
       emit: (f, o) => {
         o.text(imei);
@@ -165,10 +154,10 @@ export function tableOf(kind: ExportKind, s: TableSource): Table {
     };
     return table as Table;
   }
-  return cellTable(headers, () => otherRows(kind, s)) as Table;
+  return cellTable(headers, () => otherRows(kind, s), timeColumns) as Table;
 }
 
-/** A kind's rows as arrays of cells, a batch at a time (times as text in the zone): for writers that take rows of values. */
+/** A kind's rows as arrays of cells, a batch at a time (times as text in the zone, `timeText`): for writers that take rows of values. */
 export async function* tableRows(kind: ExportKind, s: TableSource): AsyncGenerator<Cell[][]> {
   const table = tableOf(kind, s);
   const rows = new RowCollector(s.zone);
@@ -182,6 +171,7 @@ export async function* tableRows(kind: ExportKind, s: TableSource): AsyncGenerat
 async function* otherRows(kind: ExportKind, s: TableSource): AsyncGenerator<Cell[][]> {
   const { repo, device, q, lang, zone } = s;
   const imei = device.imei;
+  // Times stay instants until a file writes them: text (to the millisecond when they have one) or date cells.
   if (kind === 'acceleration') {
     for await (const batch of repo.bursts(q)) {
       const rows: Cell[][] = [];
@@ -189,11 +179,11 @@ async function* otherRows(kind: ExportKind, s: TableSource): AsyncGenerator<Cell
         const { raw, odba, scale, offset } = burstSamples(b);
         const axes = b.axes.length;
         const column = (['X', 'Y', 'Z'] as const).map((a) => b.axes.indexOf(a));
-        const burstTime = formatTime(b.start_time, zone);
+        const burstTime: Cell = { at: b.start_time };
         for (let i = 0; i < b.sample_count; i++) {
           const origin = column.map((c) => (c < 0 ? null : raw[i * axes + c]!));
           const cal = origin.map((v, k) => (v === null ? null : round((v - offset[column[k]!]!) * scale[column[k]!]!, 5)));
-          rows.push([imei, burstTime, formatTimeMs(b.start_time + Math.round((i * 1000) / b.hz), zone), b.hz, b.axes, ...origin, ...cal, odba[i]! / 1000]);
+          rows.push([imei, burstTime, { at: b.start_time + Math.round((i * 1000) / b.hz), withMs: true }, b.hz, b.axes, ...origin, ...cal, odba[i]! / 1000]);
         }
       }
       yield rows;
@@ -203,16 +193,15 @@ async function* otherRows(kind: ExportKind, s: TableSource): AsyncGenerator<Cell
     for await (const batch of repo.events(q)) {
       yield batch.map((e) => {
         const { Title, Content } = describeEvent(e.type, e.content, name, lang, zone);
-        return [imei, formatTime(e.happen_time, zone), Title, Content];
+        return [imei, { at: e.happen_time }, Title, Content];
       });
     }
   } else {
     const k = SensorKind[kind as SensorKindName];
     const n = k.values.length;
-    const time = timeFormatter(zone);
     for await (const batch of repo.sensor(k.id, q)) {
       yield batch.map((r) => {
-        const row: Cell[] = [imei, time(r.time), r.v1];
+        const row: Cell[] = [imei, { at: r.time }, r.v1];
         if (n > 1) row.push(r.v2);
         if (n > 2) row.push(r.v3);
         if (n > 3) row.push(r.v4);

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { Bytes, type CellOut, CsvCells, emitCells, XlsxCells, xmlText } from './cells.js';
+import { Bytes, type CellOut, CsvCells, emitCells, XLSX_DATE_FORMATS, XlsxCells, xmlText } from './cells.js';
 import { drained, type ZipEntryStream, ZipWriter } from './zip.js';
 
 /** A file being written: batches of rows in, each row's cells written by `emit`, then end; memory bounded by one batch and the streams' buffers. */
@@ -62,13 +62,25 @@ const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const PKG_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
 
+/** The styles part: cellXfs 0 the default, 1 and 2 the date cells' formats (XLSX_DATE_FORMATS). */
+const STYLES_XML =
+  `${XML_HEAD}<styleSheet xmlns="${MAIN_NS}">` +
+  `<numFmts count="2">${XLSX_DATE_FORMATS.map((f, i) => `<numFmt numFmtId="${164 + i}" formatCode="${f}"/>`).join('')}</numFmts>` +
+  '<fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts>' +
+  '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
+  '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
+  '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
+  `<cellXfs count="3"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>${XLSX_DATE_FORMATS.map((_, i) => `<xf numFmtId="${164 + i}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`).join('')}</cellXfs>` +
+  '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
+  '</styleSheet>';
+
 /**
  * XLSX written as it goes (the format's parts zipped by ZipWriter, the worksheet deflated while its rows are
- * made): text as inline strings (no shared-string table held in memory), numbers as numbers, times as the
- * text the CSV writes. The header row is frozen in each sheet; past XLSX_SHEET_ROWS rows a new sheet
- * begins with the header again.
+ * made): text as inline strings (no shared-string table held in memory), numbers as numbers, times as date
+ * cells in `zone`'s local time (columns `timeColumns` made wide enough to show them). The header row is
+ * frozen in each sheet; past XLSX_SHEET_ROWS rows a new sheet begins with the header again.
  */
-export function xlsxSink(out: Writable, headers: readonly string[], sheetName: string, zone = '+00:00'): Sink {
+export function xlsxSink(out: Writable, headers: readonly string[], sheetName: string, zone = '+00:00', timeColumns: readonly number[] = []): Sink {
   const zip = new ZipWriter(out);
   const name = sheetName.replace(/[\\/?*[\]:]/g, ' ').slice(0, 28) || 'Sheet';
   const bytes = new Bytes(zone);
@@ -76,6 +88,8 @@ export function xlsxSink(out: Writable, headers: readonly string[], sheetName: s
   let sheets = 0;
   let sheet: ZipEntryStream | undefined;
   let rowInSheet = 0;
+  // A date cell narrower than its text shows as ####: the time columns are as wide as 'YYYY-MM-DD HH:mm:ss.SSS'.
+  const cols = timeColumns.length ? `<cols>${timeColumns.map((c) => `<col min="${c + 1}" max="${c + 1}" width="24" customWidth="1"/>`).join('')}</cols>` : '';
 
   const openSheet = async () => {
     sheets += 1;
@@ -84,7 +98,7 @@ export function xlsxSink(out: Writable, headers: readonly string[], sheetName: s
     bytes.text(
       `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}">` +
         '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>' +
-        '<sheetData>',
+        `${cols}<sheetData>`,
     );
     rowInSheet = 1;
     cells.row(1);
@@ -117,7 +131,7 @@ export function xlsxSink(out: Writable, headers: readonly string[], sheetName: s
       const parts: [string, string][] = [
         [
           '[Content_Types].xml',
-          `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>${names.map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('')}</Types>`,
+          `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>${names.map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('')}</Types>`,
         ],
         ['_rels/.rels', `${XML_HEAD}<Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
         [
@@ -126,8 +140,9 @@ export function xlsxSink(out: Writable, headers: readonly string[], sheetName: s
         ],
         [
           'xl/_rels/workbook.xml.rels',
-          `${XML_HEAD}<Relationships xmlns="${PKG_REL_NS}">${names.map((_, i) => `<Relationship Id="rId${i + 1}" Type="${REL_NS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('')}</Relationships>`,
+          `${XML_HEAD}<Relationships xmlns="${PKG_REL_NS}">${names.map((_, i) => `<Relationship Id="rId${i + 1}" Type="${REL_NS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('')}<Relationship Id="rId${sheets + 1}" Type="${REL_NS}/styles" Target="styles.xml"/></Relationships>`,
         ],
+        ['xl/styles.xml', STYLES_XML],
       ];
       for (const [path, xml] of parts) await zip.addBuffer(path, Buffer.from(xml));
       await zip.finish();

@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { checkedRange } from '../../http/range.js';
 import { AppError } from '../../http/errors.js';
-import { clampToWindow } from '../device/access.js';
+import { clampAsked, clampToWindow } from '../device/access.js';
 import type { DeviceGate, ResolvedDevice } from '../device/gate.js';
 import type { FieldQuery, FieldRepository, MotionRow, PoiRow } from './repository.js';
 
@@ -28,9 +28,12 @@ export interface Page<R> {
   Total: number;
 }
 
-/** The part of [from, to] a share's window lets its recipient see (the window's ends included). */
-function within(device: ResolvedDevice, from: number, to: number): FieldQuery | undefined {
-  const q = { deviceId: Number(device.id), ...clampToWindow({ from, to }, device.access) };
+/**
+ * The part of [from, to] a share's data period lets its recipient see (its ends included); with `zone` (a
+ * range the caller asked for) one missing all of it is refused, saying what the share covers (clampAsked).
+ */
+function within(device: ResolvedDevice, from: number, to: number, zone?: string): FieldQuery | undefined {
+  const q = { deviceId: Number(device.id), ...(zone === undefined ? clampToWindow({ from, to }, device.access) : clampAsked({ from, to }, device.access, zone)) };
   return q.from <= q.to ? q : undefined;
 }
 
@@ -74,7 +77,7 @@ export class FieldService {
     const device = await this.devices.resolve(caller, body.imei);
     // The end second is included whole, as for fixes and sensor records.
     const { from, to } = checkedRange(caller, body);
-    return { device, q: within(device, from, to) };
+    return { device, q: within(device, from, to, caller.zone) };
   }
 
   async poiPage(caller: Caller, body: PoiListBody): Promise<Page<Poi>> {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calls, Code, decodeTrackSet, DeviceType, type Fix, FixValidValue, formatTime, SpeciesType } from '@wildtrack/contract';
-import { movebankServices } from '../../import-services.js';
+import { movebankServices } from '../../app.js';
 import { importMovebank } from '../movebank/index.js';
 import { createTestApp, DIALECTS, SHARED_DATA, type TestApp } from '../../test/helper.js';
 import { ZONE, MIN, HOUR, DAY, BASE, NOW, local, type Page as FixedPage } from '../../test/fixed-time.js';
@@ -230,6 +230,23 @@ describe.each(DIALECTS)('fixes on %s', (dialect) => {
     expect((one.body.Data as Fix).Id).toBe(String(BASE + 990 * MIN));
   });
 
+  it("gives a device's first and last fix times in the caller's zone; a share recipient's within the share's data period", async () => {
+    const span = async (imei: string, timeZone = ZONE) => {
+      const r = await t.call(calls.GetFixSpan.path, { imei, timeZone }, { token: alice });
+      expect(r.body.Code, r.body.Msg).toBe(Code.Success);
+      return r.body.Data;
+    };
+    // A-1's first fix is BASE (no position) ... any fix counts, valid or not
+    expect(await span('A-1')).toEqual({ FirstTime: local(BASE), LastTime: local(BASE + 990 * MIN) });
+    expect(await span('A-1', '+00:00')).toEqual({ FirstTime: formatTime(BASE, '+00:00'), LastTime: formatTime(BASE + 990 * MIN, '+00:00') });
+    // B-SHARED's fix of three days ago is before the share's window (its data period): not its first
+    expect(await span('B-SHARED')).toEqual({ FirstTime: local(now - DAY), LastTime: local(now - HOUR) });
+    // a device of the caller's without fixes
+    const aliceOrg = await t.services.devices.orgIdByName('Heron Lab');
+    await t.services.devices.register({ orgId: aliceOrg, imei: 'A-EMPTY', type: DeviceType.Tracker, speciesType: SpeciesType.Bird, sensors: ['GNSS'], secondLevelFix: false, caption: 'A-EMPTY' });
+    expect(await span('A-EMPTY')).toBeNull();
+  });
+
   it('bounds a share recipient by the share window and its rights', async () => {
     const week = { startTime: formatTime(now - 7 * DAY, ZONE), endTime: formatTime(now + DAY, ZONE), timeZone: ZONE };
     const shared = (await t.call(calls.GetFixListByPage.path, { imei: 'B-SHARED', ...week }, { token: alice })).body.Data as Page;
@@ -246,7 +263,7 @@ describe.each(DIALECTS)('fixes on %s', (dialect) => {
   it('answers a stranger, an expired share and an unknown device alike, and refuses calls without a session', async () => {
     const all = [
       calls.GetFixCount, calls.GetFixListByPage, calls.GetFix, calls.GetFixList, calls.GetFixListByImeis, calls.GetAvgListByImeisAndTime,
-      calls.GetLastFixList, calls.GetLastFixByImei, calls.ConvertFixInvalid, calls.GetConvertedInvalidCount, calls.GetConvertedInvalidListPage,
+      calls.GetLastFixList, calls.GetLastFixByImei, calls.GetFixSpan, calls.ConvertFixInvalid, calls.GetConvertedInvalidCount, calls.GetConvertedInvalidListPage,
     ];
     for (const c of all) {
       // The fields this call takes (bodies are strict: an undeclared field is refused before access is checked).

@@ -382,6 +382,22 @@ export class FixRepository {
   }
 
   /**
+   * The first and last fix time of a device within [from, to] (a share's data period), or undefined when
+   * it has none there: the lowest and highest key of the (device_id, pick_time) primary key in the range.
+   */
+  async boundsWithin(deviceId: number, from: number, to: number): Promise<{ first: number; last: number } | undefined> {
+    const row = await this.db
+      .selectFrom('fixes')
+      .select((eb) => [eb.fn.min('pick_time').as('first'), eb.fn.max('pick_time').as('last')])
+      .where('device_id', '=', deviceId)
+      .where('pick_time', '>=', from)
+      .where('pick_time', '<=', to)
+      .executeTakeFirst();
+    if (row?.first === null || row?.first === undefined) return undefined;
+    return { first: Number(row.first), last: Number(row.last ?? row.first) };
+  }
+
+  /**
    * What unfiltered tracks are served from, for several devices at once: each one's first and last fix
    * time (bounds), its stored segments of the whole days [dayFrom, dayTo], and the positions of the partial
    * days at either end (head and tail, [from, to] ranges; from > to for none). On PostgreSQL one statement

@@ -12,6 +12,7 @@ export function fixRoutes(app: FastifyInstance, hooks: CallHooks, fixes: FixServ
   registerCall(app, hooks, calls.GetAvgListByImeisAndTime, async ({ body, caller }) => fixes.tracks(caller, body.imeis, body, 'avg'));
   registerCall(app, hooks, calls.GetLastFixList, async ({ body, caller }) => fixes.last(caller, body.imeis));
   registerCall(app, hooks, calls.GetLastFixByImei, async ({ body, caller }) => fixes.lastOne(caller, body.imei));
+  registerCall(app, hooks, calls.GetFixSpan, async ({ body, caller }) => fixes.span(caller, body.imei));
   registerCall(app, hooks, calls.ConvertFixInvalid, async ({ body, caller }) => ({ Count: await fixes.markInvalid(caller, body.imei, body.ids) }));
   registerCall(app, hooks, calls.GetConvertedInvalidCount, async ({ body, caller }) => ({ Count: await fixes.convertedCount(caller, body) }));
   registerCall(app, hooks, calls.GetConvertedInvalidListPage, async ({ body, caller }) => fixes.convertedPage(caller, body));

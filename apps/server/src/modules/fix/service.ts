@@ -23,7 +23,7 @@ import { AppError } from '../../http/errors.js';
 import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { checkedRange, optionalRange } from '../../http/range.js';
-import { ALL_TIME, clampToWindow, requireRight, windowOf } from '../device/access.js';
+import { ALL_TIME, clampAsked, clampToWindow, requireRight, windowOf } from '../device/access.js';
 import type { DeviceGate, BriefDevice } from '../device/gate.js';
 import { captionFor } from '../device/samples.js';
 import {
@@ -154,12 +154,17 @@ export class FixService {
     return checkedRange(caller, { startTime: input.startTime ?? '', endTime: input.endTime ?? '' });
   }
 
-  private query(device: Device, range: { from: number; to: number }, filter: PositionFilter): FixQuery {
+  /**
+   * The fix query of a range: cut to what the caller may read; a range of one device's (`zone`: the caller's)
+   * that misses all of a share's data period is refused, saying what the share covers (clampAsked); several
+   * devices' (`zone` null) answer nothing of that device.
+   */
+  private query(device: Device, range: { from: number; to: number }, filter: PositionFilter, zone: string | null): FixQuery {
     const letters = normalisePrecision(filter.precision);
     const grades = letters.length === PRECISION_GRADES.length ? undefined : [...letters].flatMap((l) => PRECISION_GRADE_VALUES[l] ?? []);
     return {
       deviceId: device.id,
-      ...clampToWindow(range, device.resolved.access),
+      ...(zone === null ? clampToWindow(range, device.resolved.access) : clampAsked(range, device.resolved.access, zone)),
       bounds: boundsOf(filter),
       grades,
       validOnly: filter.validOnly,
@@ -220,7 +225,7 @@ export class FixService {
 
   async count(caller: Caller, body: z.output<typeof calls.GetFixCount.body>): Promise<number> {
     const device = await this.device(caller, body.imei);
-    const q = this.query(device, this.range(caller, body), body);
+    const q = this.query(device, this.range(caller, body), body, caller.zone);
     if (q.from > q.to) return 0;
     return this.averaging(device, body.secondLevel) ? (await this.averagedGroups(q, 'pick_time')).count : this.fixes.count(q);
   }
@@ -230,7 +235,7 @@ export class FixService {
     body: z.output<typeof calls.GetFixListByPage.body>,
   ): Promise<{ List: Fix[]; Total: number }> {
     const device = await this.device(caller, body.imei);
-    const q = this.query(device, this.range(caller, body), body);
+    const q = this.query(device, this.range(caller, body), body, caller.zone);
     if (q.from > q.to) return { List: [], Total: 0 };
     const column = SORT_COLUMNS[body.sortField ?? 'PickTime'];
     const descending = body.sortOrder !== 'ascend';
@@ -293,7 +298,7 @@ export class FixService {
     // one access query for all of them (the same refusals as one by one)
     if (unique.length > 1) for (const resolved of await this.devices.resolveManyBrief(caller, unique)) devices.push(await this.device(caller, resolved.imei, resolved));
     else for (const imei of unique) devices.push(await this.device(caller, imei));
-    const queries = devices.map((device) => this.query(device, range, body));
+    const queries = devices.map((device) => this.query(device, range, body, devices.length === 1 ? caller.zone : null));
     // The unfiltered tracks' stored parts, for all their devices in one read (on PostgreSQL one statement).
     const segmented = devices.flatMap((device, i) => (!this.averaging(device, averaged) && unfiltered(queries[i]!) && queries[i]!.from <= queries[i]!.to ? [i] : []));
     const stored = new Map(
@@ -390,6 +395,18 @@ export class FixService {
 
   async lastOne(caller: Caller, imei: string): Promise<Fix | null> {
     return (await this.last(caller, [imei]))[0] ?? null;
+  }
+
+  /**
+   * The pick times of a device's first and last fix (any fix: what /track's empty range offers to jump
+   * to), null when it has none; a share recipient's within the share's data period (windowOf).
+   */
+  async span(caller: Caller, imei: string): Promise<{ FirstTime: string; LastTime: string } | null> {
+    const device = await this.device(caller, imei);
+    const w = clampToWindow(ALL_TIME, device.resolved.access);
+    const own = w.from === ALL_TIME.from && w.to === ALL_TIME.to;
+    const bounds = own ? await this.fixes.bounds(device.id) : w.from > w.to ? undefined : await this.fixes.boundsWithin(device.id, w.from, w.to);
+    return bounds ? { FirstTime: formatTime(bounds.first, caller.zone), LastTime: formatTime(bounds.last, caller.zone) } : null;
   }
 
   /** Irreversible (§4): needs EditFix, records who and when; fixes outside a share's window are not touched. */

@@ -83,6 +83,8 @@ describe.each(DIALECTS)('remote instructions on %s', (dialect) => {
       });
       secrets.set(imei, r.secret);
       ids.set(imei, Number(r.id));
+      // Each has reported (a fix an hour before T0): a device never heard from takes no instruction.
+      expect((await device(imei, '/batch', fix(T0 - HOUR))).status).toBe(200);
       return Number(r.id);
     };
     await reg(aliceOrg, 'H-ONE');
@@ -298,7 +300,7 @@ describe.each(DIALECTS)('remote instructions on %s', (dialect) => {
   });
 
   it('shows a device that never reported its work status as unknown, until its own report in a batch', async () => {
-    expect(await data<WorkStatus>(calls.GetWorkStatus, { imei: 'H-BARE' })).toEqual({ Known: false, IMEI: 'H-BARE', LastWorkTime: '', BatteryType: 0 });
+    expect(await data<WorkStatus>(calls.GetWorkStatus, { imei: 'H-BARE' })).toEqual({ Known: false, IMEI: 'H-BARE', LastWorkTime: '2026-11-20 09:00:00', BatteryType: 0 });
     const d = await detailOf('H-BARE');
     expect(d).toMatchObject({ GNSSCollectionDesc: 'Unknown (the device has not reported it)', SamplingTimes: null });
     expect((await detailOf('H-BARE', 'zh')).GNSSCollectionDesc).toBe('未知（设备尚未上报）');

@@ -217,9 +217,9 @@ export class InstructionRepository {
   }
 
   /** What a fence rule's instructions are checked against (InstructionService.sendForRule). */
-  async deviceForRule(deviceId: number): Promise<{ id: number; imei: string; caption: string; type: number; status: number; instr_support: number; sensors: number } | undefined> {
-    const r = await this.db.selectFrom('devices').select(['id', 'imei', 'caption', 'type', 'status', 'instr_support', 'sensors']).where('id', '=', deviceId).executeTakeFirst();
-    return r ? { ...r, id: Number(r.id), type: Number(r.type), status: Number(r.status), instr_support: Number(r.instr_support), sensors: Number(r.sensors) } : undefined;
+  async deviceForRule(deviceId: number): Promise<{ id: number; imei: string; caption: string; type: number; status: number; instr_support: number; sensors: number; last_work_time: number | null } | undefined> {
+    const r = await this.db.selectFrom('devices').select(['id', 'imei', 'caption', 'type', 'status', 'instr_support', 'sensors', 'last_work_time']).where('id', '=', deviceId).executeTakeFirst();
+    return r ? { ...r, id: Number(r.id), type: Number(r.type), status: Number(r.status), instr_support: Number(r.instr_support), sensors: Number(r.sensors), last_work_time: r.last_work_time === null ? null : Number(r.last_work_time) } : undefined;
   }
 
   async hasHistory(deviceIds: number[]): Promise<boolean> {

@@ -1,6 +1,7 @@
 import {
   type calls,
   Code,
+  DeviceStatus,
   DeviceType,
   type Exceed,
   formatTime,
@@ -89,12 +90,23 @@ export function describeParams(p: InstructionParams, lang: Lang, from: string, z
 }
 
 /** Why a device can't take these params now, as a reason message (with its parameters), or null. */
-type Reason = { key: 'instr.reason.noRight' | 'instr.reason.vhf' | 'instr.reason.status' | 'instr.reason.noAcc' | 'instr.reason.limit' } | { key: 'instr.reason.unsupported'; option: InstrSupportName };
+type Reason =
+  | { key: 'instr.reason.noRight' | 'instr.reason.vhf' | 'instr.reason.status' | 'instr.reason.noAcc' | 'instr.reason.limit' | 'instr.reason.neverReported' }
+  | { key: 'instr.reason.unsupported'; option: InstrSupportName }
+  | { key: 'instr.reason.archived'; last: number | null };
 
+/**
+ * Why a device can't take these params now. §4's "codes 2, 3 and 4 allow remote instructions" follows what
+ * is known of the device: an archived one (status Retrieved: picked up, or imported history whose last fix
+ * is older than its schedule allows) and one never heard from (no record, no work status) are refused
+ * whatever their code says (docs/api.md "A device's lifecycle").
+ */
 function refusalOf(d: ResolvedDevice, p: InstructionParams, current: WorkSettings | undefined): Reason | null {
   if (d.access.kind === 'example' || !d.access.rights.RemoteInstr) return { key: 'instr.reason.noRight' };
   if (d.type === DeviceType.VHFReceiver) return { key: 'instr.reason.vhf' };
+  if (d.status === DeviceStatus.Retrieved) return { key: 'instr.reason.archived', last: d.last_work_time === null ? null : Number(d.last_work_time) };
   if (!INSTRUCTABLE_STATUSES.includes(d.status)) return { key: 'instr.reason.status' };
+  if (d.last_work_time === null && current === undefined) return { key: 'instr.reason.neverReported' };
   const supports = (flag: InstrSupportName) => (Number(d.instr_support) & InstrSupportFlag[flag]) !== 0;
   const need = (flag: InstrSupportName): Reason | null => (supports(flag) ? null : { key: 'instr.reason.unsupported', option: flag });
   if (p.Type === 'POSTBACK_FREQUENCY') return p.Postback.Mode === 'HOUR' ? need('DataPostbackHours') : null;
@@ -113,6 +125,12 @@ function refusalOf(d: ResolvedDevice, p: InstructionParams, current: WorkSetting
     if (p.ACC.Mode !== 'OFF' && p.ACC.FrequencyHz !== null && p.ACC.FrequencyHz !== current?.AccFrequencyHz) return need('AccCollectionFrequency');
   }
   return null;
+}
+
+function reasonParams(r: Reason, lang: Lang, zone: string): Record<string, string | number> {
+  if (r.key === 'instr.reason.unsupported') return { option: message(lang, `instr.option.${r.option}`) };
+  if (r.key === 'instr.reason.archived') return { last: r.last === null ? '-' : formatTime(r.last, zone) };
+  return { limit: INSTRUCTIONS_PER_DEVICE_PER_DAY };
 }
 
 /**
@@ -136,7 +154,7 @@ export class InstructionService {
   private refuse(caller: Caller, refused: [ResolvedDevice, Reason][]): never {
     const rows = refused.map(([d, r]) => ({
       d,
-      reason: message(caller.lang, r.key, r.key === 'instr.reason.unsupported' ? { option: message(caller.lang, `instr.option.${r.option}`) } : { limit: INSTRUCTIONS_PER_DEVICE_PER_DAY }),
+      reason: message(caller.lang, r.key, reasonParams(r, caller.lang, caller.zone)),
     }));
     const clauses = rows.map(({ d, reason }) => message(caller.lang, 'instr.deviceRefused', { device: this.label(d, caller.lang), reason }));
     const list = clauses.join(caller.lang === 'zh' ? '；' : '; ');
@@ -278,7 +296,7 @@ export class InstructionService {
     for (const params of list) {
       const r = refusalOf(d, params, doc ?? undefined);
       if (r) {
-        refusals.push(message(lang, r.key, r.key === 'instr.reason.unsupported' ? { option: message(lang, `instr.option.${r.option}`) } : { limit: INSTRUCTIONS_PER_DEVICE_PER_DAY }));
+        refusals.push(message(lang, r.key, reasonParams(r, lang, zone)));
         continue;
       }
       const row = { deviceId, type: params.Type, params: JSON.stringify(params), timeZone: zone, senderUserId: null, estimate: nextPostback(doc, now), commDeadline: now + commWindowMs(doc) };

@@ -23,7 +23,7 @@ import type { Caller } from '../../http/caller.js';
 import type { FileAnswer } from '../../http/calls.js';
 import { FieldRefusal } from '../../http/errors.js';
 import { checkedRange } from '../../http/range.js';
-import { clampToWindow, inWindow } from '../device/access.js';
+import { clampAsked, clampToWindow, inWindow } from '../device/access.js';
 import type { DeviceGate, ResolvedDevice } from '../device/gate.js';
 import { convertPdmFile, PdmRateError, wavSizeOf } from './pdm.js';
 import { type MediaQuery, type MediaRepository, type MediaRow, type RecordingRow, ThumbStatus } from './repository.js';
@@ -252,7 +252,7 @@ export class MediaService {
     const { from, to } = checkedRange(caller, body);
     const flag = MEDIA_FLAGS[kind];
     if ((Number(device.sensors) & SensorFlag[flag]) === 0) throw new FieldRefusal(field, 'sensor.none', { sensor: message(caller.lang, `sensor.${flag}`) });
-    const q = { deviceId: Number(device.id), kind: MediaKind[kind], ...clampToWindow({ from, to }, device.access) };
+    const q = { deviceId: Number(device.id), kind: MediaKind[kind], ...clampAsked({ from, to }, device.access, caller.zone) };
     return q.from <= q.to ? q : undefined;
   }
 

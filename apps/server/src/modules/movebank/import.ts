@@ -133,6 +133,9 @@ export async function importMovebank(services: MovebankServices, opts: MovebankI
     }
     await progress();
     for (const [id, mask] of writer.sensors()) await services.tags.addSensors(id, mask);
+    // A device whose history ends longer ago than its schedule allows is archived, not "working, silent for
+    // years": the silence job and remote instructions then leave it alone (issue 28 item 1).
+    for (const d of resolver.resolved) await services.tags.archiveIfPast(d.id, now);
   } finally {
     mapper?.close();
     reader.close();

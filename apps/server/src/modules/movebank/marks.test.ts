@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calls, Code, type Fix, FixValidValue } from '@wildtrack/contract';
 import { INVALID_BY_SOURCE } from '../../db/schema.js';
-import { movebankServices } from '../../import-services.js';
+import { movebankServices } from '../../app.js';
 import { createTestApp, DIALECTS, type TestApp } from '../../test/helper.js';
 import { importMovebank, importOutcome, type MovebankImportReport, movebankImei } from './index.js';
 import { NOW } from '../../test/fixed-time.js';

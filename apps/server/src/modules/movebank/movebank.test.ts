@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SensorFlag, SpeciesType } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, SHARED_DATA, type TestApp } from '../../test/helper.js';
-import { movebankServices } from '../../import-services.js';
+import { movebankServices } from '../../app.js';
 import { CHUNK, importMovebank, MovebankFormatError, type MovebankImportReport, movebankImei } from './index.js';
 import { speciesTypeOf } from './taxon.js';
 import { INVALID_BY_SOURCE } from '../../db/schema.js';

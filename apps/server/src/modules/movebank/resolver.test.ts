@@ -33,6 +33,9 @@ function fakeDevices() {
       mounts.set(id, info);
     },
     async addSensors() {},
+    async archiveIfPast() {
+      return false;
+    },
   };
   return { rows, mounts, calls, registry, store };
 }

@@ -14,6 +14,8 @@ export interface MovebankDeviceStore {
   setAttributes(deviceId: number, attributes: string): Promise<void>;
   setMountInfo(deviceId: number, info: string, now: number): Promise<void>;
   addSensors(deviceId: number, mask: number): Promise<void>;
+  /** Archives the device when its last record is older than its schedule allows as of `now` (answers whether it did). */
+  archiveIfPast(deviceId: number, now: number): Promise<boolean>;
 }
 
 /** A device the file's rows go to; `index` is its place in the order the file named them. */

@@ -29,7 +29,7 @@ describe('importBatch', () => {
     const b = importBatch([fix(30, 3.6), fix(10, 3.9), fix(40)], []);
     expect([b.lastTime, b.lastVoltage]).toEqual([40, 3.6]);
     expect(importBatch([], [burst(50, 1), burst(20, 1)]).lastTime).toBe(50);
-    expect(importBatch([], [])).toEqual({ fixes: [], sensors: [], bursts: [], lastTime: null, lastVoltage: null });
+    expect(importBatch([], [])).toEqual({ fixes: [], sensors: [], bursts: [], lastTime: null, lastVoltage: null, history: true });
   });
 });
 

@@ -39,7 +39,7 @@ export function importBatch(fixes: FixRow[], bursts: BurstRow[]): DecodedBatch {
     }
   }
   for (const b of bursts) if (lastTime === null || b.start_time > lastTime) lastTime = b.start_time;
-  return { fixes, sensors: [], bursts, lastTime, lastVoltage };
+  return { fixes, sensors: [], bursts, lastTime, lastVoltage, history: true };
 }
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceType, packSamples, SpeciesType } from '@wildtrack/contract';
 import { createTestApp, type TestApp } from '../../test/helper.js';
 import { BASE, HOUR, ZONE } from '../../test/fixed-time.js';
-import { ACCELERATION_CSV_HEADER, burstCsv, burstCsvStream, CSV_SLICE_SAMPLES } from './acceleration.js';
+import { accelerationCsvHeader, burstCsv, burstCsvStream, CSV_SLICE_SAMPLES } from './acceleration.js';
 import { BurstRepository } from './burst-repository.js';
 
 // The acceleration CSV (download and daily archives) is written a slice at a time with a turn of the event
@@ -45,7 +45,7 @@ describe('the acceleration CSV yields between slices', () => {
     ticking = false;
     expect(turnsAt.length).toBeGreaterThanOrEqual(3);
     for (let i = 1; i < turnsAt.length; i++) expect(turnsAt[i], `slice ${i} came without a turn of the loop`).toBeGreaterThan(turnsAt[i - 1]!);
-    let whole = ACCELERATION_CSV_HEADER;
+    let whole = accelerationCsvHeader(ZONE);
     for await (const rows of repo.walk({ deviceId, from: BASE, to: BASE + BURSTS * HOUR })) whole += rows.map((r) => burstCsv(r, 'ACC-CSV', ZONE)).join('');
     expect(text).toBe(whole);
     expect(text.split('\r\n').length - 1).toBe(1 + BURSTS * SAMPLES);

@@ -105,13 +105,15 @@ describe.each(DIALECTS)('acceleration downloads, binary and archives on %s', (di
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toContain('acceleration(ACC-STORK).csv');
     const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    expect(lines[0]).toBe(ACCELERATION_CSV_COLUMNS.join(','));
+    // the time columns name the zone asked (issue 28 item 3)
+    expect(lines[0]).toBe(ACCELERATION_CSV_COLUMNS.map((c) => (c === 'BurstTime' || c === 'Time' ? `${c} (UTC${range.timeZone})` : c)).join(','));
     expect(lines).toHaveLength(1 + 40 + 8);
     const page = (await envelope(calls.GetAccelerationListV2, { imei: 'ACC-STORK', ...range, sortOrder: 'ascend' })).Data as {
       List: { Time: string; Samples: { Time: string; OriginX: number; OriginY: number; OriginZ: number; X: number; Y: number; Z: number; ODBA: number }[] }[];
     };
     const s = page.List[0]!.Samples[3]!;
-    expect(lines[4]).toBe(['ACC-STORK', page.List[0]!.Time, s.Time, 20, 'XYZ', s.OriginX, s.OriginY, s.OriginZ, s.X, s.Y, s.Z, s.ODBA].join(','));
+    // the file keeps the burst's milliseconds (its start is 250 ms past the second), the page its seconds
+    expect(lines[4]).toBe(['ACC-STORK', `${page.List[0]!.Time}.250`, s.Time, 20, 'XYZ', s.OriginX, s.OriginY, s.OriginZ, s.X, s.Y, s.Z, s.ODBA].join(','));
     expect(s.Time).toBe(`${local(BASE + 2 * HOUR)}.400`);
   });
 
@@ -305,7 +307,8 @@ describe.each(DIALECTS)("a share's window that cuts an archive day, on %s", (dia
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toContain(`acceleration(ACC-MIDDAY)-${date}.csv`);
     const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    expect(lines[0]).toBe(ACCELERATION_CSV_COLUMNS.join(','));
+    // an archive is written in UTC, and says so
+    expect(lines[0]).toBe(ACCELERATION_CSV_COLUMNS.map((c) => (c === 'BurstTime' || c === 'Time' ? `${c} (UTC+00:00)` : c)).join(','));
     expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual(Array(5).fill(`${date} 13:00:00`));
     expect(res.body).not.toContain('11:59:30');
     expect(res.body).not.toContain('08:00:00');

@@ -6,10 +6,9 @@ import {
   type BurstBlob,
   type calls,
   encodeAccelerationSeries,
-  formatTime,
   joinAccelerationSeries,
 } from '@wildtrack/contract';
-import { neutralise } from '../export/cells.js';
+import { neutralise, timeText, zonedHeader } from '../export/cells.js';
 import type { z } from 'zod';
 import { DAY_MS } from '../../domain/track-days.js';
 import type { Caller } from '../../http/caller.js';
@@ -34,8 +33,13 @@ const csvText = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"
 /** A value rounded to 10⁻⁵ g, as the JSON pages write it. */
 const g5 = (v: number) => String(Math.round(v * 1e5) / 1e5);
 
-/** The CSV's first line. */
-export const ACCELERATION_CSV_HEADER = `${BOM}${ACCELERATION_CSV_COLUMNS.join(',')}\r\n`;
+/** The time columns, whose headers name the file's zone: 'BurstTime (UTC+08:00)' (issue 28 item 3). */
+const ZONED_COLUMNS: ReadonlySet<string> = new Set(['BurstTime', 'Time']);
+
+/** The CSV's first line, the time columns' headers naming `zone`, as every export's do. */
+export function accelerationCsvHeader(zone: string): string {
+  return `${BOM}${ACCELERATION_CSV_COLUMNS.map((c) => (ZONED_COLUMNS.has(c) ? zonedHeader(c, zone) : c)).join(',')}\r\n`;
+}
 
 /** A stored burst as the binary's encoder takes it: the row's own blobs and its calibration. */
 export function burstBlob(row: BurstRow): BurstBlob {
@@ -55,7 +59,7 @@ export function burstCsv(row: BurstRow, imei: string, zone: string): string {
   const { raw, odba, scale, offset } = burstSamples(row);
   const column = AXES.map((a) => row.axes.indexOf(a));
   // the IMEI is the line's one free text (a Movebank tag can start with '='): neutralised as every export's text
-  const head = `${csvText(neutralise(imei))},${formatTime(row.start_time, zone)},`;
+  const head = `${csvText(neutralise(imei))},${timeText(row.start_time, zone)},`;
   const tail = `,${row.hz},${row.axes},`;
   const lines: string[] = new Array<string>(n);
   for (let i = 0; i < n; i++) {
@@ -83,7 +87,7 @@ export const CSV_SLICE_SAMPLES = 20_000;
 export function burstCsvStream(bursts: BurstRepository, q: SensorQuery, imei: string, zone: string): Readable {
   const batches = bursts.walk(q);
   let pending: BurstRow[] = [];
-  let head = ACCELERATION_CSV_HEADER;
+  let head = accelerationCsvHeader(zone);
   let done = false;
   return new Readable({
     async read() {
@@ -134,7 +138,7 @@ export class AccelerationService {
     const q = await visibleRange(this.devices, caller, body, ACCELERATION_FLAGS);
     // Nothing visible is an empty file (the header), as an empty range is.
     const imei = q?.imei ?? body.imei.trim();
-    const stream = q ? burstCsvStream(this.bursts, q, imei, caller.zone) : Readable.from([ACCELERATION_CSV_HEADER]);
+    const stream = q ? burstCsvStream(this.bursts, q, imei, caller.zone) : Readable.from([accelerationCsvHeader(caller.zone)]);
     return { name: `acceleration(${imei}).csv`, stream };
   }
 

@@ -300,10 +300,11 @@ describe.each(DIALECTS)('sensor calls on %s', (dialect) => {
     expect((await data<Page<{ Temperature: number }>>(calls.GetTemperatureList, { imei: 'B-SHARED', ...wide })).List.map((r) => r.Temperature)).toEqual([3, 2]);
     expect(await data(calls.GetAccelerationCountV2, { imei: 'B-SHARED', ...wide })).toEqual({ Count: 2 });
     expect((await data<Page<AccelerationBurst>>(calls.GetAccelerationListV2, { imei: 'B-SHARED', ...wide })).Total).toBe(2);
-    // The owner sees all three; a range wholly before the window gives the recipient nothing.
+    // The owner sees all three; a range wholly before the share's data (here its window) is refused, saying what it covers.
     expect(await data(calls.GetTemperatureCount, { imei: 'B-SHARED', ...wide }, bob)).toEqual({ Count: 3 });
     const before = { startTime: local(now - 10 * DAY), endTime: local(now - 2 * DAY - HOUR), timeZone: ZONE };
-    expect(await data(calls.GetTemperatureList, { imei: 'B-SHARED', ...before })).toEqual({ List: [], Total: 0 });
+    const outside = await call(calls.GetTemperatureList, { imei: 'B-SHARED', ...before }, { lang: 'zh' });
+    expect([outside.Code, outside.Msg]).toEqual([Code.Failed, message('zh', 'share.dataWindow', { from: local(now - 2 * DAY), to: local(now + HOUR) })]);
     for (const imei of ['B-EXPIRED', 'B-PRIVATE', 'NO-SUCH-DEVICE']) {
       for (const def of [calls.GetTemperatureCount, calls.GetTemperatureList, calls.GetAccelerationListV2]) {
         const r = await call(def, { imei, ...wide });

@@ -20,7 +20,7 @@ import type { z } from 'zod';
 import type { Caller } from '../../http/caller.js';
 import { checkedRange } from '../../http/range.js';
 import { FieldRefusal } from '../../http/errors.js';
-import { clampToWindow } from '../device/access.js';
+import { clampAsked } from '../device/access.js';
 import type { DeviceGate } from '../device/gate.js';
 import { burstSamples } from './burst-samples.js';
 import type { BurstColumn, BurstRow, SensorColumn, SensorQuery, SensorRepository, SensorRow } from './repository.js';
@@ -117,7 +117,7 @@ export interface VisibleRange extends SensorQuery {
 /**
  * The device's records the caller may see in the body's range: the range checked (real dates, at most
  * MAX_QUERY_SPAN_DAYS; the end second included whole), the device visible and offering one of `flags`,
- * clamped to a share's window. Undefined when nothing of the range is visible. Shared by the sensor
+ * clamped to a share's data period (a range missing all of it refused, clampAsked). Undefined when nothing of the range is visible. Shared by the sensor
  * calls and the acceleration downloads (sensor/acceleration.ts).
  */
 export async function visibleRange(devices: DeviceGate, caller: Caller, body: RangeBody, flags: readonly SensorFlagName[]): Promise<VisibleRange | undefined> {
@@ -126,7 +126,7 @@ export async function visibleRange(devices: DeviceGate, caller: Caller, body: Ra
   if (!flags.some((f) => (Number(device.sensors) & SensorFlag[f]) !== 0)) {
     throw new FieldRefusal(['imei'], 'sensor.none', { sensor: message(caller.lang, `sensor.${flags[0]!}`) });
   }
-  const q = { deviceId: Number(device.id), ...clampToWindow({ from, to }, device.access) };
+  const q = { deviceId: Number(device.id), ...clampAsked({ from, to }, device.access, caller.zone) };
   return q.from <= q.to ? { ...q, imei: device.imei } : undefined;
 }
 

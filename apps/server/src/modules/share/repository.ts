@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ShareDataPeriod } from '@wildtrack/contract';
 import type { Database, DeviceShareTable } from '../../db/schema.js';
 
 /** A share's window and rights, epoch ms and flags as stored. */
@@ -8,10 +9,14 @@ export interface ShareTerms {
   editDevice: boolean;
   remoteInstr: boolean;
   downloadData: boolean;
+  /** The data period (undefined in an update: the share's stays) and FROM's first time (null otherwise). */
+  dataPeriod: ShareDataPeriod | undefined;
+  dataFrom: number | null;
 }
 
 /** A share with its device, the other party's id and nickname, and its sharer's. */
-export type ShareRow = Pick<DeviceShareTable, 'edit_device' | 'remote_instr' | 'download_data' | 'effective_time' | 'failure_time' | 'created_at'> & {
+export type ShareRow = Pick<DeviceShareTable, 'edit_device' | 'remote_instr' | 'download_data' | 'effective_time' | 'failure_time' | 'created_at' | 'data_from'> & {
+  data_period: ShareDataPeriod;
   id: number;
   device_id: number;
   imei: string;
@@ -32,8 +37,11 @@ const flag = (b: boolean) => (b ? 1 : 0);
 
 const COLUMNS = [
   's.id', 's.device_id', 'd.imei', 'd.caption', 'u.id as other_user_id', 'u.nick_name as other_nick_name', 'sh.id as sharer_id', 'sh.nick_name as sharer_name',
-  's.edit_device', 's.remote_instr', 's.download_data', 's.effective_time', 's.failure_time', 's.created_at',
+  's.edit_device', 's.remote_instr', 's.download_data', 's.effective_time', 's.failure_time', 's.created_at', 's.data_period', 's.data_from',
 ] as const;
+
+/** The data period's columns of a share's terms: both, or none in an update that names no period. */
+const periodColumns = (terms: ShareTerms) => (terms.dataPeriod === undefined ? {} : { data_period: terms.dataPeriod, data_from: terms.dataPeriod === 'FROM' ? terms.dataFrom : null });
 
 /** The device_shares table: the only code that writes it (the tree and the access rules read it). */
 export class ShareRepository {
@@ -61,6 +69,9 @@ export class ShareRepository {
       download_data: flag(terms.downloadData),
       effective_time: terms.effective,
       failure_time: terms.failure,
+      // A create names a period (the contract's default, WINDOW, when the caller sent none).
+      data_period: terms.dataPeriod ?? 'WINDOW',
+      data_from: terms.dataPeriod === 'FROM' ? terms.dataFrom : null,
     };
     return this.db.transaction().execute(async (tx) => {
       const existing = await tx
@@ -144,6 +155,7 @@ export class ShareRepository {
         download_data: flag(terms.downloadData),
         effective_time: terms.effective,
         failure_time: terms.failure,
+        ...periodColumns(terms),
       })
       .where('id', '=', id)
       .executeTakeFirst();
@@ -187,6 +199,7 @@ function normalise<T extends ShareRow>(r: T): ShareRow {
     effective_time: Number(r.effective_time),
     failure_time: Number(r.failure_time),
     created_at: Number(r.created_at),
+    data_from: r.data_from === null ? null : Number(r.data_from),
     edit_device: Number(r.edit_device),
     remote_instr: Number(r.remote_instr),
     download_data: Number(r.download_data),

@@ -130,14 +130,25 @@ export class ShareService {
   }
 }
 
-/** The body's window (in the caller's zone) and rights; the contract has checked the order of the texts. */
-function termsOf(caller: Caller, body: Pick<CreateBody, 'effectiveTime' | 'failureTime' | 'canEditDevice' | 'canRemoteInstr' | 'canDownloadData'>): ShareTerms {
+type TermsBody = Pick<CreateBody, 'effectiveTime' | 'failureTime' | 'canEditDevice' | 'canRemoteInstr' | 'canDownloadData' | 'dataPeriod' | 'dataFrom'>;
+
+/**
+ * The body's window and data period (times in the caller's zone) and rights; the contract has checked the
+ * texts and that FROM names its time. A FROM time at or after the window's end would show nothing: refused.
+ */
+function termsOf(caller: Caller, body: TermsBody): ShareTerms {
   const effective = parseTime(body.effectiveTime, caller.zone);
   if (effective === null) throw new FieldRefusal(['effectiveTime'], 'validation.time');
   const failure = parseTime(body.failureTime, caller.zone);
   if (failure === null) throw new FieldRefusal(['failureTime'], 'validation.time');
   if (failure <= effective) throw new FieldRefusal(['failureTime'], 'validation.shareWindow');
-  return { effective, failure, editDevice: body.canEditDevice, remoteInstr: body.canRemoteInstr, downloadData: body.canDownloadData };
+  let dataFrom: number | null = null;
+  if (body.dataPeriod === 'FROM') {
+    dataFrom = body.dataFrom === undefined ? null : parseTime(body.dataFrom, caller.zone);
+    if (dataFrom === null) throw new FieldRefusal(['dataFrom'], 'validation.time');
+    if (dataFrom >= failure) throw new FieldRefusal(['dataFrom'], 'validation.shareDataFromLate');
+  }
+  return { effective, failure, editDevice: body.canEditDevice, remoteInstr: body.canRemoteInstr, downloadData: body.canDownloadData, dataPeriod: body.dataPeriod, dataFrom };
 }
 
 function recordOf(r: ShareRow, zone: string, now: number): ShareRecord {
@@ -156,5 +167,7 @@ function recordOf(r: ShareRow, zone: string, now: number): ShareRecord {
     SharerIdStr: String(r.sharer_id),
     SharerName: r.sharer_name,
     State: now < r.effective_time ? 'PENDING' : now < r.failure_time ? 'ACTIVE' : 'EXPIRED',
+    DataPeriod: r.data_period,
+    DataFrom: r.data_period === 'FROM' ? formatTime(r.data_from, zone) : '',
   };
 }

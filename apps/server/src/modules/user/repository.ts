@@ -35,6 +35,11 @@ export class UserRepository {
     await this.db.updateTable('user_settings').set(values).where('user_id', '=', userId).execute();
   }
 
+  /** The zone of a sign-in, kept only while the user has not saved one in Settings. */
+  async updateUnchosenTimeZone(userId: number, timeZone: string): Promise<void> {
+    await this.db.updateTable('user_settings').set({ time_zone: timeZone }).where('user_id', '=', userId).where('time_zone_chosen', '=', 0).execute();
+  }
+
   /** The nickname and, when given, the avatar's address (User/ModifyInfo). */
   async updateProfile(userId: number, values: { nick_name: string; img_url?: string }, now: number): Promise<void> {
     await this.db.updateTable('users').set({ ...values, updated_at: now }).where('id', '=', userId).execute();

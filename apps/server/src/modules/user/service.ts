@@ -117,13 +117,16 @@ export class UserService {
     };
   }
 
-  /** The settings form (SetAccountSetting): the zone stays as it is when the body has none. */
+  /**
+   * The settings form (SetAccountSetting): the zone stays as it is when the body has none; a zone given
+   * here is the user's choice, which later sign-ins (setSignInTimeZone) no longer replace.
+   */
   async saveAccountSetting(userId: number, setting: AccountSettingInput): Promise<void> {
     await this.users.updateSettings(userId, {
       receive_app: setting.app,
       receive_email: setting.email,
       tdt_key: setting.tdtKey,
-      ...(setting.timeZone === undefined ? {} : { time_zone: setting.timeZone }),
+      ...(setting.timeZone === undefined ? {} : { time_zone: setting.timeZone, time_zone_chosen: 1 }),
     });
   }
 
@@ -137,8 +140,13 @@ export class UserService {
     await this.users.updateSettings(userId, { lcid });
   }
 
-  async setTimeZone(userId: number, timeZone: string): Promise<void> {
-    await this.users.updateSettings(userId, { time_zone: timeZone });
+  /**
+   * The zone a sign-in (or a registration) came with: the user's zone until they save one in Settings,
+   * then ignored, so signing in on a phone in another zone leaves the desktop's zone and the e-mail's as
+   * they were (issue 28 item 3).
+   */
+  async setSignInTimeZone(userId: number, timeZone: string): Promise<void> {
+    await this.users.updateUnchosenTimeZone(userId, timeZone);
   }
 
   /** Operator path (CLI, first start): validated by the same rules as the forms. */

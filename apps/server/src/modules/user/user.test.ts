@@ -48,6 +48,30 @@ describe.each(DIALECTS)('user calls on %s', (dialect) => {
     expect(await settingOf(token)).toEqual({ TdtKey: '', ReceiveNotification: { APP: 1, Email: 1 }, TimeZone: '+09:00' });
   });
 
+  it('keeps the zone saved in Settings when the same account signs in from another zone; until then a sign-in sets it (issue 28 item 3)', async () => {
+    const { token, userName, password } = await t.userWithToken();
+    const zoneOf = async (credential: string) => UserSchema.parse((await t.call(calls.GetUserInfo.path, {}, { token: credential })).body.Data).TimeZone;
+    // Nothing saved in Settings yet: the zone is the last sign-in's.
+    const phone = await t.login(userName, password, 'en', '-05:00');
+    expect(UserSchema.parse((phone.body.Data as { User: unknown }).User).TimeZone).toBe('-05:00');
+    expect(await zoneOf(token)).toBe('-05:00');
+    expect((await t.call(calls.SetAccountSetting.path, { app: 1, email: 0, tdtKey: '', timeZone: '+08:00' }, { token })).body.Code).toBe(Code.Success);
+    // Saved: sign-ins from New York and Tokyo leave it, on every session of the account.
+    const again = await t.login(userName, password, 'en', '-05:00');
+    expect(UserSchema.parse((again.body.Data as { User: unknown }).User).TimeZone).toBe('+08:00');
+    await t.login(userName, password, 'zh', '+09:00');
+    expect(await zoneOf(token)).toBe('+08:00');
+    expect(await zoneOf(again.credential!)).toBe('+08:00');
+    expect((await settingOf(token)).TimeZone).toBe('+08:00');
+    // A settings save without a zone keeps the choice; a new choice replaces it.
+    expect((await t.call(calls.SetAccountSetting.path, { app: 1, email: 0, tdtKey: '' }, { token })).body.Code).toBe(Code.Success);
+    await t.login(userName, password, 'en', '-05:00');
+    expect(await zoneOf(token)).toBe('+08:00');
+    expect((await t.call(calls.SetAccountSetting.path, { app: 1, email: 0, tdtKey: '', timeZone: '+01:00' }, { token: again.credential! })).body.Code).toBe(Code.Success);
+    await t.login(userName, password, 'en', '-05:00');
+    expect(await zoneOf(token)).toBe('+01:00');
+  });
+
   it('refuses a bad settings form with 601 naming the field in the caller language, and changes nothing', async () => {
     const { token } = await t.userWithToken();
     const good = { app: 0, email: 1, tdtKey: 'goodkey01', timeZone: '+03:00' };

@@ -3,7 +3,7 @@ import { GetUserInfo } from '@wildtrack/contract';
 import { useEffect } from 'react';
 import { call } from '../../lib/api';
 import { queryKeys } from '../../lib/queryKeys';
-import { userValues, writeStoredUser } from '../../lib/session';
+import { refreshStoredUser } from '../../lib/session';
 
 /**
  * Reads the signed-in user when the shell opens, so the header shows current values (nickname, time
@@ -17,6 +17,6 @@ export function useUserInfo(): void {
     staleTime: 5 * 60_000,
   });
   useEffect(() => {
-    if (data) writeStoredUser(userValues(data));
+    if (data) refreshStoredUser(data);
   }, [data]);
 }

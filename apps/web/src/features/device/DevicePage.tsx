@@ -8,6 +8,7 @@ import { UnknownDeviceNotice } from '../../components/UnknownDeviceNotice';
 import { ContextInUrl, useChosenDeviceInTree, useLocate } from '../../lib/contextUrl';
 import { DeviceDetails } from './components/DeviceDetails';
 import { MovebankImport } from './components/MovebankImport';
+import { RegisterDevice } from './components/RegisterDevice';
 import { DeviceTable } from './components/DeviceTable';
 import { RootEmpty } from './components/RootEmpty';
 import { useGuardedDevice } from './unsaved';
@@ -81,6 +82,7 @@ export function DevicePage() {
         extra={
           <Space size="middle">
             {folder ? <Typography.Text type="secondary">{t('device.folderCount', { count: folder.deviceCount })}</Typography.Text> : null}
+            <RegisterDevice folderId={selection.folderId} />
             <MovebankImport folderId={selection.folderId} />
           </Space>
         }

@@ -222,4 +222,11 @@ describe('device table', () => {
     );
     await waitFor(() => expect(last()).toMatchObject({ folderId: '2', currentPage: 1, sortField: 'IMEI', sortOrder: 'ascend' }));
   });
+
+  it('tells a folder without devices plainly, with no table (an empty table was a scroll box a keyboard cannot reach)', async () => {
+    fakeServer({ '/api/Device/GetDetailByFolder': () => envelope(Code.Success, '', { List: [], Total: 0 }) });
+    const view = wrap(<DeviceTable folderId="7" selectedImei={null} onSelect={() => undefined} />);
+    expect((await screen.findByTestId('device-table-empty')).textContent).toContain('This folder holds no devices');
+    expect(view.container.querySelector('.ant-table')).toBeNull();
+  });
 });

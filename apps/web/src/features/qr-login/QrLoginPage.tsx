@@ -4,7 +4,7 @@ import { Button, Card, Descriptions, Result, Space, Spin, Typography } from 'ant
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { call, isApiError } from '../../lib/api';
-import { useSession } from '../../lib/session';
+import { useZone } from '../../lib/session';
 import { describeBrowser } from './browser';
 
 /**
@@ -16,7 +16,7 @@ export function QrLoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const { user } = useSession();
+  const zone = useZone();
   const code = params.get('code') ?? '';
   const wellFormed = QrSecretSchema.safeParse(code).success;
   const request = useQuery({
@@ -54,7 +54,7 @@ export function QrLoginPage() {
         <Descriptions column={1} size="small" bordered>
           <Descriptions.Item label={t('qrLogin.browser')}>{describeBrowser(asked.UserAgent, t)}</Descriptions.Item>
           <Descriptions.Item label={t('qrLogin.address')}>{asked.Ip}</Descriptions.Item>
-          <Descriptions.Item label={t('qrLogin.askedAt')}>{formatTime(asked.CreatedAt, user.timeZone || '+00:00')}</Descriptions.Item>
+          <Descriptions.Item label={t('qrLogin.askedAt')}>{formatTime(asked.CreatedAt, zone)}</Descriptions.Item>
         </Descriptions>
         <Typography.Text type="warning">{t('qrLogin.warning')}</Typography.Text>
         <Space wrap>

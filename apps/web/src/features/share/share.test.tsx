@@ -8,10 +8,12 @@ import { callsTo, envelope, fakeServer } from '../../test/server';
 import { signInForTest } from '../../test/session';
 import { ShareForm } from './components/ShareForm';
 import { ShareList } from './components/ShareList';
+import { fromDaysAgo, NEW_TERMS, termsBody } from './components/ShareTerms';
 
 const share = (over: Partial<ShareRecord>): ShareRecord => ({
   IdStr: '5', IMEI: '861500000000101', Caption: 'Stork A', UserIdStr: '9', NickName: 'Egret station', EffectiveTime: '2026-11-25 10:00:00',
-  FailureTime: '2026-11-26 10:00:00', CanEditDevice: false, CanRemoteInstr: false, CanDownloadData: true, CreateTime: '2026-11-25 10:00:00', SharerIdStr: '3', SharerName: 'chief', State: 'ACTIVE', ...over,
+  FailureTime: '2026-11-26 10:00:00', CanEditDevice: false, CanRemoteInstr: false, CanDownloadData: true, CreateTime: '2026-11-25 10:00:00', SharerIdStr: '3', SharerName: 'chief', State: 'ACTIVE', DataPeriod: 'ALL',
+  DataFrom: '', ...over,
 });
 const EMPTY_TREE: TreeData = { Folders: [], Permissions: [], Total: 0, SensorCounts: {} };
 
@@ -104,5 +106,62 @@ describe('share management', () => {
     await waitFor(() => expect(within(form).getByTestId('share-recipient').textContent).toBe('There is no account with this user name or e-mail.'));
     expect(callsTo(server, '/api/DeviceShare/GetRecipient').map((c) => JSON.parse(c.body as string))).toEqual([{ account: 'nobody' }]);
     expect(callsTo(server, '/api/DeviceShare/Create')).toHaveLength(0);
+  });
+
+  it('a new share grants all history unless chosen otherwise; "From a date" and its past presets ask for FROM a time', async () => {
+    fakeServer({ '/api/Device/GetTree': () => envelope(Code.Success, '', EMPTY_TREE) });
+    render(
+      <AppProviders>
+        <ShareForm onShared={() => undefined} />
+      </AppProviders>,
+    );
+    const form = await screen.findByTestId('share-form');
+    const period = within(form).getByTestId('share-data-period');
+    expect((within(period).getByLabelText('All history') as HTMLInputElement).checked).toBe(true);
+    expect(within(form).getByTestId('share-data-words').textContent).toBe('Data: all history');
+    expect(termsBody({ ...NEW_TERMS, window: ['2026-12-01 08:00:00', '2026-12-08 08:00:00'] }, '+08:00')).toMatchObject({ dataPeriod: 'ALL' });
+    expect(termsBody({ ...NEW_TERMS, window: ['2026-12-01 08:00:00', '2026-12-08 08:00:00'] }, '+08:00')).not.toHaveProperty('dataFrom');
+
+    fireEvent.click(within(period).getByLabelText('From a date'));
+    expect(within(form).getByTestId('share-data-from')).toBeTruthy();
+    fireEvent.click(within(form).getByTestId('share-submit'));
+    expect((await within(form).findByTestId('share-problems')).textContent).toContain('Choose the date the shared data starts from.');
+    fireEvent.click(within(form).getByTestId('share-data-last-30'));
+    const words = within(form).getByTestId('share-data-words').textContent ?? '';
+    expect(words).toMatch(/^Data: from \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(fromDaysAgo(30, '+08:00', Date.UTC(2026, 11, 1, 0, 0, 0))).toBe('2026-11-01 08:00:00');
+    fireEvent.click(within(period).getByLabelText('Same as the access window'));
+    expect(within(form).getByTestId('share-data-words').textContent).toBe('Data: only within the access window');
+  });
+
+  it('both lists say in words what of the data each share grants, in English and Chinese', async () => {
+    const list = [
+      share({}),
+      share({ IdStr: '6', IMEI: '861500000000102', DataPeriod: 'FROM', DataFrom: '2026-11-01 00:00:00' }),
+      share({ IdStr: '7', IMEI: '861500000000103', DataPeriod: 'FROM', DataFrom: '2026-11-01 09:30:00' }),
+      share({ IdStr: '8', IMEI: '861500000000104', DataPeriod: 'WINDOW' }),
+    ];
+    const answer = () => envelope(Code.Success, '', { List: list, Total: list.length, Organisation: false });
+    fakeServer({ '/api/DeviceShare/GetSharedListByPage': answer, '/api/DeviceShare/GetReceivedListByPage': answer });
+    const granted = async (side: 'given' | 'received') => {
+      const box = await screen.findByTestId(`share-list-${side}`);
+      await waitFor(() => expect(box.querySelectorAll('.ant-table-row')).toHaveLength(4));
+      return [...box.querySelectorAll('[data-testid="share-data-granted"]')].map((e) => e.textContent);
+    };
+    const { unmount } = render(
+      <AppProviders>
+        <ShareList side="given" />
+      </AppProviders>,
+    );
+    expect(await granted('given')).toEqual(['Data: all history', 'Data: from 2026-11-01', 'Data: from 2026-11-01 09:30:00', 'Data: only within the access window']);
+    unmount();
+    setLang('zh');
+    render(
+      <AppProviders>
+        <ShareList side="received" />
+      </AppProviders>,
+    );
+    expect(await granted('received')).toEqual(['数据：全部历史', '数据：自 2026-11-01 起', '数据：自 2026-11-01 09:30:00 起', '数据：仅共享时段内']);
+    setLang('en');
   });
 });

@@ -3,6 +3,7 @@ import { Card, Empty, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { UnknownDeviceNotice } from '../../components/UnknownDeviceNotice';
 import { ContextInUrl, useChosenDeviceInTree, useLocate } from '../../lib/contextUrl';
+import { useTrackTableLinks } from '../../lib/positionSelection';
 import { setTreeSelection, TreeLoadState, useDeviceTree, useTreeSelection } from '../../widgets/device-tree';
 import { TrackView } from './components/TrackView';
 import { DataKinds } from './sensors/DataKinds';
@@ -18,6 +19,8 @@ export function TrackPage() {
   const tree = useDeviceTree();
   const selection = useTreeSelection('track');
   const imei = selection.imei;
+  // a link naming another table (Back to a /track URL, a pasted one) opens the table on it afresh
+  const tableLinks = useTrackTableLinks();
 
   const linked = useChosenDeviceInTree('track', imei, selection.initialised, useLocate(tree.data), selectInTree);
   const notice = (
@@ -72,7 +75,7 @@ export function TrackPage() {
         }
       >
         <DataKinds key={d.IMEI} imei={d.IMEI} sensors={d.Sensor} canDownload={entry.permission.DownloadData} name={name}>
-          <TrackView entry={entry} name={name} />
+          <TrackView key={tableLinks} entry={entry} name={name} />
         </DataKinds>
       </Card>
     </>

@@ -80,6 +80,15 @@ export function toPositionFilter(draft: FilterDraft): PositionFilter {
   return out;
 }
 
+/** The panel's fields for a call's filter (one kept in the URL): the inverse of toPositionFilter. */
+export function toFilterDraft(filter: PositionFilter): FilterDraft {
+  const draft: FilterDraft = { ...NO_FILTER, precision: filter.precision ? precisionInput(filter.precision) : ALL_GRADES, validOnly: filter.validOnly === true };
+  for (const key of NUMERIC_FILTERS) {
+    for (const field of [key, upperOf(key)] as const) draft[field] = filter[field] ?? null;
+  }
+  return draft;
+}
+
 /** How many filters are in use (the filter button's badge): a lower and an upper bound count as one. */
 export function activeFilterCount(draft: FilterDraft): number {
   const f = toPositionFilter(draft);

@@ -6,10 +6,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../app/providers';
 import { setLang } from '../../i18n';
 import { resetTreeSelection, setTreeSelection } from '../../widgets/device-tree';
-import { rangeFromText, resetPositionSelection, setPositionRange } from '../../lib/positionSelection';
+import { getViewContext, rangeFromText, resetPositionSelection, setPositionRange, setTrackTable } from '../../lib/positionSelection';
 import { clearSession } from '../../lib/session';
 import { folder, tree, treeDevice } from '../../test/devices';
 import { callsTo, envelope, fakeServer } from '../../test/server';
+import { applyContextSearch } from '../../lib/contextUrl';
 import { countOlder } from './api';
 import { FixFilters } from './components/FixFilters';
 import { FixTable, type FixPaging } from './components/FixTable';
@@ -288,7 +289,7 @@ describe('/track', () => {
       ]),
     );
 
-  function server(opts: { editFix?: boolean; secondLevel?: boolean; rows?: Fix[]; annotations?: Record<string, Fix['Annotations']> } = {}) {
+  function server(opts: { editFix?: boolean; secondLevel?: boolean; rows?: Fix[]; annotations?: Record<string, Fix['Annotations']>; span?: { FirstTime: string; LastTime: string } | null } = {}) {
     const rows = opts.rows ?? [fix(0), fix(1, { GroupSize: 10, GroupIds: Array.from({ length: 10 }, (_, i) => String(BASE + 600_000 + i * 1000)) })];
     const data = tree(folder('-1', 'Qinling Reserve', { devices: [treeDevice(IMEI, { Caption: 'Stork A', Permission: opts.editFix === false ? 1 : 0, SecondLevelFix: opts.secondLevel ? 1 : 0 })] }));
     return fakeServer({
@@ -301,6 +302,7 @@ describe('/track', () => {
         const annotations = opts.annotations?.[body.id as string];
         return found ? envelope(Code.Success, '', { ...found, ...(annotations ? { Annotations: annotations } : {}) }) : envelope(Code.NotFound, 'No such fix');
       },
+      ...(opts.span !== undefined ? { '/api/Fix/GetSpan': () => envelope(Code.Success, '', opts.span) } : {}),
       '/api/Fix/ConvertInvalid': (body) => envelope(Code.Success, '', { Count: (body.ids as string[]).length }),
       '/api/Fix/GetConvertedInvalidListPage': () =>
         envelope(Code.Success, '', {
@@ -421,6 +423,54 @@ describe('/track', () => {
     fireEvent.click(screen.getByTestId('fix-detail-close'));
     expect(screen.queryByTestId('fix-detail')).toBeNull();
     expect(document.querySelector('.wt-row-active')).toBeNull();
+  });
+
+  it('opens the table as a link or the session kept it for the device, and keeps it as it changes (issue 28)', async () => {
+    const fetch = server();
+    choose();
+    act(() => setTrackTable({ imei: IMEI, page: 2, pageSize: 50, sortField: 'Speed', sortOrder: 'ascend', filter: { speed: 3, validOnly: true } }));
+    wrap(<TrackPage />);
+    await screen.findByTestId('fix-average');
+    const body = JSON.parse(callsTo(fetch, '/api/Fix/GetListByPage')[0]!.body as string) as Record<string, unknown>;
+    expect(body).toMatchObject({ currentPage: 2, pageSize: 50, sortField: 'Speed', sortOrder: 'ascend', speed: 3, validOnly: true });
+    // the filter badge counts the kept filters
+    expect(screen.getByTestId('filters-toggle').closest('.ant-badge')?.textContent).toContain('2');
+    fireEvent.click(screen.getByTestId('filters-toggle'));
+    fireEvent.click(screen.getByTestId('filter-reset'));
+    await waitFor(() => expect(getViewContext().table).toMatchObject({ imei: IMEI, page: 1, pageSize: 50, sortField: 'Speed', filter: {} }));
+    // a link read while the table shows (Back to a /track URL): the table follows it
+    act(() => applyContextSearch('track', new URLSearchParams(`device=${IMEI}&span=7&page=2&size=10&sort=Altitude&order=descend&valid=1`)));
+    await waitFor(() =>
+      expect(JSON.parse(callsTo(fetch, '/api/Fix/GetListByPage').at(-1)!.body as string)).toMatchObject({ currentPage: 2, pageSize: 10, sortField: 'Altitude', sortOrder: 'descend', validOnly: true }),
+    );
+    expect(getViewContext().table).toMatchObject({ page: 2, pageSize: 10, sortField: 'Altitude', filter: { validOnly: true } });
+  });
+
+  it("offers an empty range the device's first and last fix dates, and jumps to them (issue 28)", async () => {
+    const fetch = server({ rows: [], span: { FirstTime: '2025-03-01 06:00:00', LastTime: '2025-04-02 18:30:15' } });
+    choose();
+    act(() => setPositionRange(rangeFromText('2026-11-20 00:00:00', '2026-11-20 23:59:59', '+08:00')));
+    wrap(<TrackPage />);
+    expect((await screen.findByTestId('track-data-span')).textContent).toBe("This device's data runs from 2025-03-01 06:00:00 to 2025-04-02 18:30:15");
+    expect(JSON.parse(callsTo(fetch, '/api/Fix/GetSpan')[0]!.body as string)).toMatchObject({ imei: IMEI, timeZone: '+08:00' });
+    fireEvent.click(screen.getByTestId('jump-to-data'));
+    // the last fix's second in full
+    await waitFor(() => expect(getViewContext().range).toEqual({ span: null, start: Date.parse('2025-02-28T22:00:00Z'), end: Date.parse('2025-04-02T10:30:15.999Z') }));
+    expect(getViewContext().explicit).toBe(true);
+    await waitFor(() =>
+      expect(JSON.parse(callsTo(fetch, '/api/Fix/GetListByPage').at(-1)!.body as string)).toMatchObject({ startTime: '2025-03-01 06:00:00', endTime: '2025-04-02 18:30:15' }),
+    );
+  });
+
+  it('says so when the device has no fixes at all, in Chinese too', async () => {
+    server({ rows: [], span: null });
+    choose();
+    wrap(<TrackPage />);
+    expect(await screen.findByText('This device has no fixes yet')).toBeTruthy();
+    expect(screen.queryByTestId('jump-to-data')).toBeNull();
+    act(() => setLang('zh'));
+    expect(await screen.findByText('该设备还没有定位数据')).toBeTruthy();
+    act(() => setLang('en'));
   });
 
   it('says when the range has no fixes', async () => {

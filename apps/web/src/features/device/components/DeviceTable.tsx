@@ -1,5 +1,5 @@
 import { ROOT_FOLDER_ID, type DeviceDetail } from '@wildtrack/contract';
-import { Table, Tag, Typography, type TableProps } from 'antd';
+import { Empty, Table, Tag, Typography, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
 import { SensorIcons } from '../../../components/SensorIcons';
@@ -72,6 +72,10 @@ export function DeviceTable({ folderId, selectedImei, onSelect }: Props) {
   if (list.isError && !list.data) return <ErrorState title={t('device.listError')} error={list.error} onRetry={() => void list.refetch()} />;
   // the organisation's own devices, none yet: how to get some, in full (not inside the table's scroll box)
   if (folderId === ROOT_FOLDER_ID && list.data && list.data.Total === 0 && !list.isPlaceholderData) return <RootEmpty />;
+  // a folder without devices: said plainly, not as a table's placeholder (its header is wider than the pane, so
+  // the empty body was a sideways scroll box with nothing a keyboard can reach: axe's scrollable-region-focusable)
+  if (list.data && list.data.Total === 0 && !list.isPlaceholderData && !list.isFetching)
+    return <Empty className="wt-empty" image={Empty.PRESENTED_IMAGE_SIMPLE} data-testid="device-table-empty" description={t('device.folderEmpty')} />;
 
   return (
     <Table<DeviceDetail>

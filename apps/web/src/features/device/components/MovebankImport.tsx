@@ -22,14 +22,14 @@ function refusalText(error: unknown): string | null {
 
 const megabytes = (bytes: number): string => `${(bytes / 1e6).toFixed(bytes < 10e6 ? 2 : 1)} MB`;
 
-interface FolderOption {
+export interface FolderOption {
   value: string;
   title: string;
   children: FolderOption[];
 }
 
 /** The folders an import may go to: the organisation's root and its folders (never the experience or shared ones). */
-function folderOptions(root: FolderEntry | undefined, t: (key: string) => string): FolderOption[] {
+export function folderOptions(root: FolderEntry | undefined, t: (key: string) => string): FolderOption[] {
   const walk = (f: FolderEntry): FolderOption => ({ value: f.id, title: folderLabel(f, t), children: f.folders.filter((c) => c.kind === 'org').map(walk) });
   return root ? [walk(root)] : [];
 }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ModifyInfo, SubmitAdvice, type CallBody } from '@wildtrack/contract';
 import { call } from '../../../lib/api';
 import { queryKeys } from '../../../lib/queryKeys';
-import { userValues, writeStoredUser } from '../../../lib/session';
+import { refreshStoredUser } from '../../../lib/session';
 
 /**
  * Saves the user-info form (User/ModifyInfo). The answer is the user as stored: the header's nickname and
@@ -14,7 +14,7 @@ export function useModifyInfo() {
   return useMutation({
     mutationFn: (body: CallBody<typeof ModifyInfo>) => call(ModifyInfo, body),
     onSuccess: (user) => {
-      writeStoredUser(userValues(user));
+      refreshStoredUser(user);
       client.setQueryData(queryKeys.userInfo, user);
     },
   });

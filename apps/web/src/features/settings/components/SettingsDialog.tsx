@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
 import { isApiError, isIgnorable } from '../../../lib/api';
 import { zodRule } from '../../../lib/form';
-import { browserTimeZone } from '../../../lib/session';
+import { browserTimeZone, useZone } from '../../../lib/session';
 import { checkTdtKey } from '../api/checkTdtKey';
 import { useAccountSetting, useSaveAccountSetting } from '../api/useAccountSetting';
 import './settings.css';
@@ -18,13 +18,18 @@ export interface SettingsValues {
   timeZone: string;
 }
 
-export function toFormValues(setting: AccountSetting): SettingsValues {
+/**
+ * The form's values: the account's switches and key, and the zone this browser shows times in (its own
+ * choice wins over the account's zone on the server, which another device's sign-in may have set), so
+ * saving the switches never moves this browser's times.
+ */
+export function toFormValues(setting: AccountSetting, shownZone: string): SettingsValues {
   return {
     app: setting.ReceiveNotification.APP === 1,
     email: setting.ReceiveNotification.Email === 1,
     tdtKey: setting.TdtKey,
     // A zone outside the offered list (never stored by this server) shows as the nearest valid form.
-    timeZone: TimeZoneSchema.safeParse(setting.TimeZone).data ?? browserTimeZone(),
+    timeZone: TimeZoneSchema.safeParse(shownZone).data ?? TimeZoneSchema.safeParse(setting.TimeZone).data ?? browserTimeZone(),
   };
 }
 
@@ -77,6 +82,7 @@ function SettingsForm({ setting, isOpen, onClose }: BodyProps & { setting: Accou
   const { message, modal } = App.useApp();
   const [form] = Form.useForm<SettingsValues>();
   const save = useSaveAccountSetting();
+  const shownZone = useZone();
 
   /** The key could not be tried: save it anyway, save the rest with the key already saved, or cancel. */
   const askUnchecked = (): Promise<'anyway' | 'keep' | 'cancel'> =>
@@ -160,7 +166,7 @@ function SettingsForm({ setting, isOpen, onClose }: BodyProps & { setting: Accou
       form={form}
       name="settings"
       layout="vertical"
-      initialValues={toFormValues(setting)}
+      initialValues={toFormValues(setting, shownZone)}
       onFinish={() => void submit()}
       disabled={busy}
       data-testid="settings-form"

@@ -5,12 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { checkedImeis, isSelectable, TreeLoadState, useDeviceTree, useTreeSelection, type DeviceEntry } from '../../../widgets/device-tree';
 import { readStoredUser, useZone } from '../../../lib/session';
 import { useCreateShare, useRecipient } from '../api';
-import { ShareTermsFields, termsBody, type Terms } from './ShareTerms';
+import { dataTermsComplete, NEW_TERMS, ShareTermsFields, termsBody, type Terms } from './ShareTerms';
 
 /**
  * A new share (§5 Sharing): the devices checked in the tree (those without ShareDevice, and VHF
  * receivers, are filtered out first and named), the recipient by user name or e-mail (its nickname shown
- * once found; never yourself), the window and the rights.
+ * once found; never yourself), the window, the data period (all history unless chosen otherwise) and the rights.
  */
 export function ShareForm({ onShared }: { onShared: () => void }) {
   const { t } = useTranslation();
@@ -33,7 +33,7 @@ export function ShareForm({ onShared }: { onShared: () => void }) {
   const recipient = useRecipient(lookedUp);
   const me = readStoredUser();
   const self = [me.userName, me.email].some((mine) => mine !== '' && mine.toLowerCase() === account.trim().toLowerCase());
-  const [terms, setTerms] = useState<Terms>({ window: null, rights: ['DownloadData'] });
+  const [terms, setTerms] = useState<Terms>(NEW_TERMS);
   const [tried, setTried] = useState(false);
   const create = useCreateShare();
 
@@ -45,6 +45,7 @@ export function ShareForm({ onShared }: { onShared: () => void }) {
     account.trim() !== '' && !self && lookedUp === account.trim() && recipient.data?.Exists === false && t('share.problem.noAccount'),
     terms.window === null && t('share.problem.window'),
     terms.window !== null && !windowOrdered(...terms.window) && t('share.problem.order'),
+    !dataTermsComplete(terms.data) && t('share.problem.dataFrom'),
   ].filter((p): p is string => typeof p === 'string');
 
   const submit = async () => {

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useZone } from '../../../lib/session';
 import { useRevokeShare, useShareList, useUpdateShare } from '../api';
-import { SHARE_RIGHTS, ShareTermsFields, termsBody, type ShareRight, type Terms } from './ShareTerms';
+import { dataPeriodWords, dataTermsComplete, SHARE_RIGHTS, ShareTermsFields, termsBody, termsOf, type ShareRight, type Terms } from './ShareTerms';
 
 const STATE_COLOR = { PENDING: 'blue', ACTIVE: 'green', EXPIRED: 'default' } as const;
 
@@ -13,7 +13,8 @@ const rightsOf = (s: ShareRecord): ShareRight[] =>
 
 /**
  * Share management (§2.1): the shares the user gave ('given': with whom, which device, until when; the
- * window and rights changed, or revoked after confirmation) or got ('received': from whom, read-only).
+ * window, rights and data period changed, or revoked after confirmation) or got ('received': from whom,
+ * read-only); both say in words what of the data each share grants.
  * The organisation's primary user's given list holds every share its accounts gave, with who gave each.
  */
 export function ShareList({ side }: { side: 'given' | 'received' }) {
@@ -88,6 +89,11 @@ export function ShareList({ side }: { side: 'given' | 'received' }) {
           { key: 'from', title: t('share.effectiveTime'), dataIndex: 'EffectiveTime' },
           { key: 'until', title: t('share.failureTime'), render: (_, s) => <span data-testid="share-until">{s.FailureTime}</span> },
           {
+            key: 'data',
+            title: t('share.data.label'),
+            render: (_, s) => <span data-testid="share-data-granted">{dataPeriodWords(t, s.DataPeriod, s.DataFrom || null)}</span>,
+          },
+          {
             key: 'rights',
             title: t('share.rights'),
             render: (_, s) => {
@@ -103,7 +109,7 @@ export function ShareList({ side }: { side: 'given' | 'received' }) {
                   title: t('share.col.actions'),
                   render: (_: unknown, s: ShareRecord) => (
                     <Space>
-                      <Button size="small" data-testid="share-edit" onClick={() => setEditing({ share: s, terms: { window: [s.EffectiveTime, s.FailureTime], rights: rightsOf(s) } })}>
+                      <Button size="small" data-testid="share-edit" onClick={() => setEditing({ share: s, terms: termsOf(s, rightsOf(s)) })}>
                         {t('share.edit')}
                       </Button>
                       <Button size="small" danger data-testid="share-revoke" onClick={() => confirmRevoke(s)}>
@@ -121,7 +127,7 @@ export function ShareList({ side }: { side: 'given' | 'received' }) {
         title={editing ? t('share.editTitle', { device: editing.share.Caption, name: editing.share.NickName }) : ''}
         okText={t('common.save')}
         cancelText={t('common.cancel')}
-        okButtonProps={{ disabled: !editing?.terms.window || !windowOrdered(...editing.terms.window), loading: update.isPending }}
+        okButtonProps={{ disabled: !editing?.terms.window || !windowOrdered(...editing.terms.window) || !dataTermsComplete(editing.terms.data), loading: update.isPending }}
         onOk={() => void saveEdit().catch(() => undefined)}
         onCancel={() => setEditing(null)}
         destroyOnHidden

@@ -6,6 +6,7 @@ import {
   GetFix,
   GetFixCount,
   GetFixListByPage,
+  GetFixSpan,
   parseTime,
   type CallBody,
   type FIX_SORT_FIELDS,
@@ -42,7 +43,22 @@ export const trackKeys = {
   page: (p: FixPageParams, zone: string, lang: string) => [...positionKeys.all, 'table', p, zone, lang] as const,
   converted: (p: ConvertedPageParams, zone: string, lang: string) => [...positionKeys.all, 'converted', p, zone, lang] as const,
   fix: (imei: string, id: string, zone: string, lang: string) => [...positionKeys.all, 'fix', imei, id, zone, lang] as const,
+  span: (imei: string, zone: string) => [...positionKeys.all, 'span', imei, zone] as const,
 };
+
+/**
+ * A device's first and last fix times in the user's zone (null: it has none; a share's within its data
+ * period), read only when asked for (`enabled`: the range shown holds none).
+ */
+export function useFixSpan(imei: string, enabled: boolean) {
+  const zone = useZone();
+  const signedIn = useSignedIn();
+  return useQuery({
+    queryKey: trackKeys.span(imei, zone),
+    queryFn: ({ signal }) => call(GetFixSpan, { imei, timeZone: zone }, { loading: false, repeatCheck: false, notify: false, signal }),
+    enabled: enabled && signedIn,
+  });
+}
 
 function queryBody(q: FixQuery, zone: string) {
   return { imei: q.imei, startTime: q.start, endTime: q.end, timeZone: zone, secondLevel: q.secondLevel, ...q.filter };

@@ -9,16 +9,17 @@ import { useServerTable } from '../../../components/serverTable';
 import { useBoxHeight } from '../../../components/useBoxHeight';
 import { TimeRangePicker } from '../../../components/TimeRangePicker';
 import type { DeviceEntry } from '../../../widgets/device-tree';
-import { resolveRange, usePositionSelection } from '../../../lib/positionSelection';
+import { getViewContext, markExplicit, resolveRange, setTrackTable, usePositionSelection } from '../../../lib/positionSelection';
 import { useZone } from '../../../lib/session';
 import { useTracks } from '../../../lib/tracks';
 import { countOlder, useFixPage, useMarkInvalid, type FixQuery, type FixSortField } from '../api';
-import { activeFilterCount, idsToMark, locateStep, NO_FILTER, pageOf, rowPosition, toPositionFilter, trackIndexOf, type BoxChoice, type FilterDraft } from '../model';
+import { activeFilterCount, idsToMark, locateStep, pageOf, rowPosition, toFilterDraft, toPositionFilter, trackIndexOf, type BoxChoice, type FilterDraft } from '../model';
 import { ConvertedInvalidDrawer } from './ConvertedInvalidDrawer';
 import { FixDetail } from './FixDetail';
 import { FixFilters } from './FixFilters';
 import { FixColumnChooser } from './FixColumnChooser';
 import { FixTable } from './FixTable';
+import { JumpToData } from './JumpToData';
 import { tableWidth, useColumnChoice } from './fixColumns';
 import type { PointColoring } from './TrackMap';
 
@@ -78,7 +79,12 @@ export function TrackView({ entry, name }: Props) {
   const canMark = entry.permission.EditFix;
   const hasSecondLevel = device.SecondLevelFix === 1;
 
-  const [filter, setFilter] = useState<FilterDraft>(NO_FILTER);
+  // The table opens as the URL (or this session) last had it for this device: its filters, sort and page.
+  const [kept] = useState(() => {
+    const table = getViewContext().table;
+    return table && table.imei === imei ? table : null;
+  });
+  const [filter, setFilter] = useState<FilterDraft>(() => toFilterDraft(kept?.filter ?? {}));
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [everySecond, setEverySecond] = useState(false);
   const secondLevel = hasSecondLevel && everySecond ? 'all' : 'avg';
@@ -87,7 +93,15 @@ export function TrackView({ entry, name }: Props) {
 
   // A new range, filter or second-level mode starts again at the first page with nothing chosen.
   const queryId = JSON.stringify(query);
-  const { paging, setPaging } = useServerTable<FixSortField>(queryId);
+  const { paging, setPaging } = useServerTable<FixSortField>(
+    queryId,
+    kept ? { currentPage: kept.page, pageSize: kept.pageSize, sortField: kept.sortField, sortOrder: kept.sortOrder } : undefined,
+  );
+  // ... and is kept there as it changes (lib/contextUrl writes it into /track's URL)
+  const { currentPage, pageSize, sortField, sortOrder } = paging;
+  useEffect(() => {
+    setTrackTable({ imei, page: currentPage, pageSize, sortField, sortOrder, filter: positionFilter });
+  }, [imei, currentPage, pageSize, sortField, sortOrder, positionFilter]);
   const [shownFor, setShownFor] = useState(queryId);
   const [activeId, setActiveId] = useState<string | null>(null);
   const [selected, setSelected] = useState<ReadonlyMap<string, Fix>>(new Map());
@@ -232,7 +246,7 @@ export function TrackView({ entry, name }: Props) {
     ? t('common.loading')
     : filtersInUse > 0
       ? t('track.noMatch')
-      : t('track.noFixes');
+      : <JumpToData imei={imei} onRange={setRange} />;
 
   const table =
     page.isError && !page.data ? (
@@ -272,6 +286,7 @@ export function TrackView({ entry, name }: Props) {
           onPaging={(p) => {
             setLocating(null);
             setPaging(p);
+            markExplicit();
           }}
           activeId={activeId}
           onActivate={activate}
@@ -338,6 +353,7 @@ export function TrackView({ entry, name }: Props) {
           value={filter}
           onApply={(next) => {
             setFilter(next);
+            markExplicit();
           }}
         />
       ) : null}

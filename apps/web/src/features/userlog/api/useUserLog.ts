@@ -1,7 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { GetUserInfo, GetUserLogList, type CallBody } from '@wildtrack/contract';
+import { GetUserLogList, type CallBody } from '@wildtrack/contract';
 import { call } from '../../../lib/api';
-import { queryKeys } from '../../../lib/queryKeys';
 import { flushUserLog } from '../../../lib/userlog';
 
 export type UserLogQuery = CallBody<typeof GetUserLogList>;
@@ -19,12 +18,4 @@ export function useUserLog(query: UserLogQuery, enabled: boolean) {
   });
 }
 
-/** Whether the signed-in user is their organisation's primary user (the shell's user query, shared). */
-export function useIsPrimary(): boolean {
-  const { data } = useQuery({
-    queryKey: queryKeys.userInfo,
-    queryFn: ({ signal }) => call(GetUserInfo, undefined, { loading: false, repeatCheck: false, signal }),
-    staleTime: 5 * 60_000,
-  });
-  return data?.IsPrimary === true;
-}
+export { useIsPrimary } from '../../../lib/isPrimary';

@@ -4,7 +4,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
-import { useSession } from '../../../lib/session';
+import { useZone } from '../../../lib/session';
 import { useUserLog } from '../api/useUserLog';
 
 const DAY = 86_400_000;
@@ -24,8 +24,7 @@ export function UserLogDialog({ open, onClose }: { open: boolean; onClose: () =>
 
 function UserLogBody() {
   const { t } = useTranslation();
-  const { user } = useSession();
-  const zone = user.timeZone || '+00:00';
+  const zone = useZone();
   const [memberId, setMemberId] = useState('');
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => {
     const now = Date.now();

@@ -83,7 +83,7 @@ describe('§6 selectability by page', () => {
     for (const status of [2, 3, 4]) expect(isSelectable(tracker(status), all, 'instr')).toBe(true);
     for (const status of [1, 5, 6, 7, 8, 9]) {
       expect(isSelectable(tracker(status), all, 'instr')).toBe(false);
-      expect(unselectableReason(tracker(status), all, 'instr')).toBe('tree.reason.status');
+      expect(unselectableReason(tracker(status), all, 'instr')).toBe(status === 5 ? 'tree.reason.archived' : 'tree.reason.status');
     }
     expect(unselectableReason(tracker(), none, 'instr')).toBe('tree.reason.instr');
     expect(unselectableReason(tracker(), all, 'instr')).toBeNull();

@@ -1,4 +1,5 @@
 import {
+  DeviceStatus,
   DeviceType,
   INSTRUCTABLE_STATUSES,
   matchesSensorFilter,
@@ -40,6 +41,8 @@ export function unselectableReason(device: DeviceKind, permission: Rights, page:
   if (page === 'download' && !permission.DownloadData) return 'tree.reason.download';
   if (page === 'share' && !permission.ShareDevice) return 'tree.reason.share';
   if (page === 'instr' && !permission.RemoteInstr) return 'tree.reason.instr';
+  // archived (status 5: retrieved, or an imported history that has ended; docs/api.md "A device's lifecycle")
+  if (page === 'instr' && device.Status === DeviceStatus.Retrieved) return 'tree.reason.archived';
   if (page === 'instr' && !INSTRUCTABLE_STATUSES.includes(device.Status)) return 'tree.reason.status';
   return null;
 }
