@@ -229,4 +229,15 @@ describe('device table', () => {
     expect((await screen.findByTestId('device-table-empty')).textContent).toContain('This folder holds no devices');
     expect(view.container.querySelector('.ant-table')).toBeNull();
   });
+
+  it("makes the table's scroll box a named keyboard stop (it can scroll while no row is there to focus)", async () => {
+    fakeServer({ '/api/Device/GetDetailByFolder': () => envelope(Code.Success, '', { List: [deviceDetail('860000000000001')], Total: 1 }) });
+    const view = wrap(<DeviceTable folderId="1" selectedImei={null} onSelect={() => undefined} />);
+    await screen.findByText('860000000000001');
+    const body = view.container.querySelector<HTMLElement>('.ant-table-body');
+    expect(body?.tabIndex).toBe(0);
+    expect(body?.getAttribute('role')).toBe('region');
+    expect(body?.getAttribute('aria-label')).toBe('Device list (scrolls with the arrow keys)');
+  });
 });
+

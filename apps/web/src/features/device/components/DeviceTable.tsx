@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
 import { SensorIcons } from '../../../components/SensorIcons';
 import { useServerTable } from '../../../components/serverTable';
+import { useScrollRegion } from '../../../lib/scrollRegion';
 import { useDeviceList, type SortField } from '../api';
 import { RootEmpty } from './RootEmpty';
 import { hasReported, LastFix } from './DeviceState';
@@ -25,6 +26,8 @@ export function DeviceTable({ folderId, selectedImei, onSelect }: Props) {
   const table = useServerTable<SortField>(folderId);
   const { sortOrderOf } = table;
   const list = useDeviceList({ folderId, ...table.paging });
+  // the table's scroll box is a keyboard stop of its own, named, even while it holds no row to focus
+  const scrollRegion = useScrollRegion<HTMLDivElement>(t('device.tableRegion'));
 
   const columns: TableProps<DeviceDetail>['columns'] = [
     {
@@ -78,25 +81,27 @@ export function DeviceTable({ folderId, selectedImei, onSelect }: Props) {
     return <Empty className="wt-empty" image={Empty.PRESENTED_IMAGE_SIMPLE} data-testid="device-table-empty" description={t('device.folderEmpty')} />;
 
   return (
-    <Table<DeviceDetail>
-      size="small"
-      rowKey="IMEI"
-      data-testid="device-table"
-      columns={columns}
-      dataSource={list.data?.List ?? []}
-      loading={list.isFetching}
-      scroll={{ x: 1120, y: 340 }}
-      locale={{ emptyText: t('device.folderEmpty') }}
-      rowClassName={(d) => (d.IMEI === selectedImei ? 'wt-row-selected' : '')}
-      // each row a tab stop that Enter opens, as a click does (keyboard users, issue 12 item 7)
-      onRow={(d) => ({
-        onClick: () => onSelect(d.IMEI),
-        tabIndex: 0,
-        onKeyDown: (e) => e.key === 'Enter' && e.target === e.currentTarget && onSelect(d.IMEI),
-        style: { cursor: 'pointer' },
-      })}
-      pagination={table.pagination(list.data?.Total ?? 0, (total) => t('device.total', { total }))}
-      onChange={table.onChange}
-    />
+    <div ref={scrollRegion}>
+      <Table<DeviceDetail>
+        size="small"
+        rowKey="IMEI"
+        data-testid="device-table"
+        columns={columns}
+        dataSource={list.data?.List ?? []}
+        loading={list.isFetching}
+        scroll={{ x: 1120, y: 340 }}
+        locale={{ emptyText: t('device.folderEmpty') }}
+        rowClassName={(d) => (d.IMEI === selectedImei ? 'wt-row-selected' : '')}
+        // each row a tab stop that Enter opens, as a click does (keyboard users, issue 12 item 7)
+        onRow={(d) => ({
+          onClick: () => onSelect(d.IMEI),
+          tabIndex: 0,
+          onKeyDown: (e) => e.key === 'Enter' && e.target === e.currentTarget && onSelect(d.IMEI),
+          style: { cursor: 'pointer' },
+        })}
+        pagination={table.pagination(list.data?.Total ?? 0, (total) => t('device.total', { total }))}
+        onChange={table.onChange}
+      />
+    </div>
   );
 }
