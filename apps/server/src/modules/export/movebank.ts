@@ -1,3 +1,4 @@
+import { STANDARD_GRAVITY } from '../movebank/index.js';
 import { burstSamples } from '../sensor/burst-samples.js';
 import type { ExportDevice, ExportFixRow, ExportQuery, ExportRepository } from './repository.js';
 import { type Cell, cellTable, type Table } from './tables.js';
@@ -16,14 +17,18 @@ export function movebankTime(ms: number): string {
   return new Date(ms).toISOString().replace('T', ' ').slice(0, 23);
 }
 
+function attributesOf(device: ExportDevice): Record<string, unknown> {
+  try {
+    const v = JSON.parse(device.attributes || '{}') as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
 /** The device's identifiers as Movebank names them: what an import kept in its attributes, else IMEI and caption. */
 function identity(device: ExportDevice): [string, string][] {
-  let attrs: Record<string, unknown> = {};
-  try {
-    attrs = JSON.parse(device.attributes || '{}') as Record<string, unknown>;
-  } catch {
-    attrs = {};
-  }
+  const attrs = attributesOf(device);
   const text = (k: string) => (typeof attrs[k] === 'string' && attrs[k] !== '' ? (attrs[k] as string) : undefined);
   const out: [string, string][] = [
     ['tag-local-identifier', text('tag-local-identifier') ?? device.imei],
@@ -34,6 +39,28 @@ function identity(device: ExportDevice): [string, string][] {
     if (v !== undefined) out.push([k, v]);
   }
   return out;
+}
+
+/**
+ * The columns of the fix fields that Movebank spells more than one way: the one the device's import read
+ * them from (its attributes' `movebank-columns`: gps:dop, eobs:temperature, eobs:battery-voltage come back
+ * under those names), else the name in Movebank's attribute dictionary. Units are the same either way
+ * (°C, mV; DOP has none).
+ */
+const DICTIONARY = { temperature: 'external-temperature', voltage: 'tag-voltage', hdop: 'gps:hdop' } as const;
+const SOURCE_NAMES: Record<keyof typeof DICTIONARY, readonly string[]> = {
+  temperature: ['external-temperature', 'eobs:temperature'],
+  voltage: ['eobs:battery-voltage', 'tag-voltage'],
+  hdop: ['gps:hdop', 'gps-hdop', 'gps:dop', 'gps-dop'],
+};
+function fieldColumns(device: ExportDevice): Record<keyof typeof DICTIONARY, string> {
+  const used = attributesOf(device)['movebank-columns'];
+  const named = used && typeof used === 'object' ? (used as Record<string, unknown>) : {};
+  const pick = (f: keyof typeof DICTIONARY): string => {
+    const v = named[f];
+    return typeof v === 'string' && SOURCE_NAMES[f].includes(v) ? v : DICTIONARY[f];
+  };
+  return { temperature: pick('temperature'), voltage: pick('voltage'), hdop: pick('hdop') };
 }
 
 const parseExtra = (extra: string | null): Record<string, unknown> => {
@@ -54,11 +81,6 @@ const marksOf = (reason: string | null): [string, string][] =>
     .filter((m) => /^[^=]+=(true|false)$/.test(m))
     .map((m) => m.split('=') as [string, string]);
 
-/** A fix field's column: the one asked for, or the import's first choice when the record's extra holds another of its alternatives. */
-function fieldColumn(alternatives: readonly string[], preferred: string, extraKeys: ReadonlySet<string>): string {
-  return alternatives.some((a) => a !== preferred && extraKeys.has(a)) ? alternatives[0]! : preferred;
-}
-
 const num = (v: number | null, f: (n: number) => number = (n) => n): Cell => (v === null ? null : f(v));
 
 /** A Movebank CSV's header and rows for positions, a batch at a time; `columns` first, known after a pass over the extras. */
@@ -72,12 +94,9 @@ export async function movebankFixTable(repo: ExportRepository, device: ExportDev
     }
   }
   const ids = identity(device);
-  const fields = {
-    alt: fieldColumn(['height-above-msl', 'height-above-ellipsoid'], 'height-above-ellipsoid', extraKeys),
-    temperature: fieldColumn(['external-temperature', 'eobs:temperature'], 'external-temperature', extraKeys),
-    voltage: fieldColumn(['eobs:battery-voltage', 'tag-voltage'], 'tag-voltage', extraKeys),
-    hdop: fieldColumn(['gps:hdop', 'gps-hdop', 'gps:dop', 'gps-dop'], 'gps:hdop', extraKeys),
-  };
+  // A fix's altitude is above sea level (a device's GPS, Movebank's height-above-msl); an ellipsoid height
+  // a Movebank import read stays in the fix's extra and goes out under its own column, height-above-ellipsoid.
+  const fields = { alt: 'height-above-msl', ...fieldColumns(device) };
   const base = [
     'event-id',
     'visible',
@@ -103,10 +122,11 @@ export async function movebankFixTable(repo: ExportRepository, device: ExportDev
     const set = (k: string, v: Cell) => {
       if (v !== null) cells[at.get(k)!] = v;
     };
-    const marks = marksOf(f.invalid_reason);
-    const marked = f.invalid_at !== null || f.invalid_by !== null;
-    set('visible', marked && !marks.some(([k]) => k !== 'visible') ? 'false' : 'true');
-    for (const [k, v] of marks) set(k, v);
+    // Movebank's readers (move2's mt_movebank_visible) take `visible` alone when the column is there: every
+    // fix stored invalid (a source's mark, a user's, a position out of range) goes out visible=false, with the
+    // outlier column that marked it.
+    set('visible', f.valid ? 'true' : 'false');
+    for (const [k, v] of marksOf(f.invalid_reason)) if (k !== 'visible') set(k, v);
     set('timestamp', movebankTime(f.pick_time));
     set('location-long', f.lon);
     set('location-lat', f.lat);
@@ -154,7 +174,8 @@ export function movebankAccelerationTable(repo: ExportRepository, device: Export
         const start = movebankTime(b.start_time);
         for (let i = 0; i < b.sample_count; i++) {
           const origin = column.map((c) => (c < 0 ? null : raw[i * axes + c]!));
-          const cal = origin.map((v, k) => (v === null ? null : (v - offset[column[k]!]!) * scale[column[k]!]!));
+          // calibrated g, written in Movebank's unit for acceleration-x/y/z: m/s²
+          const cal = origin.map((v, k) => (v === null ? null : (v - offset[column[k]!]!) * scale[column[k]!]! * STANDARD_GRAVITY));
           eventId += 1;
           rows.push([eventId, movebankTime(b.start_time + (i * 1000) / b.hz), start, 'acceleration', ...origin, ...cal, ...ids.map(([, v]) => v)]);
         }

@@ -63,3 +63,9 @@ export function mergeExtras(extras: (Record<string, unknown> | null)[]): Record<
   }
   return out;
 }
+
+/**
+ * Standard gravity, m/s² per g. Movebank's acceleration-x/y/z are in m/s² (its attribute dictionary);
+ * a burst's calibrated values are in g (tilt-x/y/z, UvA-BiTS' calibrated values, are in g already).
+ */
+export const STANDARD_GRAVITY = 9.80665;

@@ -18,8 +18,12 @@ export const COLUMNS = {
   event: ['event-id'],
   /** Source marks: visible=false, and every `*-outlier` column (matched by suffix, see OUTLIER_SUFFIX). */
   visible: ['visible'],
-  // fix values; for alt, temperature, voltage and hdop the first non-empty one in each row is used
-  alt: ['height-above-msl', 'height-above-ellipsoid'],
+  /** A fix re-validated in Movebank: visible whatever its outlier columns say (read, and kept in `extra`). */
+  manuallyValid: ['manually-marked-valid'],
+  // fix values; for temperature, voltage and hdop the first non-empty one in each row is used. A fix's
+  // altitude is above sea level: height-above-ellipsoid (another datum) is never taken for it and stays in
+  // `extra` under its own name, so both come back out each under its own column.
+  alt: ['height-above-msl'],
   speed: ['ground-speed'],
   course: ['heading'],
   temperature: ['external-temperature', 'eobs:temperature'],
@@ -95,6 +99,7 @@ export class Layout {
   readonly study: number;
   readonly event: number;
   readonly visible: number;
+  readonly manuallyValid: number;
   readonly outliers: number[];
   // one value each; alternatives in order of preference
   readonly alt: number[];
@@ -115,6 +120,12 @@ export class Layout {
   readonly calibrated: [number, number, number];
   readonly calibratedFrom: string | null;
   readonly start: number;
+  /**
+   * The column each of these fields is read from in this file (the first alternative its header has), as
+   * written: the export writes the field back under it (gps:dop stays gps:dop, eobs:temperature stays
+   * eobs:temperature). Kept in the device's attributes as `movebank-columns`.
+   */
+  readonly sourceColumns: Partial<Record<'temperature' | 'voltage' | 'hdop', string>>;
   /** Columns whose values go to a fix's `extra`, and those that go to a burst's. */
   readonly fixExtra: number[];
   readonly accExtra: number[];
@@ -147,6 +158,7 @@ export class Layout {
     this.study = at('study');
     this.event = at('event');
     this.visible = at('visible');
+    this.manuallyValid = at('manuallyValid');
     this.outliers = this.names.flatMap((n, i) => (n.endsWith(OUTLIER_SUFFIX) && this.index.get(n) === i ? [i] : []));
     this.alt = some('alt');
     this.speed = at('speed');
@@ -167,6 +179,9 @@ export class Layout {
     this.calibrated = hasTilt ? tilt : acc;
     this.calibratedFrom = hasTilt ? 'tilt' : acc.some((i) => i >= 0) ? 'acceleration' : null;
     this.start = at('start');
+    const named: Partial<Record<'temperature' | 'voltage' | 'hdop', string>> = {};
+    for (const f of ['temperature', 'voltage', 'hdop'] as const) if (this[f][0] !== undefined) named[f] = this.names[this[f][0]]!;
+    this.sourceColumns = named;
 
     const common = [this.time, this.visible, ...this.outliers, ...DEVICE_FIELDS.map(at)];
     const fixUsed = new Set([...common, this.lon, this.lat, ...this.alt, this.speed, this.course, ...this.temperature, ...this.voltage, this.satellites, ...this.hdop, this.vdop]);

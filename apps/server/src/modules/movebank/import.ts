@@ -99,7 +99,7 @@ export async function importMovebank(services: MovebankServices, opts: MovebankI
   const skipped = new Skips();
   const reader = new MovebankReader(opts.file, skipped, opts.onProgress, started);
   const reference = opts.referenceFile ? await readReference(opts.referenceFile) : undefined;
-  const resolver = new DeviceResolver(services.devices, services.tags, { orgId: opts.orgId, folderId: opts.folderId, reference, now });
+  const resolver = new DeviceResolver(services.devices, services.tags, { orgId: opts.orgId, folderId: opts.folderId, reference, now, columns: () => reader.layout?.sourceColumns });
   const writer = new ChunkWriter(services.ingest, now, undefined, undefined, services.marks);
   let mapper: RecordMapper | undefined;
   let cancelled = false;

@@ -3,3 +3,4 @@ export { checkMovebankFile } from './reader.js';
 export { CHUNK } from './writer.js';
 export { MovebankFormatError } from './errors.js';
 export { movebankImei } from './values.js';
+export { STANDARD_GRAVITY } from './acceleration.js';

@@ -61,7 +61,7 @@ describe.each(DIALECTS)('Movebank marks on %s', (dialect) => {
 
   let first: MovebankImportReport;
   it("stores what Movebank marked as invalid everywhere, named as Movebank's mark in both languages", async () => {
-    first = await importMovebank(services, { file: file('v1.csv', [row(1, 'true'), row(2, 'false'), row(3, 'true', 'true'), row(4, 'true'), row(5, 'true')]), orgId, folderId, now: T0 });
+    first = await importMovebank(services, { file: file('v1.csv', [row(1, 'true'), row(2, 'false'), row(3, 'false', 'true'), row(4, 'true'), row(5, 'true')]), orgId, folderId, now: T0 });
     expect(first.fixes).toEqual({ stored: 5, withoutPosition: 0, markedInvalid: 2, outOfRange: 0, duplicates: 0, marks: { marked: 2, unmarked: 0 } });
     expect(await fixes()).toEqual([
       [1, 1, null, null],
@@ -89,7 +89,7 @@ describe.each(DIALECTS)('Movebank marks on %s', (dialect) => {
     const mark = await t.call(calls.ConvertFixInvalid.path, { imei, ids: [String(at(4)), String(at(5))] }, { token });
     expect(mark.body.Data).toEqual({ Count: 2 });
     // since then, Movebank marked 1 and 5 and lifted its mark on 2 and 4 (4 was never its own)
-    const v2 = file('v2.csv', [row(1, 'false'), row(2, 'true'), row(3, 'true', 'true'), row(4, 'true'), row(5, 'false')]);
+    const v2 = file('v2.csv', [row(1, 'false'), row(2, 'true'), row(3, 'false', 'true'), row(4, 'true'), row(5, 'false')]);
     const again = await importMovebank(services, { file: v2, orgId, folderId, now: T0 + 1 });
     expect(again.fixes).toEqual({ stored: 0, withoutPosition: 0, markedInvalid: 3, outOfRange: 0, duplicates: 5, marks: { marked: 1, unmarked: 1 } });
     expect(await fixes()).toEqual([

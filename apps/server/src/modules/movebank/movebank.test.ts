@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SensorFlag, SpeciesType } from '@wildtrack/contract';
 import { createTestApp, DIALECTS, SHARED_DATA, type TestApp } from '../../test/helper.js';
 import { movebankServices } from '../../app.js';
-import { CHUNK, importMovebank, MovebankFormatError, type MovebankImportReport, movebankImei } from './index.js';
+import { CHUNK, importMovebank, MovebankFormatError, type MovebankImportReport, movebankImei, STANDARD_GRAVITY } from './index.js';
 import { speciesTypeOf } from './taxon.js';
 import { INVALID_BY_SOURCE } from '../../db/schema.js';
 import { burstSamples } from '../sensor/burst-samples.js';
@@ -108,6 +108,8 @@ describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
         'individual-taxon-canonical-name': 'Martes pennanti',
         'tag-local-identifier': '1072',
         'individual-local-identifier': 'F1',
+        // the columns its temperature and voltage came from, for the export to write them back under
+        'movebank-columns': { temperature: 'eobs:temperature', voltage: 'eobs:battery-voltage' },
       });
       expect(d.last_work_time).toBe(Date.UTC(2011, 2, 3, 3, 0, 25, 999)); // the device's latest row
     });
@@ -180,9 +182,11 @@ describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
     it('maps the GPS columns (m/s to km/h, mV to V) and keeps the e-obs ones', async () => {
       const d = await device('MB-134-4266-84831108');
       const f = await db().selectFrom('fixes').selectAll().where('device_id', '=', d.id).executeTakeFirstOrThrow();
-      expect(f).toMatchObject({ pick_time: Date.UTC(2008, 6, 27, 0, 0, 56), lon: -78.6763552, lat: -9.06721, alt: 6, course: 322.44, temperature: 22, voltage: 3.759, valid: 1 });
+      expect(f).toMatchObject({ pick_time: Date.UTC(2008, 6, 27, 0, 0, 56), lon: -78.6763552, lat: -9.06721, alt: null, course: 322.44, temperature: 22, voltage: 3.759, valid: 1 });
       expect(f.speed).toBeCloseTo(0.43 * 3.6, 12);
       expect(JSON.parse(f.extra!)).toEqual({
+        // above the ellipsoid, not sea level: kept under its own name, not as the fix's altitude
+        'height-above-ellipsoid': '6',
         'event-id': '28243852',
         'eobs:fix-battery-voltage': '3516',
         'eobs:horizontal-accuracy-estimate': '3.84',
@@ -270,7 +274,7 @@ describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
       expect(f).toMatchObject({ pick_time: Date.UTC(2021, 2, 3, 0, 46, 30), lon: 0.9766757, lat: 49.9438762, alt: 3, satellites: 7, hdop: 2.2, temperature: 29, course: 50.0303720801609, invalid_at: null });
       expect(JSON.parse(f.extra!)).toEqual({ 'event-id': '33763085849', 'gps-time-to-fix': '38.8', 'location-error-numerical': '5', 'vertical-error-numerical': '4.7' });
       expect(JSON.parse((await services.tags.mountInfo(d.id))!)).toMatchObject({
-        AnimalInfo: { Species: 'Larus fuscus', Sex: 2, Age: 3, Weight: 829 },
+        AnimalInfo: { Species: 'Larus fuscus', Sex: 2, Age: 3, Weight: 0.829 },
         WorkInfo: { MountTime: Date.UTC(2017, 4, 19, 12) },
         AdditionalInfo: expect.arrayContaining([{ Name: 'RingId', Value: 'EG' }]),
       });
@@ -338,7 +342,7 @@ describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
       expect(f.speed).toBeCloseTo(0.246506065894232 * 3.6, 9);
       expect(JSON.parse(f.extra!)).toEqual({ 'event-id': '20432407112', 'gps-time-to-fix': '24.1', 'location-error-numerical': '26.0', 'vertical-error-numerical': '45.3' });
       expect(JSON.parse((await services.tags.mountInfo(d.id))!)).toMatchObject({
-        AnimalInfo: { Species: 'Haematopus ostralegus', Sex: 0, Age: 3, Weight: 550 },
+        AnimalInfo: { Species: 'Haematopus ostralegus', Sex: 0, Age: 3, Weight: 0.55 }, // animal_mass 550 g
         WorkInfo: { MountTime: Date.UTC(2018, 4, 4, 9, 30) },
         AdditionalInfo: expect.arrayContaining([{ Name: 'RingId', Value: 'RG-CHYZ' }, { Name: 'AttachmentType', Value: 'harness' }, { Name: 'DeploymentId', Value: '15652' }]),
       });
@@ -357,7 +361,7 @@ describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
     const sample = (id: number, start: string, ms: number, raw: [number, number, number]) => {
       const time = `${start.slice(0, 19)}.${String(ms).padStart(3, '0')}`;
       return [id, 'true', time, '', '', 'acceleration', 'T2', 'Ben', 'Ciconia ciconia', 'Storks', '', '', '', '', '', ...raw, start,
-        ...raw.map((v) => (v - 2048) / 1024)].join(',');
+        ...raw.map((v) => ((v - 2048) / 1024) * STANDARD_GRAVITY)].join(','); // acceleration-x/y/z are m/s²
     };
     const S1 = '2024-05-01 10:00:00.000';
     const S2 = '2024-05-01 10:05:00.000';
@@ -373,7 +377,7 @@ describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
       lines.push(sample(901, S2, 300, burst2[3]!), sample(902, S2, 0, burst2[0]!), sample(903, S1, 100, burst1[1]!), sample(904, S1, 0, burst1[0]!));
       lines.push(gps(1, '2024-05-01 09:00:00.000', '8.5', '47.5', { comments: 'caught at dawn' }));
       lines.push(gps(2, '2024-05-01 09:10:00.000', '8.6', '47.6', { visible: 'false' }));
-      lines.push(gps(3, '2024-05-01 09:20:00.000', '8.7', '47.7', { manual: 'true', algo: 'TRUE' }));
+      lines.push(gps(3, '2024-05-01 09:20:00.000', '8.7', '47.7', { visible: '', manual: 'true', algo: 'TRUE' }));
       lines.push(gps(4, '2024-05-01 09:30:00.000', '', ''));
       lines.push(gps(5, '2024-05-01 09:40:00.000', 'NA', 'NA'));
       lines.push(gps(6, '2024-05-01 09:50:00.000', 'east', '47.7'));
@@ -455,7 +459,9 @@ describe.each(DIALECTS)('Movebank import on %s', (dialect) => {
       ]);
       expect(counts(bursts[0]!)).toEqual(burst1.flat());
       expect(counts(bursts[1]!)).toEqual(burst2.flat());
-      expect(JSON.parse(bursts[0]!.calibration)).toEqual({ scale: [1 / 1024, 1 / 1024, 1 / 1024], offset: [2048, 2048, 2048] });
+      const calibration = JSON.parse(bursts[0]!.calibration) as { scale: number[]; offset: number[] };
+      calibration.scale.forEach((v) => expect(v).toBeCloseTo(1 / 1024, 12));
+      calibration.offset.forEach((v) => expect(v).toBeCloseTo(2048, 9));
       expect(JSON.parse(bursts[0]!.extra!)).toEqual({ 'event-id': ['904', '903', '906', '908'], calibratedFrom: 'acceleration' });
       expect(d.sensors).toBe(SensorFlag.Acceleration);
     });

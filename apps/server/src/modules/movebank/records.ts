@@ -1,6 +1,6 @@
 import { isValidPosition } from '@wildtrack/contract';
 import { BatchRefused, burstRow } from '../../ingest/decode.js';
-import { axisLetters, fitAxis, INT16, mergeExtras, rateOf } from './acceleration.js';
+import { axisLetters, fitAxis, INT16, mergeExtras, rateOf, STANDARD_GRAVITY } from './acceleration.js';
 import type { Layout } from './columns.js';
 import type { RowExample, SourceRow, Skips } from './reader.js';
 import type { ResolvedDevice } from './resolver.js';
@@ -41,7 +41,7 @@ export class RecordMapper {
     /** Whether the import created the device: its fixes have no marks from before to lift. */
     private readonly isNew: (deviceId: number) => boolean = () => false,
   ) {
-    this.hasMarks = L.visible >= 0 || L.outliers.length > 0;
+    this.hasMarks = L.visible >= 0 || L.outliers.length > 0 || L.manuallyValid >= 0;
   }
 
   /** Maps one row of a resolved device. */
@@ -61,24 +61,36 @@ export class RecordMapper {
     this.staging?.close();
   }
 
-  /** The row's source marks (visible=false, *-outlier=true), or null. */
+  /**
+   * The row's source marks, or null when the row is visible by Movebank's rule (move2's mt_movebank_visible):
+   * its `visible` when that says true or false; else visible unless an `*-outlier` column says true, and
+   * visible whatever they say when manually-marked-valid is true (a fix re-validated in Movebank). The marks
+   * of a fix not visible are the outlier columns that say true, or `visible=false` when none does. An outlier
+   * column saying true of a visible row (visible=true, or manually-marked-valid) stays in `extra` as written.
+   */
   private marksOf(row: string[], extra: Record<string, unknown>): string[] | null {
     const { L } = this;
-    const reasons: string[] = [];
-    const visible = cell(row, L.visible);
-    if (!isEmpty(visible)) {
-      const v = toBoolean(visible);
-      if (v === false) reasons.push('visible=false');
-      else if (v === undefined) extra[L.header[L.visible]!] = visible;
+    const outliers: number[] = [];
+    const visibleText = cell(row, L.visible);
+    let visible: boolean | undefined;
+    if (!isEmpty(visibleText)) {
+      visible = toBoolean(visibleText);
+      if (visible === undefined) extra[L.header[L.visible]!] = visibleText;
     }
     for (const i of L.outliers) {
       const text = row[i];
       if (isEmpty(text)) continue;
       const v = toBoolean(text);
-      if (v === true) reasons.push(`${L.names[i]}=true`);
+      if (v === true) outliers.push(i);
       else if (v === undefined) extra[L.header[i]!] = text;
     }
-    return reasons.length > 0 ? reasons : null;
+    const validText = cell(row, L.manuallyValid);
+    visible ??= outliers.length === 0 || (!isEmpty(validText) && toBoolean(validText) === true);
+    if (visible) {
+      for (const i of outliers) extra[L.header[i]!] = row[i];
+      return null;
+    }
+    return outliers.length > 0 ? outliers.map((i) => `${L.names[i]}=true`) : ['visible=false'];
   }
 
   private extraOf(row: string[], cols: number[], d: ResolvedDevice): Record<string, unknown> {
@@ -133,11 +145,14 @@ export class RecordMapper {
     const satellites = this.numberAt(row, L.satellites, extra);
     const hdop = this.firstNumber(row, L.hdop, extra);
     const vdop = this.numberAt(row, L.vdop, extra);
-    const marks = this.marksOf(row, extra);
-    if (marks) this.counts.markedInvalid += 1;
-    if (lon === null) this.counts.withoutPosition += 1;
     const positioned = lon !== null && lat !== null;
     const valid = positioned && isValidPosition(lon!, lat!, alt) ? 1 : 0;
+    let marks = this.marksOf(row, extra);
+    // visible=false alone on a fix stored invalid anyway (no position, or one out of range) says no more
+    // than that (the export writes every invalid fix so): no mark of the source's
+    if (!valid && marks?.length === 1 && marks[0] === 'visible=false') marks = null;
+    if (marks) this.counts.markedInvalid += 1;
+    if (lon === null) this.counts.withoutPosition += 1;
     if (positioned && !valid) {
       this.counts.outOfRange += 1;
       this.notices.add('position out of range (longitude -180..180, latitude -90..90, altitude within 10 km): stored as invalid', exampleOf(source, `${lon} ${lat}${alt === null ? '' : ` ${alt}`}`));
@@ -207,9 +222,12 @@ export class RecordMapper {
       v[a] = num;
       axes += 'XYZ'[a];
     }
+    // acceleration-x/y/z are m/s²: the burst's calibrated values are g
+    const unit = L.calibratedFrom === 'acceleration' ? STANDARD_GRAVITY : 1;
     const c = L.calibrated.map((i) => {
       const text = cell(row, i);
-      return isEmpty(text) ? null : (toNumber(text) ?? null);
+      const v = isEmpty(text) ? undefined : toNumber(text);
+      return v === undefined ? null : v / unit;
     });
     const extra = this.extraOf(row, L.accExtra, d);
     const marks = this.marksOf(row, extra);

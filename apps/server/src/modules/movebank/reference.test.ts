@@ -18,7 +18,7 @@ const CASES: Record<RefField, { value: string; read: (info: ReturnType<typeof mo
   taxon: { value: 'Haematopus ostralegus', read: (i) => i?.ScientificName, expected: 'Haematopus ostralegus' },
   sex: { value: 'f', read: (i) => i?.Sex, expected: Sex.Female },
   lifeStage: { value: 'adult', read: (i) => i?.Age, expected: Age.Adult },
-  mass: { value: '550.0', read: (i) => i?.Weight, expected: 550 },
+  mass: { value: '550.0', read: (i) => i?.Weight, expected: 0.55 }, // grams in Movebank, kilograms kept
   deployOn: { value: '2018-05-04 09:30:00.000', read: (i) => i?.MountTime, expected: Date.UTC(2018, 4, 4, 9, 30) },
   ringId: { value: 'RG-CHYZ', read: (i) => i?.AdditionalInfo.RingId, expected: 'RG-CHYZ' },
   nickName: { value: 'Olga', read: (i) => i?.AdditionalInfo.NickName, expected: 'Olga' },

@@ -96,6 +96,11 @@ export interface MountInfoDoc {
   AdditionalInfo: Record<string, string>;
 }
 
+function massKg(grams: string | undefined): number | null {
+  const g = grams === undefined ? undefined : toNumber(grams);
+  return g === undefined ? null : g / 1000;
+}
+
 /** §3 MountInfo from the first deployment; null when the reference says nothing about the animal. */
 export function mountInfoOf(rows: ReferenceRow[], taxon: string | undefined): MountInfoDoc | null {
   const r = rows[0];
@@ -122,7 +127,8 @@ export function mountInfoOf(rows: ReferenceRow[], taxon: string | undefined): Mo
     ScientificName: scientific,
     Sex: (sexText ? SEX[sexText] : undefined) ?? Sex.Unknown,
     Age: (stage ? AGE[stage] : undefined) ?? Age.Unknown,
-    Weight: mass === undefined ? null : (toNumber(mass) ?? null),
+    // Movebank's animal_mass is in grams; an animal's weight is kept (and shown) in kilograms
+    Weight: massKg(mass),
     MountTime: deployOn === undefined ? null : (parseTimestamp(deployOn) ?? null),
     AdditionalInfo: additional,
   };

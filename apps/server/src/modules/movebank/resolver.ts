@@ -34,6 +34,8 @@ export interface ResolverOptions {
   folderId: number | null;
   reference?: Reference | undefined;
   now: number;
+  /** The columns the file's values are read from (Layout.sourceColumns), known once its header is read. */
+  columns?: (() => Record<string, string> | undefined) | undefined;
 }
 
 /**
@@ -84,6 +86,8 @@ export class DeviceResolver {
       'tag-local-identifier': tag,
       'individual-local-identifier': individual,
     };
+    const columns = this.opts.columns?.();
+    if (columns && Object.keys(columns).length > 0) attributes['movebank-columns'] = columns;
     if (refRows?.[0]) {
       attributes.reference = refRows[0];
       if (refRows.length > 1) attributes.otherDeployments = refRows.slice(1);
