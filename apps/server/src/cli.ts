@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { keepFilesPrivate } from './bootstrap.js';
@@ -12,7 +13,7 @@ import { usePasswordHashing, UserInputError, UserService } from './modules/user/
 import { DeviceRepository } from './modules/device/repository.js';
 import { BATTERY_NAMES, DEVICE_TYPE_NAMES, DeviceInputError, DeviceRegistry, parseInstrSupport, parseSensors, SPECIES_NAMES } from './modules/device/registry.js';
 import { sensorNames } from '@wildtrack/contract';
-import { checkMovebankFile, importMovebank, importOutcome, MovebankFormatError } from './modules/movebank/index.js';
+import { checkMovebankFile, importMovebank, importOutcome, MovebankFormatError, unpackDelivery } from './modules/movebank/index.js';
 import { NoticeRepository } from './modules/notice/repository.js';
 import { NoticeInputError, NoticeService } from './modules/notice/service.js';
 import { now, startClock } from './lib/clock.js';
@@ -294,16 +295,23 @@ async function run(argv: string[]): Promise<number> {
         const { movebankServices } = await import('./app.js');
         const services = movebankServices(database, config.dataDir);
         const orgId = await services.devices.orgIdByName(values.org);
+        // a .zip or .csv.gz (Movebank's and Env-DATA's deliveries) is unpacked beside it first, removed after
+        const made: string[] = [];
         try {
-          await checkMovebankFile(from(values.file));
+          const delivery = await unpackDelivery(from(values.file));
+          made.push(...delivery.made);
+          const reference = values.reference ? await unpackDelivery(from(values.reference)) : undefined;
+          if (reference) made.push(...reference.made);
+          await checkMovebankFile(delivery.data);
           const folderId = await services.folders.findOrCreateFolder(orgId, values.folder.trim(), now());
           const report = await importMovebank(services, {
-            file: from(values.file),
+            file: delivery.data,
             orgId,
             folderId,
-            referenceFile: values.reference ? from(values.reference) : undefined,
+            referenceFile: reference?.data ?? delivery.reference,
             onProgress: (line) => process.stderr.write(`${line}\n`),
           });
+          report.file = from(values.file);
           process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
           const outcome = importOutcome(report, values['allow-skips'] ?? false);
           if (outcome.message) process.stderr.write(`${outcome.message}\n`);
@@ -312,6 +320,8 @@ async function run(argv: string[]): Promise<number> {
           if (!(err instanceof MovebankFormatError)) throw err;
           process.stderr.write(`${err.message}\n`);
           return 1;
+        } finally {
+          for (const f of made) fs.rmSync(f, { force: true });
         }
       }
       case 'run-download-tasks': {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,20 +5,7 @@ import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { holdServerLock } from './backup.js';
 import { connect, migrateToLatest } from './connect.js';
-
-const serverDir = path.resolve(import.meta.dirname, '../..');
-
-/** Runs `wildtrack <args>` (src/cli.ts through tsx) as its own process. */
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
-  if (env.DATABASE_URL === undefined) delete childEnv.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: serverDir, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-}
+import { cli } from '../test/cli-process.js';
 
 /** The writes a snapshot must hold whole: each transaction adds organisation w-n and its folder f-n. */
 function snapshotOf(file: string): { orgs: number[]; folders: number[]; filler: number } {

@@ -4,8 +4,11 @@
 // that is not Movebank data) leaving the database as it was.
 import fs from 'node:fs';
 import net from 'node:net';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yazl from 'yazl';
 import {
   API_BASE,
   calls,
@@ -163,6 +166,67 @@ describe.each(DIALECTS)('Movebank import from the console on %s', (dialect) => {
     fs.writeFileSync(notes, 'site,observer\nPoyang,Li\n');
     await refused([{ name: 'folderId', value: folder }, gulls, { name: 'reference', file: notes, filename: 'notes.csv' }], { token: alice }, Code.Invalid, /^notes\.csv is not Movebank reference data/);
     await refused([{ name: 'folderId', value: folder }, { name: 'photo', file: GULLS, filename: 'gulls.csv' }], { token: alice }, Code.Invalid, 'The upload holds a part this call does not take: photo.');
+  });
+
+  it("reads Movebank's deliveries (a zip of the CSV and its reference data, a .csv.gz) and refuses a spreadsheet or a binary file in both languages, never with a 500", async () => {
+    // a folder of their own: the next test counts the fixes of `folder`
+    const created = await t.call(calls.CreateFolder.path, { name: 'Deliveries', parentId: ROOT_FOLDER_ID }, { token: alice });
+    expect(created.body.Code, created.body.Msg).toBe(Code.Success);
+    const deliveries = (created.body.Data as { IdStr: string }).IdStr;
+    const csv = (tag: string) => `event-id,timestamp,location-long,location-lat,sensor-type,tag-local-identifier,individual-local-identifier\n1,2024-05-01 09:00:00.000,8.5,47.5,gps,${tag},Zora\n2,2024-05-01 09:10:00.000,8.6,47.6,gps,${tag},Zora\n`;
+    /** A zip written by yazl (not the server's own writer), deflated. */
+    const zipOf = async (name: string, entries: [string, string][]) => {
+      const zip = new yazl.ZipFile();
+      for (const [entry, text] of entries) zip.addBuffer(Buffer.from(text), entry);
+      zip.end();
+      const file = path.join(t.dataDir, name);
+      await pipeline(zip.outputStream, fs.createWriteStream(file));
+      return file;
+    };
+    const reference = 'tag_local_identifier,individual_local_identifier,taxon_canonical_name,animal_mass\nZIP-1,Zora,Larus fuscus,800\n';
+    const zipped = await zipOf('study.zip', [['Study/Study.csv', csv('ZIP-1')], ['Study/Study-reference-data.csv', reference], ['Study/README.txt', 'see movebank.org']]);
+    const started = await upload([{ name: 'folderId', value: deliveries }, { name: 'file', file: zipped, filename: 'study.zip' }], { token: alice });
+    expect(started.Code, started.Msg).toBe(Code.Success);
+    expect(started.Data).toMatchObject({ FileName: 'study.zip', ReferenceFileName: 'study.zip (reference data)' });
+    const fromZip = await ended(started.Data!.IdStr);
+    expect([fromZip.Status, fromZip.Report!.Stored, fromZip.Report!.Devices.Created]).toEqual(['done', 2, 1]);
+    const zipDevice = await t.database.db.selectFrom('devices').select(['id', 'attributes']).where('imei', '=', 'MB-ZIP-1-Zora').executeTakeFirstOrThrow();
+    expect((JSON.parse(zipDevice.attributes) as { reference?: Record<string, string> }).reference).toMatchObject({ animal_mass: '800' });
+
+    const gz = path.join(t.dataDir, 'study.csv.gz');
+    fs.writeFileSync(gz, zlib.gzipSync(csv('GZ-1')));
+    const fromGz = await upload([{ name: 'folderId', value: deliveries }, { name: 'file', file: gz, filename: 'study.csv.gz' }], { token: alice });
+    expect(fromGz.Code, fromGz.Msg).toBe(Code.Success);
+    const gzDone = await ended(fromGz.Data!.IdStr);
+    expect([gzDone.Status, gzDone.Report!.Stored]).toEqual(['done', 2]);
+    expect((await state()).files).toBe(0);
+
+    const before = await state();
+    const refused = async (file: string, filename: string, en: RegExp, zh: RegExp) => {
+      for (const [lang, msg] of [['en', en], ['zh', zh]] as const) {
+        const r = await upload([{ name: 'folderId', value: deliveries }, { name: 'file', file, filename }], { token: alice, lang });
+        expect(r.Code, r.Msg).toBe(Code.Invalid);
+        expect(r.Msg).toMatch(msg);
+        expect(await state()).toEqual(before);
+      }
+    };
+    const xlsx = await zipOf('study.xlsx', [['[Content_Types].xml', '<Types/>'], ['xl/workbook.xml', '<workbook/>'], ['xl/worksheets/sheet1.xml', '<worksheet/>']]);
+    const spreadsheetEn = /^study\.xlsx is a spreadsheet, not a CSV: download the data from Movebank as CSV/;
+    await refused(xlsx, 'study.xlsx', spreadsheetEn, /^study\.xlsx 是电子表格，不是 CSV：请在 Movebank 中以 CSV 格式下载数据/);
+    const xls = path.join(t.dataDir, 'study.xls');
+    fs.writeFileSync(xls, Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(504)]));
+    await refused(xls, 'study.xls', /^study\.xls is a spreadsheet, not a CSV/, /^study\.xls 是电子表格/);
+    const binary = path.join(t.dataDir, 'photo.jpg');
+    fs.writeFileSync(binary, Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1]));
+    await refused(binary, 'photo.jpg', /^photo\.jpg is not a CSV file \(it holds binary data\)/, /^photo\.jpg 不是 CSV 文件/);
+    const noCsv = await zipOf('notes.zip', [['notes.txt', 'hello']]);
+    await refused(noCsv, 'notes.zip', /^notes\.zip holds no Movebank CSV \(its files: notes\.txt\)/, /^notes\.zip 中没有 Movebank CSV/);
+    const quoted = path.join(t.dataDir, 'quoted.csv');
+    fs.writeFileSync(quoted, 'timestamp,"tag-local-identifier"x,individual-local-identifier\n');
+    await refused(quoted, 'quoted.csv', /^quoted\.csv's first line is not CSV the import can read/, /^quoted\.csv 的第一行不是可读取的 CSV/);
+    const broken = path.join(t.dataDir, 'broken.csv.gz');
+    fs.writeFileSync(broken, zlib.gzipSync(csv('BROKEN')).subarray(0, 30));
+    await refused(broken, 'broken.csv.gz', /^broken\.csv\.gz is damaged/, /^broken\.csv\.gz 已损坏/);
   });
 
   it('imports a real export with its reference data in the background: progress, the report in both languages, a re-import storing nothing twice; another organisation sees none of it', async () => {

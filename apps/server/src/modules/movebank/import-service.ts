@@ -18,6 +18,7 @@ import { MovebankFormatError } from './errors.js';
 import { type ImportProgress, importMovebank, type MovebankImportReport, type MovebankServices, type ReportLine } from './import.js';
 import type { ImportJobRepository, ImportJobRow, JobProgress } from './import-repository.js';
 import { checkMovebankFile } from './reader.js';
+import { unpackDelivery } from './delivery.js';
 import { readReference } from './reference.js';
 import { formatErrorMessage, reasonText, type StoredMessage } from './texts.js';
 import { now as clockNow } from '../../lib/clock.js';
@@ -93,15 +94,32 @@ export class MovebankImportService {
    * Movebank data is refused now, naming what it lacks; nothing is queued then and the files are deleted.
    */
   async queue(caller: Caller, folderId: number | null, files: UploadedFiles): Promise<MovebankImportJob> {
-    const { file, reference } = files;
+    const { file } = files;
+    let reference = files.reference;
+    // a .zip or .csv.gz is unpacked beside the upload first (delivery.ts); the job then reads the CSV
+    const made: string[] = [];
+    let dataPath = file.path;
     try {
       try {
-        await checkMovebankFile(file.path);
+        const unpacked = await unpackDelivery(file.path);
+        made.push(...unpacked.made);
+        dataPath = unpacked.data;
+        // the zip's own reference data, unless one came with it
+        if (unpacked.reference && !reference) reference = { path: unpacked.reference, name: `${file.name} (reference data)` };
+        await checkMovebankFile(dataPath);
       } catch (err) {
         if (err instanceof MovebankFormatError) throw formatRefusal(formatErrorMessage(err.message, file.path, file.name));
         throw err;
       }
       if (reference) {
+        try {
+          const unpacked = await unpackDelivery(reference.path);
+          made.push(...unpacked.made);
+          if (unpacked.data !== reference.path) reference = { path: unpacked.data, name: reference.name };
+        } catch (err) {
+          if (err instanceof MovebankFormatError) throw formatRefusal(formatErrorMessage(err.message, reference.path, reference.name));
+          throw err;
+        }
         if (fs.statSync(reference.path).size > REFERENCE_MAX_BYTES) {
           throw new AppError(Code.Invalid, 'movebank.tooLarge', { limit: `${REFERENCE_MAX_BYTES / 1024 / 1024} MB` });
         }
@@ -113,18 +131,20 @@ export class MovebankImportService {
         }
       }
     } catch (err) {
-      this.discard(file.path, reference?.path);
+      this.discard(file.path, files.reference?.path, ...made);
       throw err;
     }
+    // the packed files are read: only the CSVs the job names stay
+    this.discard(...[file.path, files.reference?.path].filter((f) => f !== dataPath && f !== reference?.path));
     const id = await this.repo.create({
       orgId: caller.session.orgId,
       userId: caller.session.userId,
       folderId,
       fileName: file.name,
       referenceName: reference?.name ?? null,
-      dataPath: file.path,
+      dataPath,
       referencePath: reference?.path ?? null,
-      size: fs.statSync(file.path).size,
+      size: fs.statSync(dataPath).size,
       now: clockNow(),
     });
     this.kick();

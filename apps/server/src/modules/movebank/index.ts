@@ -4,3 +4,4 @@ export { CHUNK } from './writer.js';
 export { MovebankFormatError } from './errors.js';
 export { movebankImei } from './values.js';
 export { STANDARD_GRAVITY } from './acceleration.js';
+export { unpackDelivery } from './delivery.js';

@@ -99,6 +99,10 @@ export async function checkMovebankFile(file: string): Promise<void> {
       new Layout(header, file);
       return;
     }
+  } catch (err) {
+    // csv-parse can't read the header (a quote out of place): a refusal, not a failure of the server
+    if ((err as { code?: unknown }).code?.toString().startsWith('CSV_')) throw new MovebankFormatError(`${file}: its first line is not CSV the import can read`);
+    throw err;
   } finally {
     input.destroy();
   }

@@ -68,5 +68,13 @@ export function formatErrorMessage(text: string, file: string, fileName: string)
   if (columns) return { key: 'movebank.noTimestamp', params: { file: fileName, columns: columns[1]! } };
   if (problem.includes('neither an "individual-local-identifier"')) return { key: 'movebank.noIdentifier', params: { file: fileName } };
   if (problem.includes('not Movebank reference data')) return { key: 'movebank.notReference', params: { file: fileName } };
+  // a delivery that does not unpack to a CSV (delivery.ts)
+  if (problem.includes('is a spreadsheet, not a CSV')) return { key: 'movebank.spreadsheet', params: { file: fileName } };
+  if (problem.includes('its first line is not CSV')) return { key: 'movebank.notCsv', params: { file: fileName } };
+  if (problem.includes('holds binary data')) return { key: 'movebank.notText', params: { file: fileName } };
+  if (problem.includes('encrypted or compressed in a way')) return { key: 'movebank.zipUnsupported', params: { file: fileName } };
+  if (problem.startsWith('a damaged ')) return { key: 'movebank.damaged', params: { file: fileName } };
+  const inZip = problem.match(/^the zip holds (no Movebank CSV \(its files: |several CSV files \()(.*)\)(: import them one at a time)?$/s);
+  if (inZip) return { key: inZip[1]!.startsWith('no') ? 'movebank.zipNoCsv' : 'movebank.zipSeveral', params: { file: fileName, files: inZip[2]! } };
   return { key: 'movebank.empty', params: { file: fileName } };
 }
