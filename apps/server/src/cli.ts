@@ -41,7 +41,8 @@ const USAGE = `Wildtrack operator commands (npm run wildtrack -- <command> [opti
 
   import-movebank --org <organisation> --folder <folder name> --file <Movebank CSV> [--reference <reference data CSV>]
               [--allow-skips]
-      Imports a Movebank study export: each tag on each individual becomes a device of the organisation
+      Imports a Movebank study export (a .csv, a .csv.gz, or a .zip of the CSV and its reference data; a
+      spreadsheet is refused): each tag on each individual becomes a device of the organisation
       in the folder (created if new), GPS rows fixes, acceleration bursts; fixes Movebank marked as
       outliers are invalid. Progress goes to stderr, the report (JSON) to stdout, with the first rows
       skipped for each reason. Importing the same file again stores nothing twice and applies the

@@ -13,8 +13,11 @@ import { writeExport } from './index.js';
 import { NOW } from '../../test/fixed-time.js';
 import { useFixedClock } from '../../test/clock.js';
 
-const FILES = ['movebank_oystercatchers_o_assen_2018.csv', 'movebank_gulls_gps_acc.csv', 'movebank_albatrosses_gps_acc.csv'];
+// fishers: `visible` and `manually-marked-outlier` on every row, rows without a position, eobs:temperature and eobs:battery-voltage
+const FILES = ['movebank_oystercatchers_o_assen_2018.csv', 'movebank_gulls_gps_acc.csv', 'movebank_albatrosses_gps_acc.csv', 'fishers_move2.csv'];
 const ALL = { startTime: 0, endTime: Date.UTC(2100, 0, 1) };
+/** Heights of two datums, and DOP, temperature and voltage as Movebank spells them. */
+const SPELLED_APART = ['height-above-msl', 'height-above-ellipsoid', 'gps:dop', 'gps:hdop', 'eobs:temperature', 'external-temperature', 'eobs:battery-voltage', 'tag-voltage'];
 
 describe.each(DIALECTS)('Movebank export → import round trip on %s', (dialect) => {
   let t: TestApp;
@@ -50,18 +53,25 @@ describe.each(DIALECTS)('Movebank export → import round trip on %s', (dialect)
     ).map((b) => ({ start: Number(b.start_time), hz: Number(b.hz), axes: b.axes, n: Number(b.sample_count), raw: [...burstSamples({ ...b, encoding: Number(b.encoding) }).raw] }));
 
   /** Exports each device's fixes and bursts as Movebank CSV, imports the files into folderB, compares the records. */
-  const roundTrip = async (first: Map<string, { id: number; imei: string }>, orgB: number, folderB: number) => {
+  const roundTrip = async (first: Map<string, { id: number; imei: string }>, orgB: number, folderB: number, sourceHeader: string[] = []) => {
+    // the columns Movebank spells more than one way go back out under the source's own spelling (issue 29)
+    const named = sourceHeader.filter((h) => SPELLED_APART.includes(h));
     let fixes = 0;
     let bursts = 0;
     for (const [key, d] of first) {
+      let exportedHeader: string[] = [];
       for (const kind of ['fix', 'acceleration'] as const) {
         const out = path.join(t.dataDir, `${d.imei}-${kind}.csv`);
         const { rows } = await writeExport(db(), { imei: d.imei, kind, ...ALL, timeZone: '+00:00', language: 'en', fileType: 'movebank' }, fs.createWriteStream(out));
         if (rows > 0) await importMovebank(services, { file: out, orgId: orgB, folderId: folderB });
+        if (rows > 0 && kind === 'fix') exportedHeader = fs.readFileSync(out, 'utf8').split(/\r?\n/, 1)[0]!.replace(/^\uFEFF/, '').split(',');
       }
       const again = (await devicesOf(folderB)).get(key);
       const [a, b] = [await fixesOf(d.id), again ? await fixesOf(again.id) : []];
       expect(b.length, key).toBe(a.length);
+      // an extra column goes out when a fix of the device holds it
+      const held = named.filter((n) => n !== 'height-above-ellipsoid' || a.some((f) => f.extra?.includes('"height-above-ellipsoid"')));
+      if (a.length > 0) expect(exportedHeader, key).toEqual(expect.arrayContaining(held));
       a.forEach((f, i) => {
         const g = b[i]!;
         const parsed = (x: { extra: string | null }) => (x.extra ? JSON.parse(x.extra) : null);
@@ -96,9 +106,10 @@ describe.each(DIALECTS)('Movebank export → import round trip on %s', (dialect)
     const first = await devicesOf(folderA);
     expect(first.size).toBeGreaterThan(0);
 
-    const { fixes, bursts } = await roundTrip(first, orgB, folderB);
+    const header = fs.readFileSync(path.join(SHARED_DATA, file), 'utf8').split(/\r?\n/, 1)[0]!.split(',');
+    const { fixes, bursts } = await roundTrip(first, orgB, folderB, header);
     expect(fixes).toBeGreaterThan(0);
-    if (file !== FILES[0]) expect(bursts).toBeGreaterThan(0);
+    if (file !== FILES[0] && file !== 'fishers_move2.csv') expect(bursts).toBeGreaterThan(0);
   }, 300_000);
 
   it('the sample devices: every fix (the fields Movebank carries) and burst comes back the same', async () => {

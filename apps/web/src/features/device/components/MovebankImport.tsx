@@ -170,7 +170,8 @@ function ImportDialog({ open, onClose, folderId, jobId, setJobId, job, jobError 
   const uploading = start.isPending;
   const refusal = refusalText(start.error) ?? refusalText(cancel.error) ?? refusalText(jobError);
   const pickerProps = (files: UploadFile[], set: (f: UploadFile[]) => void) => ({
-    accept: '.csv,text/csv',
+    // Movebank's and Env-DATA's deliveries: the CSV, gzipped, or a zip of it (the server reads all three)
+    accept: '.csv,.gz,.zip,text/csv,application/gzip,application/zip',
     maxCount: 1,
     fileList: files,
     beforeUpload: () => false,
