@@ -88,6 +88,12 @@ import { SensorService } from './modules/sensor/service.js';
 import { AccelerationService } from './modules/sensor/acceleration.js';
 import { accelerationRoutes } from './modules/sensor/acceleration-routes.js';
 import { exportRoutes } from './modules/export/routes.js';
+import { directReadRoutes } from './modules/export/direct-read-routes.js';
+import { DirectReadService } from './modules/export/direct-read.js';
+import { ExportRepository } from './modules/export/repository.js';
+import { TokenRepository } from './modules/token/repository.js';
+import { tokenRoutes } from './modules/token/routes.js';
+import { TokenService } from './modules/token/service.js';
 import { ExportService } from './modules/export/service.js';
 import { BurstRepository } from './modules/sensor/burst-repository.js';
 import { ArchiveRepository } from './modules/archive/repository.js';
@@ -352,6 +358,10 @@ export async function buildApp(config: Config, database: Db, opts: { jobs?: bool
   shareRoutes(app, hooks, shares);
   const userLog = new UserLogService(new UserLogRepository(database.db));
   userLogRoutes(app, hooks, userLog);
+  // personal access tokens, and the read API scripts use them for (Movebank's direct-read protocol)
+  const tokens = new TokenService(new TokenRepository(database.db), shared, config.tokenRateLimit);
+  tokenRoutes(app, hooks, tokens);
+  directReadRoutes(app, tokens, new DirectReadService(deviceConsole, new ExportRepository(database.db)), userLog);
   const members = new MemberService(new MemberRepository(database.db), services.auth, userLog);
   // a disabled member's shares end, and rules made under shares to them stop (docs/accounts.md)
   members.onDisabled(async (userId) => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_TILE_LAYERS, isTileUrlTemplate, type TileLayers } from '@wildtrack/contract';
+import { DEFAULT_TILE_LAYERS, isTileUrlTemplate, PERSONAL_TOKEN_RATE_PER_MINUTE, type TileLayers } from '@wildtrack/contract';
 
 const boolish = z
   .enum(['0', '1', 'true', 'false'])
@@ -33,6 +33,8 @@ const EnvSchema = z.object({
     .optional(),
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default('wildtrack:'),
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
+  /** Direct-read requests one personal access token may make a minute (0: no limit). */
+  TOKEN_RATE_LIMIT: z.coerce.number().int().min(0).default(PERSONAL_TOKEN_RATE_PER_MINUTE),
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a plain lower-case PostgreSQL schema name').optional(),
   SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).default(7 * 24 * 3600),
   UPLOAD_IDLE_SECONDS: z.coerce.number().min(0.1).default(30),
@@ -99,6 +101,8 @@ export interface Config {
   redisKeyPrefix: string;
   /** Public calls (signing in) one client address may make per minute; 0: no limit. */
   signInRateLimit: number;
+  /** Direct-read requests one personal access token may make a minute; 0: no limit. */
+  tokenRateLimit: number;
   sessionIdleMs: number;
   /** A file import (Movebank, shapefile) whose body sends nothing for this long is refused and its file removed. */
   uploadIdleMs: number;
@@ -202,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     signInRateLimit: e.SIGN_IN_RATE_LIMIT,
+    tokenRateLimit: e.TOKEN_RATE_LIMIT,
     sessionIdleMs: e.SESSION_IDLE_SECONDS * 1000,
     uploadIdleMs: e.UPLOAD_IDLE_SECONDS * 1000,
     fieldCipher: e.FIELD_CIPHER,

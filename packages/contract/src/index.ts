@@ -42,6 +42,7 @@ export * from './calls/weather.js';
 export * from './calls/fence.js';
 export * from './geodesy.js';
 export * from './calls/userlog.js';
+export * from './calls/token.js';
 export * from './calls/member.js';
 export * from './calls/notice.js';
 export * from './calls/event.js';

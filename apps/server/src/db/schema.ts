@@ -90,6 +90,22 @@ export interface SecurityVerificationTable {
   verified_until: number;
 }
 
+/** A personal access token (db/migrations/…_personal_tokens.ts; contract calls/token.ts): its secret kept as SHA-256 only. */
+export interface PersonalTokenTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** SHA-256 hex of the secret (shown once, when made). */
+  token_hash: string;
+  /** The secret's last characters, for the list. */
+  hint: string;
+  created_at: number;
+  /** When it stops working (epoch ms); null: never. */
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+}
+
 /** A QR sign-in code (db/migrations/…_qr_logins.ts; contract calls/qrlogin.ts). */
 export interface QrLoginTable {
   id: Generated<number>;
@@ -559,6 +575,7 @@ export interface Database {
   security_verifications: SecurityVerificationTable;
   message_outbox: MessageOutboxTable;
   qr_logins: QrLoginTable;
+  personal_tokens: PersonalTokenTable;
   server_keys: ServerKeyTable;
   request_codes: RequestCodeTable;
   rate_counters: RateCounterTable;

@@ -41,6 +41,7 @@ export { GetVersionInfo } from './version.js';
 export { GetWeatherGrid, GetWeatherPoint } from './weather.js';
 export { GetFenceList, GetDeviceFenceList, GetRuleListByType, CreateFence, UpdateFence, EnableFence, DeleteFence, ImportShp } from './fence.js';
 export { RecordUserLog, GetUserLogList } from './userlog.js';
+export { CreatePersonalToken, GetPersonalTokenList, RevokePersonalToken } from './token.js';
 export { GetMemberList, CreateMember, SetMemberEnabled, ResetMemberPassword, ModifyTemporaryPassword } from './member.js';
 export { GetNoticeUnReadCount, GetNoticeList, GetNotice, NoticeViewed, DeleteNotice } from './notice.js';
 export { GetEventCount, GetEventListByPage, GetEventSubscribe, SetEventSubscribe, EventViewed, EventViewedAll } from './event.js';

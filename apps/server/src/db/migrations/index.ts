@@ -33,6 +33,7 @@ import * as fenceStaging from './2026-12-03T07-30-00_fence_staging.js';
 import * as timeZoneChosen from './2026-12-07T14-30-00_time_zone_chosen.js';
 import * as archivePastImports from './2026-12-07T15-00-00_archive_past_imports.js';
 import * as shareDataPeriod from './2026-12-07T15-00-00_share_data_period.js';
+import * as personalTokens from './2026-12-08T00-00-00_personal_tokens.js';
 
 /**
  * Every migration, by its frozen name. Listed here rather than read from disk so that the bundled
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-07T14-30-00_time_zone_chosen': timeZoneChosen,
   '2026-12-07T15-00-00_archive_past_imports': archivePastImports,
   '2026-12-07T15-00-00_share_data_period': shareDataPeriod,
+  '2026-12-08T00-00-00_personal_tokens': personalTokens,
 };

@@ -34,7 +34,7 @@ import { accessOfRow, type DeviceAccess, deviceNotFound, OWN_RIGHTS, permissionO
 const widest = (a: TimeRange, b: TimeRange | null | undefined): TimeRange => (b ? { from: Math.min(a.from, b.from), to: Math.max(a.to, b.to) } : a);
 import type { DeviceGateRepository } from './gate-repository.js';
 import { captionFor } from './samples.js';
-import { buildTree, folderNotFound, parseFolderRef, refuseReadOnlyFolder, ReportGaps, treeState } from './tree.js';
+import { buildTree, folderNotFound, parseFolderRef, refuseReadOnlyFolder, ReportGaps, type TreeEntry, treeState } from './tree.js';
 import { describeWorkStatus, type WorkStatusDoc, workStatusOf } from './work-status.js';
 import { now as clockNow } from '../../lib/clock.js';
 
@@ -164,6 +164,11 @@ export class DeviceGate {
   }
 
   // ---- the tree ---------------------------------------------------------------------------------
+
+  /** The tree with each device's id and access (the read API's studies are its folders: modules/export/direct-read.ts). */
+  readableTree(caller: Caller): Promise<{ data: TreeData; index: Map<string, TreeEntry> }> {
+    return buildTree(this.q, caller, caller.orgName);
+  }
 
   async tree(caller: Caller): Promise<TreeData> {
     return (await buildTree(this.q, caller, caller.orgName)).data;

@@ -200,4 +200,43 @@ export class ExportRepository {
       return query.orderBy('happen_time').orderBy('id').limit(n).offset(skip).execute();
     });
   }
+
+  // ---- the read API's reference data (direct-read.ts) ---------------------------------------------
+
+  /** The devices of these ids as the tables name them. */
+  async devices(ids: readonly number[]): Promise<ExportDevice[]> {
+    const out: ExportDevice[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.db.selectFrom('devices').select(['id', 'imei', 'caption', 'attributes']).where('id', 'in', ids.slice(i, i + 500)).execute();
+      for (const r of rows) out.push({ ...r, id: Number(r.id) });
+    }
+    return out;
+  }
+
+  /** Each device's first and last fix time and fix count in [from, to] (devices without a fix there are absent). */
+  async fixSpans(ids: readonly number[], from: number, to: number): Promise<Map<number, { first: number; last: number; count: number }>> {
+    const out = new Map<number, { first: number; last: number; count: number }>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('fixes')
+        .select((eb) => ['device_id', eb.fn.min('pick_time').as('first'), eb.fn.max('pick_time').as('last'), eb.fn.countAll<string | number>().as('n')])
+        .where('device_id', 'in', ids.slice(i, i + 500))
+        .where('pick_time', '>=', from)
+        .where('pick_time', '<=', to)
+        .groupBy('device_id')
+        .execute();
+      for (const r of rows) out.set(Number(r.device_id), { first: Number(r.first), last: Number(r.last), count: Number(r.n) });
+    }
+    return out;
+  }
+
+  /** Which of these devices hold an acceleration burst. */
+  async withBursts(ids: readonly number[]): Promise<Set<number>> {
+    const out = new Set<number>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.db.selectFrom('acc_bursts').select('device_id').distinct().where('device_id', 'in', ids.slice(i, i + 500)).execute();
+      for (const r of rows) out.add(Number(r.device_id));
+    }
+    return out;
+  }
 }
