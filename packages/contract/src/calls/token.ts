@@ -49,7 +49,7 @@ export const CreatePersonalToken = defineCall({
   auth: 'session',
   access: 'session',
   body: z.object({
-    name: PersonalTokenNameSchema,
+    tokenName: PersonalTokenNameSchema,
     /** Days until it stops working; absent or 0: never. */
     expiresInDays: z
       .number({ error: 'validation.invalidValue' })

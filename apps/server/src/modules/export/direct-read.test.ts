@@ -65,7 +65,7 @@ describe.each(DIALECTS)('the direct-read API on %s', (dialect) => {
     const res = await t.app.inject({ method: 'GET', url: `${DIRECT_READ_PATH}?${query}`, headers: { ...(auth ? { authorization: auth } : {}), 'accept-language': lang === 'zh' ? 'zh-CN' : 'en-US' } });
     return { status: res.statusCode, text: res.body, type: String(res.headers['content-type'] ?? ''), res };
   };
-  const makeToken = async (token: string, body: Record<string, unknown> = {}) => data<PersonalToken & { Token: string }>(calls.CreatePersonalToken, { name: 'R script', ...body }, { token });
+  const makeToken = async (token: string, body: Record<string, unknown> = {}) => data<PersonalToken & { Token: string }>(calls.CreatePersonalToken, { tokenName: 'R script', ...body }, { token });
 
   /** Ten fixes an hour apart before now; the first device has them with Movebank's extras and two bursts. */
   beforeAll(async () => {
@@ -103,7 +103,7 @@ describe.each(DIALECTS)('the direct-read API on %s', (dialect) => {
   });
 
   it('a user makes a token (shown once), lists it without its secret, and revokes it; another user\'s token does not exist', async () => {
-    const made = await makeToken(alice, { name: 'laptop', expiresInDays: 30 });
+    const made = await makeToken(alice, { tokenName: 'laptop', expiresInDays: 30 });
     expect(made.Token).toMatch(/^wt_[A-Za-z0-9_-]{43}$/);
     expect(made).toMatchObject({ Name: 'laptop', Hint: made.Token.slice(-4), State: 'active', CreateTime: local(NOW), ExpireTime: local(NOW + 30 * DAY) });
     const stored = await t.database.db.selectFrom('personal_tokens').selectAll().where('id', '=', Number(made.IdStr)).executeTakeFirstOrThrow();
@@ -119,8 +119,12 @@ describe.each(DIALECTS)('the direct-read API on %s', (dialect) => {
     expect((await call(calls.RevokePersonalToken, { id: made.IdStr })).Code).toBe(Code.Success);
     expect((await data<{ List: PersonalToken[] }>(calls.GetPersonalTokenList, {})).List.find((x) => x.IdStr === made.IdStr)).toMatchObject({ State: 'revoked', RevokeTime: local(NOW) });
     // a bad name is refused naming the field
-    const bad = await call(calls.CreatePersonalToken, { name: '', expiresInDays: 5 });
+    const bad = await call(calls.CreatePersonalToken, { tokenName: '', expiresInDays: 5 }, { lang: 'zh' });
     expect(bad.Code).toBe(Code.Invalid);
+    expect(bad.Msg).toContain('令牌名称');
+    const days = await call(calls.CreatePersonalToken, { tokenName: 'x', expiresInDays: 4000 });
+    expect([days.Code, days.Msg]).toEqual([Code.Invalid, expect.stringContaining('days valid')]);
+    expect((await data<{ List: PersonalToken[] }>(calls.GetPersonalTokenList, {})).List).toHaveLength(1);
   });
 
   it('401 without credentials, with a wrong user name or token, and with a revoked token; each use is in the user log', async () => {
@@ -217,6 +221,9 @@ describe.each(DIALECTS)('the direct-read API on %s', (dialect) => {
     expect([both.filter((r) => r.sensor_type_id === '653').length, both.filter((r) => r.sensor_type_id === '2365683').length]).toEqual([10, 20]);
     const acc = parseCsv((await read(`entity_type=event&study_id=${folderId}&sensor_type_id=2365683&attributes=all`, auth)).text);
     expect(acc[0]).toMatchObject({ sensor_type_id: '2365683', acceleration_raw_x: '0', acceleration_raw_y: '101' });
+    // the sensor by its external id, as Movebank's sensor_type; an animal by its local identifier
+    expect(parseCsv((await read(`entity_type=event&study_id=${folderId}&sensor_type=acceleration`, auth)).text)).toHaveLength(20);
+    expect(parseCsv((await read(`entity_type=event&study_id=-1&sensor_type_id=gps&individual_local_identifier=Stork%20Anna`, auth)).text)).toHaveLength(10);
     // the root's two devices; one by individual_id
     expect(parseCsv((await read('entity_type=event&study_id=-1&sensor_type_id=653', auth)).text)).toHaveLength(20);
     expect(new Set(parseCsv((await read(`entity_type=event&study_id=-1&sensor_type_id=653&individual_id=${ids['S-2']}`, auth)).text).map((r) => r.individual_id))).toEqual(new Set([String(ids['S-2'])]));
@@ -227,7 +234,7 @@ describe.each(DIALECTS)('the direct-read API on %s', (dialect) => {
     for (const [q, p] of [
       ['timestamp_start=2026-01-01', 'timestamp_start'],
       ['timestamp_end=20261301000000000', 'timestamp_end'],
-      ['sensor_type_id=gps', 'sensor_type_id'],
+      ['sensor_type_id=magnetometer', 'sensor_type_id'],
       ['individual_id=x', 'individual_id'],
     ] as const) {
       const r = await read(`entity_type=event&study_id=${folderId}&${q}`, auth, 'zh');
@@ -283,8 +290,8 @@ describe.each(DIALECTS)('the direct-read rate limit on %s', (dialect) => {
     t = await createTestApp(dialect, { TOKEN_RATE_LIMIT: '3' });
     const { token, userName } = await t.userWithToken();
     const { data } = contractCalls(() => t, () => token);
-    const one = await data<{ Token: string }>(calls.CreatePersonalToken, { name: 'a' });
-    const two = await data<{ Token: string }>(calls.CreatePersonalToken, { name: 'b' });
+    const one = await data<{ Token: string }>(calls.CreatePersonalToken, { tokenName: 'a' });
+    const two = await data<{ Token: string }>(calls.CreatePersonalToken, { tokenName: 'b' });
     const get = async (secret: string) => t.app.inject({ method: 'GET', url: `${DIRECT_READ_PATH}?entity_type=tag_type`, headers: { authorization: `Basic ${Buffer.from(`${userName}:${secret}`).toString('base64')}` } });
     for (let i = 0; i < 3; i++) expect((await get(one.Token)).statusCode).toBe(200);
     const refused = await get(one.Token);

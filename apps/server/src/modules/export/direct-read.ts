@@ -78,6 +78,18 @@ function integers(q: DirectReadQuery, name: string): number[] | undefined {
   return parts.map(Number);
 }
 
+/** sensor_type_id (or Movebank's sensor_type) as ids or external ids (653 or gps, 2365683 or acceleration); 400 for another. */
+function sensorTypesOf(q: DirectReadQuery): number[] | undefined {
+  const name = param(q, 'sensor_type_id') !== undefined ? 'sensor_type_id' : 'sensor_type';
+  const v = param(q, name);
+  if (v === undefined) return undefined;
+  return v.split(',').map((p) => {
+    const t = SENSOR_TYPES.find((s) => String(s.id) === p.trim() || s.external_id === p.trim().toLowerCase());
+    if (!t) throw new ReadRefusal(400, 'directRead.badParam', { param: name, reason: 'directRead.sensorType' });
+    return t.id;
+  });
+}
+
 /** yyyyMMddHHmmssSSS (UTC; shorter forms to the second or the day taken too, as Movebank does). */
 function timestamp(q: DirectReadQuery, name: string): number | undefined {
   const v = param(q, name);
@@ -183,10 +195,14 @@ export class DirectReadService {
     }
     if (studyIds === undefined || studyIds.length !== 1) throw new ReadRefusal(400, 'directRead.needStudy', { entity: type });
     const study = this.studyOf(studies, studyIds[0]!);
-    const sensorTypes = integers(q, 'sensor_type_id');
-    if (sensorTypes && !sensorTypes.every((s) => s === GPS || s === ACCELERATION)) throw new ReadRefusal(400, 'directRead.badParam', { param: 'sensor_type_id', reason: 'directRead.integer' });
+    const sensorTypes = sensorTypesOf(q);
     const individuals = integers(q, 'individual_id');
-    const devices = individuals ? study.devices.filter((d) => individuals.includes(d.id)) : study.devices;
+    const localIds = param(q, 'individual_local_identifier')?.split(',').map((v) => v.trim());
+    let devices = individuals ? study.devices.filter((d) => individuals.includes(d.id)) : study.devices;
+    if (localIds) {
+      const refs = await this.refs(devices);
+      devices = devices.filter((_, i) => localIds.includes(localId(refs[i]!, 'individual-local-identifier')));
+    }
     const start = timestamp(q, 'timestamp_start');
     const end = timestamp(q, 'timestamp_end');
     const range: TimeRange = { from: start ?? ALL_TIME.from, to: end ?? ALL_TIME.to };

@@ -4,6 +4,7 @@ import {
   HistoryOutlined,
   BellOutlined,
   IdcardOutlined,
+  KeyOutlined,
   InfoCircleOutlined,
   LogoutOutlined,
   MessageOutlined,
@@ -21,6 +22,7 @@ import { useUnreadNoticeCount } from '../../features/notice';
 import { MembersDialog } from '../../features/members';
 import { useIsPrimary, UserLogDialog } from '../../features/userlog';
 import { VersionDialog } from '../../features/version';
+import { TokensDialog } from '../../features/tokens';
 import { useExperienceSwitch } from '../../widgets/device-tree';
 import { logout } from '../../lib/auth';
 import { useSession } from '../../lib/session';
@@ -36,7 +38,7 @@ export interface UserMenuActions {
 /**
  * The user dropdown (§2.3). It holds only entries that work today: who is signed in (nickname and
  * avatar), user info, account security, settings (notifications, map-service key, time zone), the
- * experience-devices switch, the version, feedback and sign-out; notices join with their issue.
+ * experience-devices switch, personal access tokens, the version, feedback and sign-out; notices join with their issue.
  */
 export function UserMenu({ onUserInfo, onAccountSecurity, onSettings, onFeedback }: UserMenuActions) {
   const { t } = useTranslation();
@@ -47,6 +49,7 @@ export function UserMenu({ onUserInfo, onAccountSecurity, onSettings, onFeedback
   const [versionOpen, setVersionOpen] = useState(false);
   const [logOpen, setLogOpen] = useState(false);
   const [membersOpen, setMembersOpen] = useState(false);
+  const [tokensOpen, setTokensOpen] = useState(false);
   const isPrimary = useIsPrimary();
   const unread = useUnreadNoticeCount().data ?? 0;
   const navigate = useNavigate();
@@ -97,6 +100,8 @@ export function UserMenu({ onUserInfo, onAccountSecurity, onSettings, onFeedback
     { key: 'info', icon: <IdcardOutlined />, label: t('layout.userInfo') },
     { key: 'security', icon: <SafetyCertificateOutlined />, label: t('layout.accountSecurity') },
     { key: 'settings', icon: <SettingOutlined />, label: t('layout.settings') },
+    // personal access tokens for scripts (the Movebank-compatible read API)
+    { key: 'tokens', icon: <KeyOutlined />, label: t('layout.tokens') },
     {
       key: 'experience',
       icon: <ExperimentOutlined />,
@@ -133,6 +138,7 @@ export function UserMenu({ onUserInfo, onAccountSecurity, onSettings, onFeedback
     if (key === 'version') setVersionOpen(true);
     if (key === 'userLog') setLogOpen(true);
     if (key === 'members') setMembersOpen(true);
+    if (key === 'tokens') setTokensOpen(true);
     if (key === 'logout') confirmLogout();
   };
 
@@ -156,6 +162,7 @@ export function UserMenu({ onUserInfo, onAccountSecurity, onSettings, onFeedback
       <VersionDialog open={versionOpen} onClose={() => setVersionOpen(false)} />
       <UserLogDialog open={logOpen} onClose={() => setLogOpen(false)} />
       <MembersDialog open={membersOpen} onClose={() => setMembersOpen(false)} />
+      <TokensDialog open={tokensOpen} onClose={() => setTokensOpen(false)} />
     </>
   );
 }

@@ -1,0 +1,205 @@
+import { KeyOutlined, PlusOutlined } from '@ant-design/icons';
+import { DIRECT_READ_PATH, PERSONAL_TOKEN_EXPIRY_CHOICES, PersonalTokenNameSchema, type PersonalToken } from '@wildtrack/contract';
+import { Alert, Button, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorState } from '../../../components/ErrorState';
+import { zodRule } from '../../../lib/form';
+import { useSession } from '../../../lib/session';
+import { useCreateToken, useRevokeToken, useTokenList } from '../api/useTokens';
+
+type Made = PersonalToken & { Token: string };
+
+/** The read API's address as a script reaches it from here. */
+const apiUrl = (): string => `${window.location.origin}${DIRECT_READ_PATH}`;
+
+/** What a script runs with a new token (R's move2, unchanged: docs/api.md "Read API"). */
+export function rExample(userName: string, token: string, url = apiUrl()): string {
+  return [
+    'library(move2)',
+    `options(move2_movebank_api_url = "${url}")`,
+    `movebank_store_credentials("${userName}", "${token}", key_name = "wildtrack")`,
+    'options(move2_movebank_key_name = "wildtrack")',
+    'movebank_download_study_info()',
+    '# study_id: a folder id, -1 for the whole organisation',
+    'birds <- movebank_download_study(study_id = -1, sensor_type_id = "gps")',
+  ].join('\n');
+}
+
+/**
+ * Personal access tokens (issue 29): read-only keys with which a script (R's move2, Python) reads what this
+ * user may read through the Movebank-compatible read API. Made with a name and an expiry, the secret shown
+ * once with a copy button and an R example; listed without it; revoked at once.
+ */
+export function TokensDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Modal open={open} title={t('tokens.title')} onCancel={onClose} footer={null} destroyOnHidden width={880}>
+      <TokensBody enabled={open} />
+    </Modal>
+  );
+}
+
+function TokensBody({ enabled }: { enabled: boolean }) {
+  const { t } = useTranslation();
+  const list = useTokenList(enabled);
+  const revoke = useRevokeToken();
+  const [creating, setCreating] = useState(false);
+  const [made, setMade] = useState<Made | null>(null);
+
+  const state = (s: PersonalToken['State']) => <Tag color={s === 'active' ? 'green' : s === 'expired' ? 'gold' : 'default'}>{t(`tokens.state.${s}`)}</Tag>;
+  const columns: TableColumnsType<PersonalToken> = [
+    { title: t('tokens.name'), dataIndex: 'Name', ellipsis: true },
+    { title: t('tokens.hint'), dataIndex: 'Hint', width: 110, render: (v: string) => <Typography.Text code>…{v}</Typography.Text> },
+    { title: t('tokens.state.title'), dataIndex: 'State', width: 100, render: state },
+    { title: t('tokens.created'), dataIndex: 'CreateTime', width: 170 },
+    { title: t('tokens.expires'), dataIndex: 'ExpireTime', width: 170, render: (v: string) => v || t('tokens.never') },
+    { title: t('tokens.lastUsed'), dataIndex: 'LastUsedTime', width: 170, render: (v: string) => v || t('tokens.unused') },
+    {
+      title: t('tokens.actions'),
+      key: 'actions',
+      width: 100,
+      render: (_, row) =>
+        row.State === 'revoked' ? null : (
+          <Popconfirm
+            title={t('tokens.revokeTitle', { name: row.Name })}
+            description={t('tokens.revokeContent')}
+            okText={t('tokens.revoke')}
+            okButtonProps={{ danger: true, id: 'token-revoke-ok' }}
+            cancelText={t('common.cancel')}
+            onConfirm={async () => {
+              try {
+                await revoke.mutateAsync({ id: row.IdStr });
+              } catch {
+                // the client has shown the refusal
+              }
+            }}
+          >
+            <Button size="small" danger data-testid={`token-revoke-${row.Name}`}>
+              {t('tokens.revoke')}
+            </Button>
+          </Popconfirm>
+        ),
+    },
+  ];
+
+  if (list.isError && !list.data) return <ErrorState title={t('tokens.loadError')} error={list.error} onRetry={() => void list.refetch()} />;
+  return (
+    <div data-testid="tokens">
+      <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 12 }} wrap>
+        <Typography.Text type="secondary">{t('tokens.about')}</Typography.Text>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="token-new">
+          {t('tokens.new')}
+        </Button>
+      </Space>
+      <Table<PersonalToken>
+        rowKey="IdStr"
+        size="small"
+        columns={columns}
+        dataSource={list.data?.List ?? []}
+        loading={list.isFetching}
+        pagination={false}
+        scroll={{ x: 820 }}
+        locale={{ emptyText: t('tokens.empty') }}
+      />
+      <CreateTokenModal
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(m) => {
+          setCreating(false);
+          setMade(m);
+        }}
+      />
+      <MadeTokenModal made={made} onClose={() => setMade(null)} />
+    </div>
+  );
+}
+
+function CreateTokenModal({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (m: Made) => void }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<{ tokenName: string; expiresInDays: number }>();
+  const create = useCreateToken();
+
+  const submit = async (): Promise<void> => {
+    let values: { tokenName: string; expiresInDays: number };
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    try {
+      const m = await create.mutateAsync({ tokenName: values.tokenName, expiresInDays: values.expiresInDays });
+      form.resetFields();
+      onCreated(m);
+    } catch {
+      // the client has shown the server's refusal (too many tokens)
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={
+        <Space>
+          <KeyOutlined />
+          {t('tokens.new')}
+        </Space>
+      }
+      onCancel={() => {
+        form.resetFields();
+        onClose();
+      }}
+      okText={t('tokens.create')}
+      cancelText={t('common.cancel')}
+      onOk={() => void submit()}
+      confirmLoading={create.isPending}
+      okButtonProps={{ id: 'token-create' }}
+      destroyOnHidden
+      width={460}
+    >
+      <Form form={form} name="new-token" layout="vertical" initialValues={{ tokenName: '', expiresInDays: 90 }} onFinish={() => void submit()}>
+        <Form.Item name="tokenName" required label={t('tokens.name')} extra={t('tokens.nameHint')} rules={[zodRule(PersonalTokenNameSchema, t, 'field.tokenName')]}>
+          <Input maxLength={60} autoComplete="off" data-testid="token-name" />
+        </Form.Item>
+        <Form.Item name="expiresInDays" label={t('tokens.expiry')}>
+          <Select
+            data-testid="token-expiry"
+            options={PERSONAL_TOKEN_EXPIRY_CHOICES.map((d) => ({ value: d, label: d === 0 ? t('tokens.never') : t('tokens.days', { count: d }) }))}
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+function MadeTokenModal({ made, onClose }: { made: Made | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const example = made ? rExample(user.userName, made.Token) : '';
+  return (
+    <Modal
+      open={made !== null}
+      title={t('tokens.madeTitle', { name: made?.Name ?? '' })}
+      onCancel={onClose}
+      footer={[
+        <Button key="ok" type="primary" onClick={onClose} data-testid="token-made-close">
+          {t('tokens.done')}
+        </Button>,
+      ]}
+      maskClosable={false}
+      width={640}
+      destroyOnHidden
+    >
+      <Alert type="warning" showIcon message={t('tokens.once')} style={{ marginBottom: 12 }} />
+      <Typography.Paragraph copyable={{ text: made?.Token ?? '' }} code style={{ fontSize: 15, wordBreak: 'break-all' }} data-testid="token-secret">
+        {made?.Token}
+      </Typography.Paragraph>
+      <Typography.Paragraph>{t('tokens.howTo', { user: user.userName })}</Typography.Paragraph>
+      <Typography.Paragraph copyable={{ text: example }}>
+        <pre style={{ margin: 0, whiteSpace: 'pre-wrap' }} data-testid="token-r-example">
+          {example}
+        </pre>
+      </Typography.Paragraph>
+    </Modal>
+  );
+}

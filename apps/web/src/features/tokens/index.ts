@@ -1,0 +1,1 @@
+export { TokensDialog } from './components/TokensDialog';
