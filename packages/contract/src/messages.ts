@@ -380,7 +380,7 @@ export const MESSAGES = {
   'field.qa': { zh: '问题描述', en: 'question' },
   'field.pictures': { zh: '图片', en: 'pictures' },
   'field.name': { zh: '文件夹名称', en: 'folder name' },
-  'field.tokenName': { zh: '令牌名称', en: 'token name' },
+  'field.purpose': { zh: '令牌名称', en: 'token name' },
   'field.expiresInDays': { zh: '有效天数', en: 'days valid' },
   'field.id': { zh: '编号', en: 'id' },
   'field.parentId': { zh: '上级文件夹', en: 'parent folder' },

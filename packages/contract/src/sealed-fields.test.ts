@@ -21,7 +21,7 @@ const NOT_SECRET = new Set(['countrycode', 'telephonecode', 'phonecountrycode'])
  * the primary user who registered it, to copy into the device (RegisterDevice); a signed-in answer's Data
  * travels under the session's field cipher, and no other answer carries it again.
  */
-const SHOWN_ON_PURPOSE = new Set(['/api/Auth/GetLoginQRCode Data.Code', '/api/Device/Register Data.Secret']);
+const SHOWN_ON_PURPOSE = new Set(['/api/Auth/GetLoginQRCode Data.Code', '/api/Device/Register Data.Secret', '/api/PersonalToken/Create Data.Secret']);
 
 function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name) && !NOT_SECRET.has(name.toLowerCase());

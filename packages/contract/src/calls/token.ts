@@ -49,7 +49,8 @@ export const CreatePersonalToken = defineCall({
   auth: 'session',
   access: 'session',
   body: z.object({
-    tokenName: PersonalTokenNameSchema,
+    /** What the token is for (a script, a computer): its name in the list. */
+    purpose: PersonalTokenNameSchema,
     /** Days until it stops working; absent or 0: never. */
     expiresInDays: z
       .number({ error: 'validation.invalidValue' })
@@ -60,7 +61,7 @@ export const CreatePersonalToken = defineCall({
   }),
   data: PersonalTokenSchema.extend({
     /** The secret, answered this once: the server keeps only its hash. */
-    Token: z.string(),
+    Secret: z.string(),
   }),
   summary: 'Makes a read-only personal access token for the caller (name, optional expiry in days) and answers its secret, once.',
 });

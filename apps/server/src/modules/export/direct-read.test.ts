@@ -65,7 +65,7 @@ describe.each(DIALECTS)('the direct-read API on %s', (dialect) => {
     const res = await t.app.inject({ method: 'GET', url: `${DIRECT_READ_PATH}?${query}`, headers: { ...(auth ? { authorization: auth } : {}), 'accept-language': lang === 'zh' ? 'zh-CN' : 'en-US' } });
     return { status: res.statusCode, text: res.body, type: String(res.headers['content-type'] ?? ''), res };
   };
-  const makeToken = async (token: string, body: Record<string, unknown> = {}) => data<PersonalToken & { Token: string }>(calls.CreatePersonalToken, { tokenName: 'R script', ...body }, { token });
+  const makeToken = async (token: string, body: Record<string, unknown> = {}) => data<PersonalToken & { Secret: string }>(calls.CreatePersonalToken, { purpose: 'R script', ...body }, { token });
 
   /** Ten fixes an hour apart before now; the first device has them with Movebank's extras and two bursts. */
   beforeAll(async () => {
@@ -103,15 +103,15 @@ describe.each(DIALECTS)('the direct-read API on %s', (dialect) => {
   });
 
   it('a user makes a token (shown once), lists it without its secret, and revokes it; another user\'s token does not exist', async () => {
-    const made = await makeToken(alice, { tokenName: 'laptop', expiresInDays: 30 });
-    expect(made.Token).toMatch(/^wt_[A-Za-z0-9_-]{43}$/);
-    expect(made).toMatchObject({ Name: 'laptop', Hint: made.Token.slice(-4), State: 'active', CreateTime: local(NOW), ExpireTime: local(NOW + 30 * DAY) });
+    const made = await makeToken(alice, { purpose: 'laptop', expiresInDays: 30 });
+    expect(made.Secret).toMatch(/^wt_[A-Za-z0-9_-]{43}$/);
+    expect(made).toMatchObject({ Name: 'laptop', Hint: made.Secret.slice(-4), State: 'active', CreateTime: local(NOW), ExpireTime: local(NOW + 30 * DAY) });
     const stored = await t.database.db.selectFrom('personal_tokens').selectAll().where('id', '=', Number(made.IdStr)).executeTakeFirstOrThrow();
     expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(JSON.stringify(stored)).not.toContain(made.Token);
+    expect(JSON.stringify(stored)).not.toContain(made.Secret);
     const list = await data<{ List: PersonalToken[] }>(calls.GetPersonalTokenList, {});
     expect(list.List.find((x) => x.IdStr === made.IdStr)).toEqual({ IdStr: made.IdStr, Name: 'laptop', Hint: made.Hint, CreateTime: local(NOW), ExpireTime: local(NOW + 30 * DAY), LastUsedTime: '', RevokeTime: '', State: 'active' });
-    expect(JSON.stringify(list)).not.toContain(made.Token);
+    expect(JSON.stringify(list)).not.toContain(made.Secret);
     // Bob can neither see nor revoke it
     expect((await data<{ List: PersonalToken[] }>(calls.GetPersonalTokenList, {}, { token: bob })).List).toEqual([]);
     const stranger = await call(calls.RevokePersonalToken, { id: made.IdStr }, { token: bob, lang: 'zh' });
@@ -119,16 +119,16 @@ describe.each(DIALECTS)('the direct-read API on %s', (dialect) => {
     expect((await call(calls.RevokePersonalToken, { id: made.IdStr })).Code).toBe(Code.Success);
     expect((await data<{ List: PersonalToken[] }>(calls.GetPersonalTokenList, {})).List.find((x) => x.IdStr === made.IdStr)).toMatchObject({ State: 'revoked', RevokeTime: local(NOW) });
     // a bad name is refused naming the field
-    const bad = await call(calls.CreatePersonalToken, { tokenName: '', expiresInDays: 5 }, { lang: 'zh' });
+    const bad = await call(calls.CreatePersonalToken, { purpose: '', expiresInDays: 5 }, { lang: 'zh' });
     expect(bad.Code).toBe(Code.Invalid);
     expect(bad.Msg).toContain('令牌名称');
-    const days = await call(calls.CreatePersonalToken, { tokenName: 'x', expiresInDays: 4000 });
+    const days = await call(calls.CreatePersonalToken, { purpose: 'x', expiresInDays: 4000 });
     expect([days.Code, days.Msg]).toEqual([Code.Invalid, expect.stringContaining('days valid')]);
     expect((await data<{ List: PersonalToken[] }>(calls.GetPersonalTokenList, {})).List).toHaveLength(1);
   });
 
   it('401 without credentials, with a wrong user name or token, and with a revoked token; each use is in the user log', async () => {
-    const { Token, IdStr } = await makeToken(alice);
+    const { Secret: Token, IdStr } = await makeToken(alice);
     expect((await read('entity_type=study', undefined)).status).toBe(401);
     const none = await read('entity_type=study', undefined, 'zh');
     expect(none.text).toBe(message('zh', 'directRead.unauthorized'));
@@ -147,7 +147,7 @@ describe.each(DIALECTS)('the direct-read API on %s', (dialect) => {
   });
 
   it('study: the root, each folder and the shares are studies; study_id picks one; another is 403', async () => {
-    const { Token } = await makeToken(alice);
+    const { Secret: Token } = await makeToken(alice);
     const studies = parseCsv((await read('entity_type=study', basic(aliceName, Token))).text);
     // the sample devices are study 0 while the experience switch is on (none are written in this test)
     expect(studies.map((s) => [s.id, s.name, s.number_of_individuals, s.number_of_deployed_locations, s.i_am_owner, s.i_have_download_access])).toEqual([
@@ -160,22 +160,22 @@ describe.each(DIALECTS)('the direct-read API on %s', (dialect) => {
     expect(one.map((s) => s.id)).toEqual([folderId]);
     // Carol sees S-1 and S-2 as one study, the sharer's; Alice's own folder is not hers
     const c = await makeToken(carol);
-    const hers = parseCsv((await read('entity_type=study', basic(carolName, c.Token))).text);
+    const hers = parseCsv((await read('entity_type=study', basic(carolName, c.Secret))).text);
     const shared = String(-(1 + aliceId));
     expect(hers.filter((s) => s.id !== '0').map((s) => [s.id, s.number_of_individuals, s.number_of_deployed_locations, s.i_am_owner, s.i_am_collaborator, s.there_are_data_which_i_cannot_see])).toEqual([
       ['-1', '0', '0', 'true', 'false', 'false'],
       [shared, '2', String(3 + 10), 'false', 'true', 'true'],
     ]);
-    const refused = await read(`entity_type=study&study_id=${folderId}`, basic(carolName, c.Token), 'zh');
+    const refused = await read(`entity_type=study&study_id=${folderId}`, basic(carolName, c.Secret), 'zh');
     expect([refused.status, refused.text]).toEqual([403, message('zh', 'directRead.forbidden', { study: folderId })]);
     const b = await makeToken(bob);
-    expect((await read(`entity_type=event&study_id=-1`, basic(bobName, b.Token))).text).toBe('timestamp,location_lat,location_long,individual_id,tag_id\r\n');
-    expect((await read(`entity_type=event&study_id=${folderId}`, basic(bobName, b.Token))).status).toBe(403);
-    expect((await read(`entity_type=individual&study_id=${shared}`, basic(bobName, b.Token))).status).toBe(403);
+    expect((await read(`entity_type=event&study_id=-1`, basic(bobName, b.Secret))).text).toBe('timestamp,location_lat,location_long,individual_id,tag_id\r\n');
+    expect((await read(`entity_type=event&study_id=${folderId}`, basic(bobName, b.Secret))).status).toBe(403);
+    expect((await read(`entity_type=individual&study_id=${shared}`, basic(bobName, b.Secret))).status).toBe(403);
   });
 
   it('tag_type, sensor, individual, tag, deployment and study_attribute', async () => {
-    const { Token } = await makeToken(alice);
+    const { Secret: Token } = await makeToken(alice);
     const auth = basic(aliceName, Token);
     expect(parseCsv((await read('entity_type=tag_type', auth)).text).map((r) => [r.id, r.external_id, r.is_location_sensor])).toEqual([
       ['653', 'gps', 'true'],
@@ -204,7 +204,7 @@ describe.each(DIALECTS)('the direct-read API on %s', (dialect) => {
   });
 
   it('event: the default attributes, all, a list; sensor_type_id, individual_id, timestamp_start/end; bad values are 400 naming the parameter', async () => {
-    const { Token } = await makeToken(alice);
+    const { Secret: Token } = await makeToken(alice);
     const auth = basic(aliceName, Token);
     const s1 = String(ids['S-1']);
     const plain = await read(`entity_type=event&study_id=${folderId}&sensor_type_id=653`, auth);
@@ -245,7 +245,7 @@ describe.each(DIALECTS)('the direct-read API on %s', (dialect) => {
   });
 
   it("a share's recipient reads its data period only, and events only with the download right", async () => {
-    const { Token } = await makeToken(carol);
+    const { Secret: Token } = await makeToken(carol);
     const auth = basic(carolName, Token);
     const shared = String(-(1 + aliceId));
     const events = parseCsv((await read(`entity_type=event&study_id=${shared}&sensor_type_id=653&attributes=individual_id,timestamp`, auth)).text);
@@ -264,18 +264,18 @@ describe.each(DIALECTS)('the direct-read API on %s', (dialect) => {
     const week = await makeToken(carol, { expiresInDays: 7 });
     const forever = await makeToken(carol);
     const shared = String(-(1 + aliceId));
-    expect((await read(`entity_type=individual&study_id=${shared}`, basic(carolName, week.Token))).status).toBe(200);
+    expect((await read(`entity_type=individual&study_id=${shared}`, basic(carolName, week.Secret))).status).toBe(200);
     advanceClock(2 * DAY);
     // S-2's share ended: only S-1 is left
-    expect(parseCsv((await read(`entity_type=individual&study_id=${shared}`, basic(carolName, forever.Token))).text).map((i) => i.id)).toEqual([String(ids['S-1'])]);
+    expect(parseCsv((await read(`entity_type=individual&study_id=${shared}`, basic(carolName, forever.Secret))).text).map((i) => i.id)).toEqual([String(ids['S-1'])]);
     expect((await call(calls.GetPersonalTokenList, {}, { token: carol })).Code).toBe(Code.Success);
     advanceClock(6 * DAY);
-    const expired = await read('entity_type=study', basic(carolName, week.Token));
+    const expired = await read('entity_type=study', basic(carolName, week.Secret));
     expect(expired.status).toBe(401);
     expect((await data<{ List: PersonalToken[] }>(calls.GetPersonalTokenList, {}, { token: carol })).List.find((x) => x.IdStr === week.IdStr)!.State).toBe('expired');
     // S-1's share ends 30 days after NOW: the study is gone
     advanceClock(23 * DAY);
-    expect((await read(`entity_type=individual&study_id=${shared}`, basic(carolName, forever.Token))).status).toBe(403);
+    expect((await read(`entity_type=individual&study_id=${shared}`, basic(carolName, forever.Secret))).status).toBe(403);
   });
 });
 
@@ -290,15 +290,15 @@ describe.each(DIALECTS)('the direct-read rate limit on %s', (dialect) => {
     t = await createTestApp(dialect, { TOKEN_RATE_LIMIT: '3' });
     const { token, userName } = await t.userWithToken();
     const { data } = contractCalls(() => t, () => token);
-    const one = await data<{ Token: string }>(calls.CreatePersonalToken, { tokenName: 'a' });
-    const two = await data<{ Token: string }>(calls.CreatePersonalToken, { tokenName: 'b' });
+    const one = await data<{ Secret: string }>(calls.CreatePersonalToken, { purpose: 'a' });
+    const two = await data<{ Secret: string }>(calls.CreatePersonalToken, { purpose: 'b' });
     const get = async (secret: string) => t.app.inject({ method: 'GET', url: `${DIRECT_READ_PATH}?entity_type=tag_type`, headers: { authorization: `Basic ${Buffer.from(`${userName}:${secret}`).toString('base64')}` } });
-    for (let i = 0; i < 3; i++) expect((await get(one.Token)).statusCode).toBe(200);
-    const refused = await get(one.Token);
+    for (let i = 0; i < 3; i++) expect((await get(one.Secret)).statusCode).toBe(200);
+    const refused = await get(one.Secret);
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await get(two.Token)).statusCode).toBe(200);
+    expect((await get(two.Secret)).statusCode).toBe(200);
     advanceClock(61_000);
-    expect((await get(one.Token)).statusCode).toBe(200);
+    expect((await get(one.Secret)).statusCode).toBe(200);
   });
 });

@@ -67,14 +67,14 @@ export class TokenService {
     private readonly ratePerMinute = PERSONAL_TOKEN_RATE_PER_MINUTE,
   ) {}
 
-  async create(caller: Caller, body: CreateBody, now = clockNow()): Promise<PersonalToken & { Token: string }> {
+  async create(caller: Caller, body: CreateBody, now = clockNow()): Promise<PersonalToken & { Secret: string }> {
     const userId = caller.session.userId;
     if ((await this.tokens.countActive(userId, now)) >= PERSONAL_TOKEN_MAX) throw new AppError(Code.Failed, 'token.tooMany', { max: PERSONAL_TOKEN_MAX });
     const secret = SECRET_PREFIX + randomBytes(32).toString('base64url');
     const days = body.expiresInDays ?? 0;
-    const row = { user_id: userId, name: body.tokenName, token_hash: sha256(secret), hint: secret.slice(-4), created_at: now, expires_at: days > 0 ? now + days * DAY_MS : null };
+    const row = { user_id: userId, name: body.purpose, token_hash: sha256(secret), hint: secret.slice(-4), created_at: now, expires_at: days > 0 ? now + days * DAY_MS : null };
     const id = await this.tokens.insert(row);
-    return { ...recordOf({ ...row, id, revoked_at: null, last_used_at: null }, caller.zone, now), Token: secret };
+    return { ...recordOf({ ...row, id, revoked_at: null, last_used_at: null }, caller.zone, now), Secret: secret };
   }
 
   async list(caller: Caller, now = clockNow()): Promise<{ List: PersonalToken[] }> {

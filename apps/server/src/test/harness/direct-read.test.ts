@@ -40,11 +40,11 @@ describe.each(DIALECTS)('the direct-read walk on %s', (dialect) => {
     for (const s of w.subjects.filter((x) => x.signedIn)) {
       let auth = userNames.get(s.token!);
       if (!auth) {
-        const made = await send(w.t, calls.CreatePersonalToken, { tokenName: 'walk' }, s.token, 'en');
+        const made = await send(w.t, calls.CreatePersonalToken, { purpose: 'walk' }, s.token, 'en');
         expect(made.code, made.msg).toBe(Code.Success);
         const publicId = s.token!.slice(0, s.token!.indexOf('.'));
         const user = await w.t.database.db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id').select('users.user_name').where('sessions.public_id', '=', publicId).executeTakeFirstOrThrow();
-        auth = { user: user.user_name, secret: (made.data as { Token: string }).Token };
+        auth = { user: user.user_name, secret: (made.data as { Secret: string }).Secret };
         userNames.set(s.token!, auth);
       }
       const header = `Basic ${Buffer.from(`${auth.user}:${auth.secret}`).toString('base64')}`;

@@ -30,7 +30,7 @@ describe('personal access tokens', () => {
       '/api/PersonalToken/Create': () => {
         const made = token({ IdStr: '2', Name: 'R on my laptop', Hint: 'DEFG', ExpireTime: '2027-03-01 08:00:00' });
         list = [made];
-        return envelope(Code.Success, '', { ...made, Token: secret });
+        return envelope(Code.Success, '', { ...made, Secret: secret });
       },
     });
     open();
@@ -44,7 +44,7 @@ describe('personal access tokens', () => {
     fireEvent.change(screen.getByTestId('token-name'), { target: { value: 'R on my laptop' } });
     fireEvent.click(document.getElementById('token-create')!);
     expect((await screen.findByTestId('token-secret')).textContent).toBe(secret);
-    expect(JSON.parse(callsTo(server, '/api/PersonalToken/Create')[0]!.body as string)).toMatchObject({ tokenName: 'R on my laptop', expiresInDays: 90 });
+    expect(JSON.parse(callsTo(server, '/api/PersonalToken/Create')[0]!.body as string)).toMatchObject({ purpose: 'R on my laptop', expiresInDays: 90 });
     const example = screen.getByTestId('token-r-example').textContent!;
     expect(example).toContain('options(move2_movebank_api_url = "http://localhost:3000/movebank/service/direct-read")'.replace('http://localhost:3000', window.location.origin));
     expect(example).toContain(secret);

@@ -8,7 +8,7 @@ import { zodRule } from '../../../lib/form';
 import { useSession } from '../../../lib/session';
 import { useCreateToken, useRevokeToken, useTokenList } from '../api/useTokens';
 
-type Made = PersonalToken & { Token: string };
+type Made = PersonalToken & { Secret: string };
 
 /** The read API's address as a script reaches it from here. */
 const apiUrl = (): string => `${window.location.origin}${DIRECT_READ_PATH}`;
@@ -117,18 +117,18 @@ function TokensBody({ enabled }: { enabled: boolean }) {
 
 function CreateTokenModal({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (m: Made) => void }) {
   const { t } = useTranslation();
-  const [form] = Form.useForm<{ tokenName: string; expiresInDays: number }>();
+  const [form] = Form.useForm<{ purpose: string; expiresInDays: number }>();
   const create = useCreateToken();
 
   const submit = async (): Promise<void> => {
-    let values: { tokenName: string; expiresInDays: number };
+    let values: { purpose: string; expiresInDays: number };
     try {
       values = await form.validateFields();
     } catch {
       return;
     }
     try {
-      const m = await create.mutateAsync({ tokenName: values.tokenName, expiresInDays: values.expiresInDays });
+      const m = await create.mutateAsync({ purpose: values.purpose, expiresInDays: values.expiresInDays });
       form.resetFields();
       onCreated(m);
     } catch {
@@ -157,8 +157,8 @@ function CreateTokenModal({ open, onClose, onCreated }: { open: boolean; onClose
       destroyOnHidden
       width={460}
     >
-      <Form form={form} name="new-token" layout="vertical" initialValues={{ tokenName: '', expiresInDays: 90 }} onFinish={() => void submit()}>
-        <Form.Item name="tokenName" required label={t('tokens.name')} extra={t('tokens.nameHint')} rules={[zodRule(PersonalTokenNameSchema, t, 'field.tokenName')]}>
+      <Form form={form} name="new-token" layout="vertical" initialValues={{ purpose: '', expiresInDays: 90 }} onFinish={() => void submit()}>
+        <Form.Item name="purpose" required label={t('tokens.name')} extra={t('tokens.nameHint')} rules={[zodRule(PersonalTokenNameSchema, t, 'field.purpose')]}>
           <Input maxLength={60} autoComplete="off" data-testid="token-name" />
         </Form.Item>
         <Form.Item name="expiresInDays" label={t('tokens.expiry')}>
@@ -175,7 +175,7 @@ function CreateTokenModal({ open, onClose, onCreated }: { open: boolean; onClose
 function MadeTokenModal({ made, onClose }: { made: Made | null; onClose: () => void }) {
   const { t } = useTranslation();
   const { user } = useSession();
-  const example = made ? rExample(user.userName, made.Token) : '';
+  const example = made ? rExample(user.userName, made.Secret) : '';
   return (
     <Modal
       open={made !== null}
@@ -191,8 +191,8 @@ function MadeTokenModal({ made, onClose }: { made: Made | null; onClose: () => v
       destroyOnHidden
     >
       <Alert type="warning" showIcon message={t('tokens.once')} style={{ marginBottom: 12 }} />
-      <Typography.Paragraph copyable={{ text: made?.Token ?? '' }} code style={{ fontSize: 15, wordBreak: 'break-all' }} data-testid="token-secret">
-        {made?.Token}
+      <Typography.Paragraph copyable={{ text: made?.Secret ?? '' }} code style={{ fontSize: 15, wordBreak: 'break-all' }} data-testid="token-secret">
+        {made?.Secret}
       </Typography.Paragraph>
       <Typography.Paragraph>{t('tokens.howTo', { user: user.userName })}</Typography.Paragraph>
       <Typography.Paragraph copyable={{ text: example }}>
