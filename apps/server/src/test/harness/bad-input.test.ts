@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type CallDef, calls, Code, fieldPathText, isSentence, type Lang, newRequestCode, sealSecret, UPLOADS_URL } from '@wildtrack/contract';
 import type { z } from 'zod';
 import { ValidationFailure } from '../../http/errors.js';
@@ -8,7 +8,7 @@ import { describeValidation } from '../../http/validation.js';
 import { DIALECTS } from '../helper.js';
 import { bodyFor, objectSchema, stringFields, withField } from './bodies.js';
 import { arbitraryOf, getAt, pathsOf, setAt } from './values.js';
-import { buildWorld, send, type World } from './world.js';
+import { send, useWorld, type World } from './world.js';
 import { useFixedClock } from '../clock.js';
 import { NOW } from '../fixed-time.js';
 
@@ -169,14 +169,7 @@ describe.each(DIALECTS)('bad bodies on %s', (dialect) => {
   useFixedClock(NOW);
   const seen = new Set<string>();
 
-  beforeAll(async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    w = await buildWorld(dialect);
-  }, 120_000);
-  afterAll(async () => {
-    await w?.close();
-    vi.useRealTimers();
-  });
+  useWorld(dialect, (built) => (w = built));
 
   it.each(ALL_CALLS)('%s: every bad body gets the envelope naming its fault, fast, and changes nothing', async (_name, def) => {
     const problems: string[] = [];

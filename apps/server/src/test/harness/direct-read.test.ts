@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { calls, Code, DIRECT_READ_PATH, parseTime } from '@wildtrack/contract';
 import { movebankTime } from '../../modules/export/movebank.js';
 import { DIALECTS } from '../helper.js';
 import { bodyFor } from './bodies.js';
-import { buildWorld, send, type World, ZONE } from './world.js';
+import { send, useWorld, type World, ZONE } from './world.js';
 import { useFixedClock } from '../clock.js';
 import { NOW } from '../fixed-time.js';
 
@@ -17,14 +17,7 @@ import { NOW } from '../fixed-time.js';
 describe.each(DIALECTS)('the direct-read walk on %s', (dialect) => {
   let w: World;
   useFixedClock(NOW);
-  beforeAll(async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    w = await buildWorld(dialect);
-  }, 120_000);
-  afterAll(async () => {
-    await w?.close();
-    vi.useRealTimers();
-  });
+  useWorld(dialect, (built) => (w = built));
 
   const csv = (text: string) => {
     const [head, ...rows] = text.trimEnd().split('\r\n');

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, vi } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import {
@@ -85,6 +86,23 @@ const ALL_RIGHTS = Object.fromEntries(DEVICE_RIGHTS.map((r) => [r, true])) as Re
 const EXAMPLE_RIGHTS = { ...NO_RIGHTS, DownloadData: true };
 /** The rights a share can carry (device_shares columns); EditFix and ShareDevice never travel with one. */
 const SHARE_RIGHTS = { EditDevice: 'edit_device', RemoteInstr: 'remote_instr', DownloadData: 'download_data' } as const;
+
+/**
+ * A describe block's world, handed to `got` once built: the background jobs' timers stay still (a walk
+ * compares the database before and after each call), and the world is closed after the block.
+ */
+export function useWorld(dialect: DialectName, got: (w: World) => void, env: Record<string, string> = {}): void {
+  let world: World | undefined;
+  beforeAll(async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    world = await buildWorld(dialect, env);
+    got(world);
+  }, 120_000);
+  afterAll(async () => {
+    await world?.close();
+    vi.useRealTimers();
+  });
+}
 
 /** `env`: more of the server's environment (the upload harness sets a quick minimum body rate). */
 export async function buildWorld(dialect: DialectName, env: Record<string, string> = {}): Promise<World> {

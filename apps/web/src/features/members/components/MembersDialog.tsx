@@ -1,10 +1,11 @@
-import { PlusOutlined, UserAddOutlined } from '@ant-design/icons';
+import { UserAddOutlined } from '@ant-design/icons';
 import { AccountNameSchema, EmailSchema, NicknameSchema, PhoneSchema, type Member } from '@wildtrack/contract';
-import { Alert, App, Button, Form, Input, Modal, Popconfirm, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, App, Button, Form, Input, Modal, Popconfirm, Space, Switch, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ErrorState } from '../../../components/ErrorState';
+import { MadeList } from '../../../components/MadeList';
 import { zodRule } from '../../../lib/form';
 import { useZone } from '../../../lib/session';
 import { type TemporaryPassword, useCreateMember, useMemberList, useResetMemberPassword, useSetMemberEnabled } from '../api/useMembers';
@@ -135,23 +136,19 @@ function MembersBody() {
 
   if (list.isError && !list.data) return <ErrorState title={t('members.loadError')} error={list.error} onRetry={() => void list.refetch()} />;
   return (
-    <div data-testid="members">
-      <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 12 }} wrap>
-        <Typography.Text type="secondary">{t('members.rights')}</Typography.Text>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="member-new">
-          {t('members.new')}
-        </Button>
-      </Space>
-      <Table<Member>
-        rowKey="UserIdStr"
-        size="small"
-        columns={columns}
-        dataSource={list.data?.List ?? []}
-        loading={list.isFetching}
-        pagination={false}
-        scroll={{ x: 980 }}
-        locale={{ emptyText: t('members.empty') }}
-      />
+    <MadeList<Member>
+      testId="members"
+      about={t('members.rights')}
+      newLabel={t('members.new')}
+      newTestId="member-new"
+      onNew={() => setCreating(true)}
+      rowKey="UserIdStr"
+      columns={columns}
+      rows={list.data?.List ?? []}
+      loading={list.isFetching}
+      scrollX={980}
+      emptyText={t('members.empty')}
+    >
       <CreateMemberModal
         open={creating}
         onClose={() => setCreating(false)}
@@ -161,7 +158,7 @@ function MembersBody() {
         }}
       />
       <TemporaryPasswordModal shown={shown} onClose={() => setShown(null)} />
-    </div>
+    </MadeList>
   );
 }
 

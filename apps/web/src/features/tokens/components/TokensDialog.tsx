@@ -1,9 +1,10 @@
-import { KeyOutlined, PlusOutlined } from '@ant-design/icons';
+import { KeyOutlined } from '@ant-design/icons';
 import { DIRECT_READ_PATH, PERSONAL_TOKEN_EXPIRY_CHOICES, PersonalTokenNameSchema, type PersonalToken } from '@wildtrack/contract';
-import { Alert, Button, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Form, Input, Modal, Popconfirm, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
+import { MadeList } from '../../../components/MadeList';
 import { zodRule } from '../../../lib/form';
 import { useSession } from '../../../lib/session';
 import { useCreateToken, useRevokeToken, useTokenList } from '../api/useTokens';
@@ -85,23 +86,19 @@ function TokensBody({ enabled }: { enabled: boolean }) {
 
   if (list.isError && !list.data) return <ErrorState title={t('tokens.loadError')} error={list.error} onRetry={() => void list.refetch()} />;
   return (
-    <div data-testid="tokens">
-      <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 12 }} wrap>
-        <Typography.Text type="secondary">{t('tokens.about')}</Typography.Text>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="token-new">
-          {t('tokens.new')}
-        </Button>
-      </Space>
-      <Table<PersonalToken>
-        rowKey="IdStr"
-        size="small"
-        columns={columns}
-        dataSource={list.data?.List ?? []}
-        loading={list.isFetching}
-        pagination={false}
-        scroll={{ x: 820 }}
-        locale={{ emptyText: t('tokens.empty') }}
-      />
+    <MadeList<PersonalToken>
+      testId="tokens"
+      about={t('tokens.about')}
+      newLabel={t('tokens.new')}
+      newTestId="token-new"
+      onNew={() => setCreating(true)}
+      rowKey="IdStr"
+      columns={columns}
+      rows={list.data?.List ?? []}
+      loading={list.isFetching}
+      scrollX={820}
+      emptyText={t('tokens.empty')}
+    >
       <CreateTokenModal
         open={creating}
         onClose={() => setCreating(false)}
@@ -111,7 +108,7 @@ function TokensBody({ enabled }: { enabled: boolean }) {
         }}
       />
       <MadeTokenModal made={made} onClose={() => setMade(null)} />
-    </div>
+    </MadeList>
   );
 }
 
