@@ -1,6 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { Button, Modal, Space, Table, Typography, type TableColumnsType } from 'antd';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /**
  * A dialog's list of what its user makes (members, access tokens): a line saying what they are beside the
@@ -41,5 +42,31 @@ export function MadeList<T extends object>(p: {
       />
       {p.children}
     </div>
+  );
+}
+
+/** The dialog that makes one (a new member, a new token): its icon and title, the form, create and cancel. */
+export function MakeModal(p: { open: boolean; icon: ReactNode; title: string; okText: string; okId: string; pending: boolean; onOk: () => void; onCancel: () => void; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <Modal
+      open={p.open}
+      title={
+        <Space>
+          {p.icon}
+          {p.title}
+        </Space>
+      }
+      onCancel={p.onCancel}
+      okText={p.okText}
+      cancelText={t('common.cancel')}
+      onOk={p.onOk}
+      confirmLoading={p.pending}
+      okButtonProps={{ id: p.okId }}
+      destroyOnHidden
+      width={460}
+    >
+      {p.children}
+    </Modal>
   );
 }

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ErrorState } from '../../../components/ErrorState';
-import { MadeList } from '../../../components/MadeList';
+import { MadeList, MakeModal } from '../../../components/MadeList';
 import { zodRule } from '../../../lib/form';
 import { useZone } from '../../../lib/session';
 import { type TemporaryPassword, useCreateMember, useMemberList, useResetMemberPassword, useSetMemberEnabled } from '../api/useMembers';
@@ -191,25 +191,18 @@ function CreateMemberModal({ open, onClose, onCreated }: { open: boolean; onClos
   };
 
   return (
-    <Modal
+    <MakeModal
       open={open}
-      title={
-        <Space>
-          <UserAddOutlined />
-          {t('members.new')}
-        </Space>
-      }
+      icon={<UserAddOutlined />}
+      title={t('members.new')}
+      okText={t('members.create')}
+      okId="member-create"
+      pending={create.isPending}
+      onOk={() => void submit()}
       onCancel={() => {
         form.resetFields();
         onClose();
       }}
-      okText={t('members.create')}
-      cancelText={t('common.cancel')}
-      onOk={() => void submit()}
-      confirmLoading={create.isPending}
-      okButtonProps={{ id: 'member-create' }}
-      destroyOnHidden
-      width={460}
     >
       <Form form={form} name="new-member" layout="vertical" initialValues={{ userName: '', nickName: '', emailAddress: '', phone: '' }} onFinish={() => void submit()}>
         <Form.Item name="userName" required label={t('members.account')} extra={t('members.accountHint')} rules={[zodRule(AccountNameSchema, t, 'field.userName')]}>
@@ -225,7 +218,7 @@ function CreateMemberModal({ open, onClose, onCreated }: { open: boolean; onClos
           <Input maxLength={11} addonBefore="+86" autoComplete="off" data-testid="member-phone" placeholder={t('members.optional')} />
         </Form.Item>
       </Form>
-    </Modal>
+    </MakeModal>
   );
 }
 

@@ -1,10 +1,10 @@
 import { KeyOutlined } from '@ant-design/icons';
 import { DIRECT_READ_PATH, PERSONAL_TOKEN_EXPIRY_CHOICES, PersonalTokenNameSchema, type PersonalToken } from '@wildtrack/contract';
-import { Alert, Button, Form, Input, Modal, Popconfirm, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Form, Input, Modal, Popconfirm, Select, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../../../components/ErrorState';
-import { MadeList } from '../../../components/MadeList';
+import { MadeList, MakeModal } from '../../../components/MadeList';
 import { zodRule } from '../../../lib/form';
 import { useSession } from '../../../lib/session';
 import { useCreateToken, useRevokeToken, useTokenList } from '../api/useTokens';
@@ -134,25 +134,18 @@ function CreateTokenModal({ open, onClose, onCreated }: { open: boolean; onClose
   };
 
   return (
-    <Modal
+    <MakeModal
       open={open}
-      title={
-        <Space>
-          <KeyOutlined />
-          {t('tokens.new')}
-        </Space>
-      }
+      icon={<KeyOutlined />}
+      title={t('tokens.new')}
+      okText={t('tokens.create')}
+      okId="token-create"
+      pending={create.isPending}
+      onOk={() => void submit()}
       onCancel={() => {
         form.resetFields();
         onClose();
       }}
-      okText={t('tokens.create')}
-      cancelText={t('common.cancel')}
-      onOk={() => void submit()}
-      confirmLoading={create.isPending}
-      okButtonProps={{ id: 'token-create' }}
-      destroyOnHidden
-      width={460}
     >
       <Form form={form} name="new-token" layout="vertical" initialValues={{ purpose: '', expiresInDays: 90 }} onFinish={() => void submit()}>
         <Form.Item name="purpose" required label={t('tokens.name')} extra={t('tokens.nameHint')} rules={[zodRule(PersonalTokenNameSchema, t, 'field.purpose')]}>
@@ -165,7 +158,7 @@ function CreateTokenModal({ open, onClose, onCreated }: { open: boolean; onClose
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </MakeModal>
   );
 }
 
