@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { orderedRange, PageSchema, TimeZoneField } from '../paging.js';
 import { freeText, ImeiSchema as imei, required } from '../validation.js';
-import { ExportFileTypeSchema, ExportKindSchema, MOVEBANK_EXPORT_KINDS } from './export.js';
+import { ExportFileTypeSchema, ExportKindSchema, fileTypeCarries, kindRefusal } from './export.js';
 import { TimeTextSchema } from './fix.js';
 
 /**
@@ -84,8 +84,8 @@ export const CreateDownloadTask = defineCall({
     })
     .superRefine(orderedRange)
     .superRefine((body, ctx) => {
-      const i = body.fileType === 'movebank' ? body.kinds.findIndex((k) => !MOVEBANK_EXPORT_KINDS.includes(k)) : -1;
-      if (i >= 0) ctx.addIssue({ code: 'custom', message: 'validation.movebankKind', path: ['kinds', i], input: body.kinds[i] });
+      const i = body.kinds.findIndex((k) => !fileTypeCarries(body.fileType, k));
+      if (i >= 0) ctx.addIssue({ code: 'custom', message: kindRefusal(body.fileType), path: ['kinds', i], input: body.kinds[i] });
     }),
   data: DownloadTaskSchema,
   summary: 'Queues one download task for the chosen devices (DownloadData, no VHF receiver) and data kinds over the range; answers the task, WAITING.',

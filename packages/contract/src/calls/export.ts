@@ -19,16 +19,33 @@ export const EXPORT_KINDS = ['fix', ...SENSOR_KIND_NAMES, 'acceleration', 'event
 export const ExportKindSchema = z.enum(EXPORT_KINDS, { error: 'validation.exportKind' });
 export type ExportKind = z.infer<typeof ExportKindSchema>;
 
-/** The file formats (§7.2 Exports: xls or csv; 'xls' writes .xlsx, which has no 65,536-row limit) and Movebank's CSV. */
-export const EXPORT_FILE_TYPES = ['xls', 'csv', 'movebank'] as const;
+/**
+ * The file formats (§7.2 Exports: xls or csv; 'xls' writes .xlsx, which has no 65,536-row limit), Movebank's
+ * CSV, and the geodata formats of GIS tools and GPS software (issue 29): GeoJSON (RFC 7946), GPX 1.1, KML 2.2.
+ */
+export const EXPORT_FILE_TYPES = ['xls', 'csv', 'movebank', 'geojson', 'gpx', 'kml'] as const;
 export const ExportFileTypeSchema = z.enum(EXPORT_FILE_TYPES, { error: 'validation.exportFileType' });
 export type ExportFileType = z.infer<typeof ExportFileTypeSchema>;
 
 /** The extension each file type is saved with. */
-export const EXPORT_EXTENSION: Record<ExportFileType, string> = { xls: 'xlsx', csv: 'csv', movebank: 'csv' };
+export const EXPORT_EXTENSION: Record<ExportFileType, string> = { xls: 'xlsx', csv: 'csv', movebank: 'csv', geojson: 'geojson', gpx: 'gpx', kml: 'kml' };
 
 /** The kinds a Movebank CSV can carry (its event table: locations, and acceleration in the plain long layout). */
 export const MOVEBANK_EXPORT_KINDS: readonly ExportKind[] = ['fix', 'acceleration'];
+
+/** The geodata formats: positions only (a track, its fixes). */
+export const GEODATA_FILE_TYPES = ['geojson', 'gpx', 'kml'] as const satisfies readonly ExportFileType[];
+export const GEODATA_EXPORT_KINDS: readonly ExportKind[] = ['fix'];
+
+/** The kinds each file type can carry: XLS and CSV every kind, a Movebank CSV positions and acceleration, geodata positions. */
+export function fileTypeCarries(fileType: ExportFileType, kind: ExportKind): boolean {
+  if (fileType === 'movebank') return MOVEBANK_EXPORT_KINDS.includes(kind);
+  if ((GEODATA_FILE_TYPES as readonly ExportFileType[]).includes(fileType)) return GEODATA_EXPORT_KINDS.includes(kind);
+  return true;
+}
+
+/** The message refusing a kind the file type cannot carry. */
+export const kindRefusal = (fileType: ExportFileType) => (fileType === 'movebank' ? 'validation.movebankKind' : 'validation.geodataKind');
 
 export const ExportBodySchema = z
   .object({
@@ -44,8 +61,8 @@ export const ExportBodySchema = z
   })
   .superRefine((body, ctx) => {
     orderedRange(body, ctx);
-    if (body.fileType === 'movebank' && !MOVEBANK_EXPORT_KINDS.includes(body.kind)) {
-      ctx.addIssue({ code: 'custom', message: 'validation.movebankKind', path: ['kind'], input: body.kind });
+    if (!fileTypeCarries(body.fileType, body.kind)) {
+      ctx.addIssue({ code: 'custom', message: kindRefusal(body.fileType), path: ['kind'], input: body.kind });
     }
   });
 export type ExportBody = z.output<typeof ExportBodySchema>;
@@ -64,5 +81,5 @@ export const ExportData = defineCall({
   download: { type: 'application/octet-stream' },
   timeout: 'long',
   summary:
-    "Exports a device's records of one kind (fix, a sensor kind, acceleration samples, events) in the range as XLSX, CSV or Movebank CSV, streamed; headers in the caller's language, times in the zone asked; named device-sensor-type(IMEI).ext.",
+    "Exports a device's records of one kind (fix, a sensor kind, acceleration samples, events) in the range as XLSX, CSV, Movebank CSV, or its positions as GeoJSON, GPX 1.1 or KML 2.2, streamed; headers in the caller's language, times in the zone asked; named device-sensor-type(IMEI).ext.",
 });

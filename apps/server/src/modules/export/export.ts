@@ -1,8 +1,9 @@
 import type { Writable } from 'node:stream';
-import { EXPORT_EXTENSION, type ExportFileType, type ExportKind, type Lang, MOVEBANK_EXPORT_KINDS } from '@wildtrack/contract';
+import { EXPORT_EXTENSION, type ExportFileType, type ExportKind, GEODATA_FILE_TYPES, type Lang, MOVEBANK_EXPORT_KINDS } from '@wildtrack/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { deviceNotFound } from '../device/access.js';
+import { type GeodataFileType, writeGeodata } from './geodata.js';
 import { movebankAccelerationTable, movebankFixTable } from './movebank.js';
 import { type ExportDevice, type ExportQuery, ExportRepository } from './repository.js';
 import { KIND_LABELS, type Table, tableOf } from './tables.js';
@@ -33,7 +34,7 @@ export interface ExportOptions {
 
 /** The file's name, `device-sensor-type(IMEI).ext` (§7.1): the device's caption, the kind and the type in `language`. */
 export function exportFileName(p: { caption: string; imei: string; kind: ExportKind; fileType: ExportFileType; language: Lang }): string {
-  const type = p.fileType === 'movebank' ? 'Movebank' : p.fileType.toUpperCase();
+  const type = p.fileType === 'movebank' ? 'Movebank' : p.fileType === 'geojson' ? 'GeoJSON' : p.fileType.toUpperCase();
   // eslint-disable-next-line no-control-regex -- control characters are what is replaced
   const caption = (p.caption || p.imei).replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_');
   return `${caption}-${KIND_LABELS[p.kind][p.language]}-${type}(${p.imei}).${EXPORT_EXTENSION[p.fileType]}`;
@@ -41,6 +42,8 @@ export function exportFileName(p: { caption: string; imei: string; kind: ExportK
 
 /** Whether a Movebank CSV can carry the kind. */
 export const movebankCarries = (kind: ExportKind) => MOVEBANK_EXPORT_KINDS.includes(kind);
+
+const isGeodata = (t: ExportFileType): t is GeodataFileType => (GEODATA_FILE_TYPES as readonly ExportFileType[]).includes(t);
 
 async function fileTable(repo: ExportRepository, device: ExportDevice, p: ExportParams, q: ExportQuery): Promise<Table> {
   if (p.fileType === 'movebank') {
@@ -53,7 +56,7 @@ async function fileTable(repo: ExportRepository, device: ExportDevice, p: Export
 
 /**
  * Writes one device's records of one kind in the range to `out` as the file type asks (XLSX, CSV, Movebank
- * CSV), a batch of rows at a time with the stream's backpressure honoured, and ends `out`. No access check:
+ * CSV; positions as GeoJSON, GPX or KML, geodata.ts), a batch of rows at a time with the stream's backpressure honoured, and ends `out`. No access check:
  * the caller has checked DownloadData (the export call, a download task at its creation). Called by the
  * export call and by download tasks, without HTTP.
  */
@@ -66,6 +69,17 @@ export async function writeExport(db: Kysely<Database>, p: ExportParams, out: Wr
   let rows = 0;
   try {
     signal?.throwIfAborted();
+    if (isGeodata(p.fileType)) {
+      if (p.kind !== 'fix') throw new Error(`a ${p.fileType} file does not carry ${p.kind}`);
+      const batches = async function* () {
+        for await (const batch of repo.fixCells(q)) {
+          signal?.throwIfAborted();
+          yield batch;
+        }
+      };
+      rows = await writeGeodata(p.fileType, device, batches(), out, (n) => onRows?.(n));
+      return { rows };
+    }
     const table = await fileTable(repo, device, p, q);
     const sink: Sink =
       p.fileType === 'xls'
