@@ -43,4 +43,24 @@ describe('the Export button', () => {
     // shown once, by the client's envelope handling
     expect(await screen.findAllByText('No download permission: the data cannot be exported')).toHaveLength(1);
   });
+
+  it('offers GeoJSON, GPX and KML for positions only, says what they hold, and sends the chosen format', async () => {
+    const server = fakeServer({ '/api/Export/Download': () => envelope(Code.Forbidden, 'No download permission: the data cannot be exported', null) });
+    const { unmount } = show({ kind: 'temperature' });
+    fireEvent.click(screen.getByTestId('export-button-temperature'));
+    expect(await screen.findByTestId('export-csv')).toBeTruthy();
+    for (const type of ['geojson', 'gpx', 'kml']) expect(screen.queryByTestId(`export-${type}`)).toBeNull();
+    unmount();
+    show();
+    fireEvent.click(screen.getByTestId('export-button-fix'));
+    expect((await screen.findByTestId('export-geojson')).textContent).toBe('GeoJSON');
+    expect(screen.getByTestId('export-kml').textContent).toBe('KML (Google Earth)');
+    fireEvent.click(screen.getByTestId('export-gpx'));
+    const dialog = await screen.findByTestId('export-confirm');
+    expect(dialog.textContent).toContain('as GPX?');
+    expect(dialog.textContent).toContain('GPX and KML hold the track of the valid fixes');
+    fireEvent.click(screen.getByTestId('export-ok'));
+    await waitFor(() => expect(callsTo(server, '/api/Export/Download')).toHaveLength(1));
+    expect(JSON.parse(String(callsTo(server, '/api/Export/Download')[0]!.body))).toMatchObject({ imei: '864512040001173', kind: 'fix', fileType: 'gpx' });
+  });
 });

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { ExportData, type ExportFileType, type ExportKind, formatTime, MOVEBANK_EXPORT_KINDS } from '@wildtrack/contract';
+import { EXPORT_FILE_TYPES, ExportData, type ExportFileType, type ExportKind, fileTypeCarries, formatTime, GEODATA_FILE_TYPES } from '@wildtrack/contract';
 import { App, Button, Dropdown, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,8 +25,8 @@ interface Props {
 }
 
 /**
- * The Export button of a data view (§2.5): XLS (written as .xlsx, no 65,536-row limit), CSV, and Movebank
- * CSV for positions and acceleration. Disabled with the download-permission tooltip without DownloadData,
+ * The Export button of a data view (§2.5): XLS (written as .xlsx, no 65,536-row limit), CSV, Movebank
+ * CSV for positions and acceleration, and GeoJSON, GPX and KML for positions. Disabled with the download-permission tooltip without DownloadData,
  * and with a hint without a device. A choice is confirmed first; the confirmation of the export stays
  * EXPORT_CONFIRMATION_MS; the file downloads as a blob under the server's name, and a refusal (a non-file
  * reply) shows the reply's message (§8) as the client shows any call's.
@@ -38,7 +38,7 @@ export function ExportButton({ imei, name, kind, start, end, canDownload }: Prop
   const zone = useZone();
   const [busy, setBusy] = useState(false);
   const blocked = canDownload === false ? t('export.noPermission') : !imei ? t('export.chooseDevice') : null;
-  const types: ExportFileType[] = MOVEBANK_EXPORT_KINDS.includes(kind) ? ['xls', 'csv', 'movebank'] : ['xls', 'csv'];
+  const types = EXPORT_FILE_TYPES.filter((type) => fileTypeCarries(type, kind));
 
   const run = async (fileType: ExportFileType, range: { start: string; end: string }) => {
     setBusy(true);
@@ -64,6 +64,7 @@ export function ExportButton({ imei, name, kind, start, end, canDownload }: Prop
           <p>{t('export.confirm', { device: name || imei, kind: texts.kind(kind, 'export.kind', 'noun'), type: t(`export.type.${fileType}`), ...range })}</p>
           {fileType === 'xls' && <p>{t('export.xlsxNote')}</p>}
           {fileType === 'movebank' && <p>{t('export.movebankNote')}</p>}
+          {(GEODATA_FILE_TYPES as readonly ExportFileType[]).includes(fileType) && <p>{t('export.geodataNote')}</p>}
         </div>
       ),
       okText: t('export.ok'),

@@ -15,5 +15,6 @@ describe('download task model', () => {
   it('keeps only the kinds a Movebank CSV can hold', () => {
     expect(kindsFor('movebank', ['fix', 'temperature', 'acceleration'])).toEqual(['fix', 'acceleration']);
     expect(kindsFor('csv', ['fix', 'temperature'])).toEqual(['fix', 'temperature']);
+    for (const geodata of ['geojson', 'gpx', 'kml'] as const) expect(kindsFor(geodata, ['fix', 'temperature', 'acceleration', 'event'])).toEqual(['fix']);
   });
 });

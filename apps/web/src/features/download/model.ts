@@ -1,4 +1,4 @@
-import { DOWNLOAD_TASK_CANCELLABLE, type DownloadTaskStatus, type ExportFileType, type ExportKind, MOVEBANK_EXPORT_KINDS, SENSOR_KIND_NAMES } from '@wildtrack/contract';
+import { DOWNLOAD_TASK_CANCELLABLE, type DownloadTaskStatus, type ExportFileType, type ExportKind, fileTypeCarries, SENSOR_KIND_NAMES } from '@wildtrack/contract';
 
 /** The kinds the form offers, in this order (the contract's ExportKind). */
 export const FORM_KINDS: readonly ExportKind[] = ['fix', ...SENSOR_KIND_NAMES, 'acceleration', 'event'];
@@ -22,7 +22,7 @@ export function remaining(ms: number): { days: number; hours: number } {
   return { days: Math.floor(hours / 24), hours: hours % 24 };
 }
 
-/** The kinds a format can carry: a Movebank CSV only positions and acceleration. */
+/** The kinds a format can carry: a Movebank CSV only positions and acceleration, GeoJSON, GPX and KML only positions. */
 export function kindsFor(fileType: ExportFileType, kinds: readonly ExportKind[]): ExportKind[] {
-  return fileType === 'movebank' ? kinds.filter((k) => MOVEBANK_EXPORT_KINDS.includes(k)) : [...kinds];
+  return kinds.filter((k) => fileTypeCarries(fileType, k));
 }

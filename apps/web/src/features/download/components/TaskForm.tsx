@@ -1,5 +1,5 @@
 import { CloudDownloadOutlined } from '@ant-design/icons';
-import { type ExportFileType, type ExportKind, EXPORT_FILE_TYPES, formatTime, parseTime, TIME_ZONES } from '@wildtrack/contract';
+import { type ExportFileType, type ExportKind, EXPORT_FILE_TYPES, formatTime, GEODATA_FILE_TYPES, parseTime, TIME_ZONES } from '@wildtrack/contract';
 import { Alert, App, Button, Card, Checkbox, Empty, Form, Radio, Select, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -80,6 +80,7 @@ export function TaskForm({ chosen }: { chosen: DeviceEntry[] }) {
           </Form.Item>
         </Space>
         {fileType === 'xls' ? <Typography.Paragraph type="secondary">{t('download.form.xlsxNote')}</Typography.Paragraph> : null}
+        {(GEODATA_FILE_TYPES as readonly ExportFileType[]).includes(fileType) ? <Typography.Paragraph type="secondary" data-testid="download-geodata-note">{t('download.form.geodataNote')}</Typography.Paragraph> : null}
         {tried && problem ? <Alert type="warning" showIcon message={problem} style={{ marginBottom: 12 }} /> : null}
         {refusal ? <Alert type="error" showIcon message={refusal} style={{ marginBottom: 12 }} data-testid="download-refusal" /> : null}
         <Form.Item style={{ marginBottom: 0 }}>
