@@ -355,3 +355,29 @@ export type PendingFenceRule = z.infer<typeof PendingFenceRuleSchema>;
 /** A device's acknowledgement of a pending fence rule: the fence and the version it applied (or dropped). */
 export const FenceAckSchema = z.object({ fenceId: z.number().int(), version: z.number().int() });
 export type FenceAck = z.infer<typeof FenceAckSchema>;
+
+/** The file types fences are exported as (issue 29 "Geodata out"): GeoJSON (RFC 7946) and KML 2.2. */
+export const FENCE_EXPORT_FILE_TYPES = ['geojson', 'kml'] as const;
+export type FenceExportFileType = (typeof FENCE_EXPORT_FILE_TYPES)[number];
+
+/**
+ * The fences the caller sees (as GetFenceList lists them, optionally only those whose name holds `keyword`
+ * or the ones named by `fenceIds`) as one file, streamed: each fence a polygon feature (GeoJSON) or a
+ * Placemark (KML) with its name, settings and devices; a circle written as a 64-vertex polygon, its centre
+ * and radius in the properties. Named fences(.geojson|.kml) in the caller's language.
+ */
+export const ExportFences = defineCall({
+  path: '/api/Fence/Export',
+  auth: 'session',
+  access: 'session',
+  body: z.object({
+    fileType: z.enum(FENCE_EXPORT_FILE_TYPES, { error: 'validation.fenceExportFileType' }),
+    keyword: freeText().trim().max(FENCE_LABEL_MAX, { error: 'validation.tooLong' }).optional(),
+    fenceIds: z.array(fenceId).max(1000).optional(),
+    timeZone: TimeZoneField,
+  }),
+  data: z.null(),
+  download: { type: 'application/octet-stream' },
+  timeout: 'long',
+  summary: "The fences the caller sees (all, those whose name holds keyword, or fenceIds) as one GeoJSON or KML file, streamed; a circle as a polygon with its centre and radius noted.",
+});

@@ -39,7 +39,7 @@ export {
 export { GetInstructionCount, GetInstructionList, Exceedrestrict, SendInstruction, WithdrawInstruction } from './instruction.js';
 export { GetVersionInfo } from './version.js';
 export { GetWeatherGrid, GetWeatherPoint } from './weather.js';
-export { GetFenceList, GetDeviceFenceList, GetRuleListByType, CreateFence, UpdateFence, EnableFence, DeleteFence, ImportShp } from './fence.js';
+export { GetFenceList, GetDeviceFenceList, GetRuleListByType, CreateFence, UpdateFence, EnableFence, DeleteFence, ImportShp, ExportFences } from './fence.js';
 export { RecordUserLog, GetUserLogList } from './userlog.js';
 export { CreatePersonalToken, GetPersonalTokenList, RevokePersonalToken } from './token.js';
 export { GetMemberList, CreateMember, SetMemberEnabled, ResetMemberPassword, ModifyTemporaryPassword } from './member.js';

@@ -32,7 +32,7 @@ const isValid = (f: ExportFixCells) => f[14] === 1 && f[16] === null;
 const located = (f: ExportFixCells) => f[1] !== null && f[2] !== null;
 
 /** Writes text to `out`, waiting while it is full. */
-async function put(out: Writable, text: string): Promise<void> {
+export async function put(out: Writable, text: string): Promise<void> {
   if (out.destroyed) throw new Error('the file stream closed before the export ended');
   if (!out.write(text)) await drained(out);
 }

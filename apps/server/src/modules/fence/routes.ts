@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { calls, Code, FENCE_SHP_MAX_BYTES, FenceImportFields, type FenceSettings, FenceSettingsSchema, message } from '@wildtrack/contract';
 import type { Caller } from '../../http/caller.js';
-import { type CallHooks, registerCall } from '../../http/calls.js';
+import { type CallHooks, registerCall, registerDownload } from '../../http/calls.js';
 import { AppError, ValidationFailure } from '../../http/errors.js';
 import { requireBoundary, watchCut } from '../../http/multipart-body.js';
 import type { ImportedShapes } from './packed-shapes.js';
@@ -80,6 +80,7 @@ async function receive(request: FastifyRequest, caller: Caller, fences: FenceSer
 /** Geofences (§7.2 Fence/*): thin routes over FenceService; the .shp import reads its multipart body here. */
 export function fenceRoutes(app: FastifyInstance, hooks: CallHooks, fences: FenceService, uploadIdleMs = 30_000): void {
   registerCall(app, hooks, calls.GetFenceList, async ({ body, caller }) => fences.list(caller, body));
+  registerDownload(app, hooks, calls.ExportFences, async ({ body, caller }) => fences.exportFile(caller, body));
   registerCall(app, hooks, calls.GetDeviceFenceList, async ({ body, caller }) => fences.deviceFences(caller, body.imei));
   registerCall(app, hooks, calls.GetRuleListByType, async ({ body, caller }) => fences.rulesByType(caller, body.fenceId, body.type));
   registerCall(app, hooks, calls.CreateFence, async ({ body, caller }) => fences.create(caller, body));

@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import {
   type calls,
   Code,
@@ -28,8 +29,14 @@ import { type FenceGeometry, fenceGeometry, selfIntersects } from './geometry.js
 import type { ImportedShapes } from './packed-shapes.js';
 import type { FenceRepository, FenceRow, FenceValues, RuleRow } from './repository.js';
 import { now as clockNow } from '../../lib/clock.js';
+import type { FileAnswer } from '../../http/calls.js';
+import { type FenceFeature, writeFences } from './export-file.js';
+
+/** How many fences an export reads at a time (a shape may be 5,000 vertices). */
+const EXPORT_PAGE = 20;
 
 type ListBody = z.output<typeof calls.GetFenceList.body>;
+type ExportBody = z.output<typeof calls.ExportFences.body>;
 type CreateBody = z.output<typeof calls.CreateFence.body>;
 type UpdateBody = z.output<typeof calls.UpdateFence.body>;
 
@@ -266,6 +273,43 @@ export class FenceService {
     const orgs = await this.visibleOrgs(caller);
     const { rows, total } = await this.repo.list(orgs, body.keyword ?? '', (body.currentPage - 1) * body.pageSize, body.pageSize, caller.session.orgId);
     return { List: await this.records(rows, caller), Total: total };
+  }
+
+  /**
+   * The fences the caller sees as one GeoJSON or KML file (issue 29 "Geodata out"), streamed: those named
+   * (each checked as GetRuleListByType checks it: 1002 for one the caller can't see), else every fence
+   * GetFenceList lists (with its keyword), read EXPORT_PAGE at a time; each with the devices the caller sees.
+   */
+  async exportFile(caller: Caller, body: ExportBody): Promise<FileAnswer> {
+    const named = body.fenceIds ? await Promise.all([...new Set(body.fenceIds)].map((id) => this.fenceFor(caller, id, false))) : null;
+    const orgs = named ? [] : await this.visibleOrgs(caller);
+    const feature = (row: FenceRow, rules: RuleRow[]): FenceFeature => ({
+      id: String(row.id),
+      name: row.label,
+      shape: JSON.parse(row.shape) as FenceShape,
+      area: Math.round(row.area * 100) / 100,
+      enabled: row.enabled === 1,
+      inOrOut: row.in_or_out,
+      ruleType: row.rule_type,
+      devices: rules.filter((r) => r.fence_id === row.id).map((r) => ({ imei: r.imei, caption: captionFor(r.imei, r.caption, r.is_samples === 1, caller.lang) })),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    });
+    const batches = async function* (this: FenceService) {
+      for (let offset = 0; ; offset += EXPORT_PAGE) {
+        const rows = named ? named.slice(offset, offset + EXPORT_PAGE) : (await this.repo.list(orgs, body.keyword ?? '', offset, EXPORT_PAGE, caller.session.orgId)).rows;
+        if (rows.length === 0) return;
+        const rules = await this.visibleRules(caller, await this.repo.rules(rows.map((r) => r.id)));
+        yield rows.map((r) => feature(r, rules));
+        if (rows.length < EXPORT_PAGE) return;
+      }
+    }.call(this);
+    const title = message(caller.lang, 'fence.export.fileName');
+    const stream = new PassThrough();
+    writeFences(body.fileType, title, batches, stream).catch((err: unknown) => {
+      if (!stream.destroyed) stream.destroy(err as Error);
+    });
+    return { name: `${title}.${body.fileType}`, stream };
   }
 
   async deviceFences(caller: Caller, imei: string): Promise<{ List: { Fence: Fence; Rule: FenceRule }[] }> {

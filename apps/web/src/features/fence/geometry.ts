@@ -5,9 +5,11 @@
  * and that area in the unit that reads best.
  */
 
-import { closeRing, EARTH_RADIUS_M, openRing, type FenceShape, type LngLat } from '@wildtrack/contract';
+import { circleRing, closeRing, EARTH_RADIUS_M, openRing, type FenceShape, type LngLat } from '@wildtrack/contract';
 
 export type { FenceShape, LngLat };
+/** A circle as a closed ring (contract geodesy.ts: the server's fence exports write the same ring). */
+export { circleRing };
 
 const RAD = Math.PI / 180;
 
@@ -39,26 +41,6 @@ export function shapeArea(shape: FenceShape): number {
   return shape.Type === 'Circle' ? circleArea(shape.Radius) : ringArea(shape.Coordinates);
 }
 
-/** The point `distance` m from `from` towards `bearing` degrees (great circle). */
-export function destination(from: LngLat, distance: number, bearing: number): LngLat {
-  const d = distance / EARTH_RADIUS_M;
-  const b = bearing * RAD;
-  const lat1 = from[1] * RAD;
-  const lng1 = from[0] * RAD;
-  const lat2 = Math.asin(Math.sin(lat1) * Math.cos(d) + Math.cos(lat1) * Math.sin(d) * Math.cos(b));
-  const lng2 = lng1 + Math.atan2(Math.sin(b) * Math.sin(d) * Math.cos(lat1), Math.cos(d) - Math.sin(lat1) * Math.sin(lat2));
-  return [round(((lng2 / RAD + 540) % 360) - 180), round(lat2 / RAD)];
-}
-
-
-/** A circle as a closed ring of `steps` vertices, for drawing it and for the drawing tool. */
-export function circleRing(center: LngLat, radius: number, steps = 64): LngLat[] {
-  const ring: LngLat[] = [];
-  for (let i = 0; i < steps; i++) ring.push(destination(center, radius, (i * 360) / steps));
-  ring.push(ring[0]!);
-  return ring;
-}
-
 /** A shape as a closed GeoJSON ring. */
 export function closedRing(shape: FenceShape): LngLat[] {
   return shape.Type === 'Circle' ? circleRing(shape.Center, shape.Radius) : closeRing(shape.Coordinates);
@@ -78,10 +60,6 @@ export function shapeBounds(shape: FenceShape): [number, number, number, number]
     n = Math.max(n, y);
   }
   return [w, s, e, n];
-}
-
-function round(x: number): number {
-  return Math.round(x * 1e7) / 1e7;
 }
 
 export type AreaUnit = 'm2' | 'ha' | 'km2';
