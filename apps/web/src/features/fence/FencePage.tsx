@@ -20,6 +20,7 @@ import { useAreaText } from './components/AreaText';
 import { FenceDraw, type DrawTool } from './components/FenceDraw';
 import { FenceForm } from './components/FenceForm';
 import { FenceLayer } from './components/FenceLayer';
+import { FenceExport } from './components/FenceExport';
 import { ShpImport } from './components/ShpImport';
 import { shapeArea, type FenceShape } from './geometry';
 import { bodyOf, draftOf, emptyDraft, issuesOf, type FenceDraft } from './model';
@@ -278,6 +279,7 @@ function FenceList({ onlyDevice, fences, loading, error, onRetry, selected, area
       <Button type="primary" icon={<PlusOutlined />} onClick={onNew} data-testid="fence-new">
         {t('fence.new')}
       </Button>
+      <FenceExport disabled={fences.length === 0} />
       {onlyDevice ? (
         <Tag closable onClose={onlyDevice.onClear} className="wt-fence-only" data-testid="fence-only-device">
           {t('fence.onlyDevice', { imei: onlyDevice.imei })}

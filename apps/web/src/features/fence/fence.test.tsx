@@ -80,6 +80,21 @@ describe('/fence', () => {
     await waitFor(() => expect(callsTo(server, '/api/Fence/Delete')).toHaveLength(1));
   });
 
+  it('exports the fences as GeoJSON or KML from the list, sending the format chosen', async () => {
+    const server = fakeServer({
+      '/api/Fence/GetFenceList': () => envelope(Code.Success, '', { List: [fence(), sampleFence], Total: 2 }),
+      '/api/Fence/Export': () => envelope(Code.Forbidden, 'Not allowed', null),
+    });
+    renderPage();
+    await screen.findAllByTestId('fence-item');
+    fireEvent.click(screen.getByTestId('fence-export'));
+    expect((await screen.findByTestId('fence-export-geojson')).textContent).toBe('GeoJSON');
+    fireEvent.click(screen.getByTestId('fence-export-kml'));
+    await waitFor(() => expect(callsTo(server, '/api/Fence/Export')).toHaveLength(1));
+    expect(JSON.parse(callsTo(server, '/api/Fence/Export')[0]!.body as string)).toMatchObject({ fileType: 'kml' });
+    expect(await screen.findAllByText('Not allowed')).toHaveLength(1);
+  });
+
   it("says so when there is none, and when the list can't be read (with Retry)", async () => {
     let fail = true;
     fakeServer({ '/api/Fence/GetFenceList': () => (fail ? envelope(Code.Failed, 'Database busy') : envelope(Code.Success, '', { List: [], Total: 0 })) });

@@ -3,6 +3,8 @@ import {
   CreateFence,
   DeleteFence,
   EnableFence,
+  ExportFences,
+  type FenceExportFileType,
   GetFenceList,
   GetRuleListByType,
   ImportShp,
@@ -11,7 +13,7 @@ import {
   type FenceRule,
 } from '@wildtrack/contract';
 import { useLang } from '../../../i18n';
-import { call, isApiError, upload } from '../../../lib/api';
+import { call, download, isApiError, upload } from '../../../lib/api';
 import { useSignedIn, useZone } from '../../../lib/session';
 
 /** The geofence screen's calls (§7.2 Fence/*): the list, a fence's rules, create/update/enable/delete, .shp import. */
@@ -109,4 +111,9 @@ export function useImportShp() {
     },
     onSettled: () => client.invalidateQueries({ queryKey: fenceKeys.all }),
   });
+}
+
+/** Downloads the fences the user sees as one GeoJSON or KML file (its name the server's); answers the name. */
+export function exportFences(fileType: FenceExportFileType, timeZone: string): Promise<string> {
+  return download(ExportFences, { fileType, timeZone });
 }
