@@ -121,6 +121,7 @@ export const MESSAGES = {
   'validation.movebankKind': { zh: 'Movebank CSV 只能导出位置和加速度。', en: 'A Movebank CSV holds only positions and acceleration.' },
   'validation.geodataKind': { zh: 'GeoJSON、GPX 和 KML 文件只能导出位置。', en: 'A GeoJSON, GPX or KML file holds only positions.' },
   'validation.fenceExportFileType': { zh: '{field}只能是 geojson 或 kml。', en: 'The {field} must be geojson or kml.' },
+  'validation.poiExportFileType': { zh: '{field}只能是 geojson 或 gpx。', en: 'The {field} must be geojson or gpx.' },
   'validation.date': { zh: '{field}格式应为 YYYY-MM-DD。', en: 'The {field} must look like YYYY-MM-DD.' },
   'archive.notFound': { zh: '该日没有加速度归档文件。', en: 'There is no acceleration archive for this day.' },
   'device.notFound': { zh: '设备不存在', en: 'No such device' },

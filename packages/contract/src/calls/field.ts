@@ -128,3 +128,18 @@ export const GetBehaviorFilters = defineCall({
   }),
   summary: "The motions of the phone's organisation and the recorders of its observations, to filter the behaviour list by.",
 });
+
+/** The file types POIs are exported as (issue 29 "Geodata out"): GeoJSON points and GPX 1.1 waypoints. */
+export const POI_EXPORT_FILE_TYPES = ['geojson', 'gpx'] as const;
+export type PoiExportFileType = (typeof POI_EXPORT_FILE_TYPES)[number];
+
+export const ExportPois = defineCall({
+  path: '/api/POI/Export',
+  auth: 'session',
+  access: 'device right DownloadData',
+  body: z.object({ ...range, fileType: z.enum(POI_EXPORT_FILE_TYPES, { error: 'validation.poiExportFileType' }) }).superRefine(orderedRange),
+  data: z.null(),
+  download: { type: 'application/octet-stream' },
+  timeout: 'long',
+  summary: "The points of interest a phone recorded in the range as GeoJSON points or GPX 1.1 waypoints (oldest first), streamed; named device-POI(IMEI).ext.",
+});

@@ -32,7 +32,7 @@ export {
   ConvertPDMToWAV, BatchDownloadWAV, GetImageCount, GetImageList, GetImageAll, GetVideoCount, GetVideoList, GetVideoAll,
   GetAudioCount, GetAudioList, GetAudioAll,
 } from './media.js';
-export { GetPoiList, GetBehaviorCount, GetBehaviorList, GetBehaviorFilters } from './field.js';
+export { GetPoiList, ExportPois, GetBehaviorCount, GetBehaviorList, GetBehaviorFilters } from './field.js';
 export {
   DownLoadAccelerationDataV2, GetAccelerationBinaryV2, GetAccelerationArchiveCount, GetAccelerationArchiveList, DownloadAccelerationArchive,
 } from './acceleration.js';

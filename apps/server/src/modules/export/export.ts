@@ -32,11 +32,14 @@ export interface ExportOptions {
   onRows?: (rows: number) => void;
 }
 
+/** A device's caption (else its IMEI) as the start of a file name: characters a file name can't hold replaced. */
+// eslint-disable-next-line no-control-regex -- control characters are what is replaced
+export const fileCaption = (caption: string, imei: string) => (caption || imei).replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_');
+
 /** The file's name, `device-sensor-type(IMEI).ext` (§7.1): the device's caption, the kind and the type in `language`. */
 export function exportFileName(p: { caption: string; imei: string; kind: ExportKind; fileType: ExportFileType; language: Lang }): string {
   const type = p.fileType === 'movebank' ? 'Movebank' : p.fileType === 'geojson' ? 'GeoJSON' : p.fileType.toUpperCase();
-  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
-  const caption = (p.caption || p.imei).replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_');
+  const caption = fileCaption(p.caption, p.imei);
   return `${caption}-${KIND_LABELS[p.kind][p.language]}-${type}(${p.imei}).${EXPORT_EXTENSION[p.fileType]}`;
 }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { calls, Code, POI_PHOTOS_URL, TOKEN_COOKIE } from '@wildtrack/contract';
 import { callerOf } from '../../http/caller.js';
-import { type CallHooks, registerCall } from '../../http/calls.js';
+import { type CallHooks, registerCall, registerDownload } from '../../http/calls.js';
 import { AppError } from '../../http/errors.js';
 import type { FieldService } from './service.js';
 
@@ -20,6 +20,7 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 
 export function fieldRoutes(app: FastifyInstance, hooks: CallHooks, field: FieldService, dataDir: string): void {
   registerCall(app, hooks, calls.GetPoiList, async ({ body, caller }) => field.poiPage(caller, body));
+  registerDownload(app, hooks, calls.ExportPois, async ({ body, caller }) => field.poiExport(caller, body));
   registerCall(app, hooks, calls.GetBehaviorCount, async ({ body, caller }) => ({ Count: await field.behaviorCount(caller, body) }));
   registerCall(app, hooks, calls.GetBehaviorList, async ({ body, caller }) => field.behaviorPage(caller, body));
   registerCall(app, hooks, calls.GetBehaviorFilters, async ({ body, caller }) => field.filters(caller, body.imei));

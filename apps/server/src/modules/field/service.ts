@@ -1,7 +1,9 @@
+import { PassThrough } from 'node:stream';
 import {
   type Behavior,
   type BehaviorMotion,
   type calls,
+  Code,
   formatTime,
   type Lang,
   message,
@@ -15,8 +17,15 @@ import { AppError } from '../../http/errors.js';
 import { clampAsked, clampToWindow } from '../device/access.js';
 import type { DeviceGate, ResolvedDevice } from '../device/gate.js';
 import type { FieldQuery, FieldRepository, MotionRow, PoiRow } from './repository.js';
+import type { FileAnswer } from '../../http/calls.js';
+import { fileCaption } from '../export/export.js';
+import { writePois } from './poi-file.js';
 
 type PoiListBody = z.output<typeof calls.GetPoiList.body>;
+type PoiExportBody = z.output<typeof calls.ExportPois.body>;
+
+/** How many POIs an export reads at a time. */
+const POI_EXPORT_PAGE = 500;
 type BehaviorCountBody = z.output<typeof calls.GetBehaviorCount.body>;
 type BehaviorListBody = z.output<typeof calls.GetBehaviorList.body>;
 
@@ -93,6 +102,26 @@ export class FieldService {
       }),
     ]);
     return { List: rows.map((r) => poiOf(r, device.imei, caller.zone)), Total: total };
+  }
+
+  /** The POIs of the range as one GeoJSON or GPX file, oldest first, streamed (the caller holding DownloadData on the phone). */
+  async poiExport(caller: Caller, body: PoiExportBody): Promise<FileAnswer> {
+    const { device, q } = await this.query(caller, body);
+    if (!device.access.rights.DownloadData) throw new AppError(Code.Forbidden, 'export.noDownloadRight');
+    const records = this.records;
+    const pages = async function* () {
+      if (!q) return;
+      for (let offset = 0; ; offset += POI_EXPORT_PAGE) {
+        const rows = await records.poiPage(q, { column: 'record_time', descending: false, limit: POI_EXPORT_PAGE, offset });
+        if (rows.length) yield rows;
+        if (rows.length < POI_EXPORT_PAGE) return;
+      }
+    };
+    const stream = new PassThrough();
+    writePois(body.fileType, device, pages(), stream).catch((err: unknown) => {
+      if (!stream.destroyed) stream.destroy(err as Error);
+    });
+    return { name: `${fileCaption(device.caption, device.imei)}-POI(${device.imei}).${body.fileType}`, stream };
   }
 
   private filter(body: BehaviorCountBody) {
