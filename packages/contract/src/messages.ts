@@ -516,6 +516,7 @@ export const MESSAGES = {
   'field.collection': { zh: '采集时间', en: 'collection time' },
   'field.postback': { zh: '传输频率', en: 'transmission frequency' },
   'field.fenceId': { zh: '围栏编号', en: 'geofence id' },
+  'field.fenceIds': { zh: '围栏编号', en: 'geofence ids' },
   'field.keyword': { zh: '关键字', en: 'keyword' },
   'field.settings': { zh: '围栏设置', en: 'geofence settings' },
   'field.labelPrefix': { zh: '名称前缀', en: 'name prefix' },

@@ -82,8 +82,10 @@ export class FieldService {
   ) {}
 
   /** The device and the part of the body's range the caller may see (undefined: none of it). */
-  private async query(caller: Caller, body: { imei: string; startTime: string; endTime: string }): Promise<{ device: ResolvedDevice; q: FieldQuery | undefined }> {
+  private async query(caller: Caller, body: { imei: string; startTime: string; endTime: string }, right?: 'DownloadData'): Promise<{ device: ResolvedDevice; q: FieldQuery | undefined }> {
     const device = await this.devices.resolve(caller, body.imei);
+    // the right before the range: a caller without it is refused as such, whatever range they ask
+    if (right && !device.access.rights[right]) throw new AppError(Code.Forbidden, 'export.noDownloadRight');
     // The end second is included whole, as for fixes and sensor records.
     const { from, to } = checkedRange(caller, body);
     return { device, q: within(device, from, to, caller.zone) };
@@ -106,8 +108,7 @@ export class FieldService {
 
   /** The POIs of the range as one GeoJSON or GPX file, oldest first, streamed (the caller holding DownloadData on the phone). */
   async poiExport(caller: Caller, body: PoiExportBody): Promise<FileAnswer> {
-    const { device, q } = await this.query(caller, body);
-    if (!device.access.rights.DownloadData) throw new AppError(Code.Forbidden, 'export.noDownloadRight');
+    const { device, q } = await this.query(caller, body, 'DownloadData');
     const records = this.records;
     const pages = async function* () {
       if (!q) return;
