@@ -20,6 +20,7 @@ export * from './calls/mount.js';
 export * from './calls/upload.js';
 export * from './calls/advice.js';
 export * from './calls/map.js';
+export * from './position-filter.js';
 export * from './calls/fix.js';
 export * from './calls/movebank.js';
 export * from './calls/export.js';
