@@ -6,7 +6,7 @@ STAMP := node_modules/.wildtrack-install
 WEB_SOURCES := $(shell find apps/web/src apps/web/index.html apps/web/vite.config.ts apps/web/public packages/contract/src -type f 2>/dev/null)
 SERVER_SOURCES := $(shell find apps/server/src apps/server/build.mjs packages/contract/src packages/sample-fleet/src -type f 2>/dev/null)
 
-.PHONY: start test install build lint typecheck timed-lint timed-typecheck unit e2e browser clean
+.PHONY: start test install build lint typecheck timed-lint timed-typecheck unit e2e browser gdal clean
 
 start: build
 	node apps/server/dist/main.js
@@ -33,6 +33,16 @@ browser:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei >/dev/null; }
 
+# GDAL's ogrinfo: an independent reader of the GeoJSON, GPX, KML files the exports write (geodata.test and
+# fence-export.test run it when present and say they skipped when not). Best effort: a machine without the
+# package archive still runs every other test.
+gdal:
+	@command -v ogrinfo >/dev/null 2>&1 || { \
+	  echo "Installing Debian's gdal-bin (ogrinfo) for the geodata tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  { $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gdal-bin >/dev/null; } \
+	    || echo "gdal-bin could not be installed: the ogrinfo checks will say they skipped"; }
+
 lint: install
 	npm run lint
 
@@ -49,7 +59,7 @@ e2e: build browser
 # recorded (scripts/phase.mjs), and the summary prints them with the slowest test files; it fails when any
 # phase or test did. Lint and typecheck run side by side as one phase: each is one single-threaded process
 # (CI of db082ab: 22 s and 45 s one after the other, a core idle throughout); their outputs stay apart.
-test: install browser
+test: install browser gdal
 	@rm -rf test-results
 	-@node scripts/phase.mjs lint+typecheck -- $(MAKE) --no-print-directory -j2 --output-sync=target timed-lint timed-typecheck
 	-@node scripts/phase.mjs unit -- $(MAKE) --no-print-directory unit
