@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogue, chooseUserMenuItem, lookup, newContext, onScreen, serverAndBrowser, signIn } from './harness';
+import { animationsSettled, catalogue, chooseUserMenuItem, lookup, newContext, onScreen, screenshot, serverAndBrowser, signIn } from './harness';
 
 /**
  * Personal access tokens (issue 29), in both languages: a user opens Access tokens from the user menu,
@@ -35,8 +35,16 @@ describe.each(cases)('access tokens ($tag)', ({ locale, tag, texts }) => {
       const secret = (await secretBox.innerText()).trim();
       expect(secret).toMatch(/^wt_[A-Za-z0-9_-]{43}$/);
       expect(await page.getByTestId('token-r-example').innerText()).toContain(`options(move2_movebank_api_url = "${server.baseUrl}/movebank/service/direct-read")`);
+      await animationsSettled(page);
+      await screenshot(page, `tokens-${tag}-made`);
       await page.getByTestId('token-made-close').click();
       await tokens.locator('.ant-table-row').first().waitFor();
+      // the name is read whole in the list (the fixed columns once squeezed it to one letter)
+      const nameCell = tokens.locator('.ant-table-row').first().locator('td').first();
+      expect(await nameCell.innerText()).toBe('R laptop');
+      expect((await nameCell.boundingBox())!.width).toBeGreaterThan(120);
+      await animationsSettled(page);
+      await screenshot(page, `tokens-${tag}-list`);
       expect(await tokens.innerText()).not.toContain(secret);
 
       const read = () => fetch(`${server.baseUrl}/movebank/service/direct-read?entity_type=study`, { headers: { authorization: `Basic ${Buffer.from(`${user.account}:${secret}`).toString('base64')}` } });

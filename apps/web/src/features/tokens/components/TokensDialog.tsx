@@ -35,7 +35,7 @@ export function rExample(userName: string, token: string, url = apiUrl()): strin
 export function TokensDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   return (
-    <Modal open={open} title={t('tokens.title')} onCancel={onClose} footer={null} destroyOnHidden width={880}>
+    <Modal open={open} title={t('tokens.title')} onCancel={onClose} footer={null} destroyOnHidden width={1000}>
       <TokensBody enabled={open} />
     </Modal>
   );
@@ -50,12 +50,12 @@ function TokensBody({ enabled }: { enabled: boolean }) {
 
   const state = (s: PersonalToken['State']) => <Tag color={s === 'active' ? 'green' : s === 'expired' ? 'gold' : 'default'}>{t(`tokens.state.${s}`)}</Tag>;
   const columns: TableColumnsType<PersonalToken> = [
-    { title: t('tokens.name'), dataIndex: 'Name', ellipsis: true },
-    { title: t('tokens.hint'), dataIndex: 'Hint', width: 110, render: (v: string) => <Typography.Text code>…{v}</Typography.Text> },
-    { title: t('tokens.state.title'), dataIndex: 'State', width: 100, render: state },
-    { title: t('tokens.created'), dataIndex: 'CreateTime', width: 170 },
-    { title: t('tokens.expires'), dataIndex: 'ExpireTime', width: 170, render: (v: string) => v || t('tokens.never') },
-    { title: t('tokens.lastUsed'), dataIndex: 'LastUsedTime', width: 170, render: (v: string) => v || t('tokens.unused') },
+    { title: t('tokens.name'), dataIndex: 'Name', width: 180, ellipsis: true },
+    { title: t('tokens.hint'), dataIndex: 'Hint', width: 100, render: (v: string) => <Typography.Text code>…{v}</Typography.Text> },
+    { title: t('tokens.state.title'), dataIndex: 'State', width: 90, render: state },
+    { title: t('tokens.created'), dataIndex: 'CreateTime', width: 165 },
+    { title: t('tokens.expires'), dataIndex: 'ExpireTime', width: 165, render: (v: string) => v || t('tokens.never') },
+    { title: t('tokens.lastUsed'), dataIndex: 'LastUsedTime', width: 165, render: (v: string) => v || t('tokens.unused') },
     {
       title: t('tokens.actions'),
       key: 'actions',
@@ -96,7 +96,8 @@ function TokensBody({ enabled }: { enabled: boolean }) {
       columns={columns}
       rows={list.data?.List ?? []}
       loading={list.isFetching}
-      scrollX={820}
+      // the name keeps its own width: the fixed columns alone filled 820 px and squeezed it to a letter
+      scrollX={965}
       emptyText={t('tokens.empty')}
     >
       <CreateTokenModal
