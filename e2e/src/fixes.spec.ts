@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { seedFixes } from './fixture-db';
 import { animationsSettled, newContext, type RunningServer, screenshot, serverAndBrowser, signIn } from './harness';
 
 /**
@@ -22,27 +23,26 @@ const FIXES = 48;
  * west to east (older fixes west), speed 0..11 km/h, HDOP 0.8..2.3, satellites 4..11, grades A..E, N.
  */
 function seed(file: string, imei: string): void {
-  const db = new Database(file);
-  try {
-    db.pragma('busy_timeout = 5000');
-    const device = db.prepare('SELECT id FROM devices WHERE imei = ?').get(imei) as { id: number };
-    const insert = db.prepare(
-      `INSERT INTO fixes (device_id, pick_time, lon, lat, alt, speed, course, temperature, activity, voltage, channel, satellites, hdop, vdop, grade, valid, tx_time, received_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const now = Math.floor(Date.now() / 60_000) * 60_000;
-    const first = now - 4 * 24 * HOUR;
-    db.transaction(() => {
-      for (let i = 0; i < FIXES; i++) {
-        const t = first + i * 2 * HOUR;
-        const lon = 118.2 + i * 0.01;
-        const lat = 32.05 + Math.sin(i / 4) * 0.02;
-        insert.run(device.id, t, lon, lat, 20 + (i % 9) * 3, i % 12, (i * 37) % 360, 18.5, 20 + (i % 13), 3.95 - i * 0.002, 1, 4 + (i % 8), 0.8 + (i % 6) * 0.3, 1.2, (i % 7) + 1, 1, t + 60_000, t + 60_000);
-      }
-    })();
-  } finally {
-    db.close();
-  }
+  const now = Math.floor(Date.now() / 60_000) * 60_000;
+  const first = now - 4 * 24 * HOUR;
+  seedFixes(
+    file,
+    imei,
+    Array.from({ length: FIXES }, (_, i) => ({
+      t: first + i * 2 * HOUR,
+      lon: 118.2 + i * 0.01,
+      lat: 32.05 + Math.sin(i / 4) * 0.02,
+      alt: 20 + (i % 9) * 3,
+      speed: i % 12,
+      course: (i * 37) % 360,
+      temperature: 18.5,
+      activity: 20 + (i % 13),
+      voltage: 3.95 - i * 0.002,
+      satellites: 4 + (i % 8),
+      hdop: 0.8 + (i % 6) * 0.3,
+      grade: (i % 7) + 1,
+    })),
+  );
 }
 
 /** What the server holds: a count over the device's fixes with a WHERE clause. */

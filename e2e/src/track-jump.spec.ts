@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { formatTime } from '@wildtrack/contract';
 import { describe, expect, it } from 'vitest';
+import { seedFixes } from './fixture-db';
 import { newContext, onScreen, screenshot, serverAndBrowser, signIn } from './harness';
 
 /**
@@ -20,24 +20,11 @@ const FIXES = 30;
 
 /** The device's fixes, written straight into the server's SQLite file; their pick times, oldest first. */
 function seed(file: string, imei: string): number[] {
-  const db = new Database(file);
-  try {
-    db.pragma('busy_timeout = 5000');
-    const device = db.prepare('SELECT id FROM devices WHERE imei = ?').get(imei) as { id: number };
-    const insert = db.prepare(
-      `INSERT INTO fixes (device_id, pick_time, lon, lat, alt, speed, course, temperature, activity, voltage, channel, satellites, hdop, vdop, grade, valid, tx_time, received_at)
-       VALUES (?, ?, ?, ?, 20, ?, 90, 20, 10, 3.9, 1, 8, 1.0, 1.2, 1, 1, ?, ?)`,
-    );
-    const last = Math.floor((Date.now() - 40 * DAY) / 60_000) * 60_000;
-    const times = Array.from({ length: FIXES }, (_, i) => last - (FIXES - 1 - i) * 6 * HOUR);
-    db.transaction(() => {
-      // speeds in an order other than time's, all different: the sorted pages are known
-      times.forEach((t, i) => insert.run(device.id, t, 121.4 + i * 0.01, 31.2 + i * 0.005, (i * 7) % FIXES, t + 60_000, t + 60_000));
-    })();
-    return times;
-  } finally {
-    db.close();
-  }
+  const last = Math.floor((Date.now() - 40 * DAY) / 60_000) * 60_000;
+  const times = Array.from({ length: FIXES }, (_, i) => last - (FIXES - 1 - i) * 6 * HOUR);
+  // speeds in an order other than time's, all different: the sorted pages are known
+  seedFixes(file, imei, times.map((t, i) => ({ t, lon: 121.4 + i * 0.01, lat: 31.2 + i * 0.005, speed: (i * 7) % FIXES })));
+  return times;
 }
 
 const cases = [
